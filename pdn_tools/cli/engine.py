@@ -1,0 +1,103 @@
+"""``pdn moves`` and ``pdn perft``: the rules engine on the command line.
+
+Both commands read a position as FEN and a variant by name.  Bad input (an invalid FEN,
+an unknown variant) ends with exit status 2 and one line on stderr saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import NoReturn
+
+import click
+
+from pdn_tools.rules import (
+    FenError,
+    Position,
+    Variant,
+    canonical_path,
+    divide,
+    legal_moves,
+    move_texts,
+    parse_fen,
+    variant_by_name,
+)
+from pdn_tools.rules import perft as count_positions
+
+_VARIANT_HELP = "rules description by name (default: international)"
+
+
+def _fail(message: str) -> NoReturn:
+    """One line on stderr, exit status 2 (bad input)."""
+    click.echo(f"pdn: {message}", err=True)
+    sys.exit(2)
+
+
+def _variant(name: str) -> Variant:
+    try:
+        return variant_by_name(name)
+    except KeyError as exc:
+        _fail(str(exc.args[0]))
+
+
+def _position(fen: str | None, variant: Variant) -> Position:
+    if fen is None:
+        return Position.initial(variant)
+    try:
+        return parse_fen(fen, variant).position
+    except FenError as exc:
+        _fail(f"invalid FEN: {exc}")
+
+
+@click.command()
+@click.argument("fen")
+@click.option("--variant", "variant_name", default="international", help=_VARIANT_HELP)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="one canonical notation per line, or a JSON list",
+)
+def moves(fen: str, variant_name: str, output_format: str) -> None:
+    """List the legal moves of the position FEN."""
+    variant = _variant(variant_name)
+    position = _position(fen, variant)
+    legal = legal_moves(position, variant)
+    texts = move_texts(legal, variant)
+    if output_format == "text":
+        for text in texts:
+            click.echo(text)
+        return
+    records = [
+        {
+            "from": move.from_sq,
+            "to": move.to_sq,
+            "path": list(canonical_path(move, variant)),
+            "captures": sorted(move.captures),
+            "notation": text,
+        }
+        for move, text in zip(legal, texts, strict=True)
+    ]
+    click.echo(json.dumps(records))
+
+
+@click.command()
+@click.argument("depth", type=click.IntRange(min=0))
+@click.option("--fen", default=None, help="start position (default: the variant's start)")
+@click.option("--variant", "variant_name", default="international", help=_VARIANT_HELP)
+@click.option("--divide", "show_divide", is_flag=True, help="first print the count per move")
+def perft(depth: int, fen: str | None, variant_name: str, show_divide: bool) -> None:
+    """Count the positions DEPTH plies ahead (identical moves counted once)."""
+    variant = _variant(variant_name)
+    position = _position(fen, variant)
+    if show_divide and depth >= 1:
+        total = 0
+        for text, count in divide(position, depth, variant):
+            click.echo(f"{text} {count}")
+            total += count
+        click.echo(total)
+        return
+    click.echo(count_positions(position, depth, variant))

@@ -1,0 +1,1 @@
+"""Writers of game trees: PDN text (more formats come with the exporters)."""

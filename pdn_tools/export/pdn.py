@@ -1,0 +1,155 @@
+"""Write game trees as PDN text.
+
+The writer is the reader's inverse on the model: writing a game and reading the
+text back gives the same tree (tags, moves, comments, NAGs, variations, set-ups,
+move numbers as recorded, terminator).  Movetext lines are wrapped between
+tokens at :data:`WIDTH` columns; a comment is never split, so a comment longer
+than a line stands on a line of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from pdn_tools.model import Comment, Game, Node
+from pdn_tools.tags import ROSTER, escape, standard_name
+
+WIDTH = 79
+TagOrder = Literal["canonical", "input"]
+
+
+def _tag_lines(game: Game, order: TagOrder) -> list[str]:
+    tags = list(game.tags)
+    if order == "canonical":
+        rank = {name: i for i, name in enumerate((*ROSTER, "GameType", "SetUp", "FEN"))}
+        tags.sort(key=lambda t: rank.get(standard_name(t.name), len(rank)))
+    return [f'[{t.name} "{escape(t.value)}"]' for t in tags]
+
+
+class _Lines:
+    """Collects movetext tokens into lines of at most WIDTH columns."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.current = ""
+
+    def token(self, text: str) -> None:
+        if not self.current:
+            self.current = text
+        elif len(self.current) + 1 + len(text) <= WIDTH:
+            self.current += " " + text
+        else:
+            self.lines.append(self.current)
+            self.current = text
+
+    def own_line(self, text: str) -> None:
+        """A token that must start in column 1 and end its line (``%`` and ``;``)."""
+        if text.startswith(";"):
+            self.current = f"{self.current} {text}" if self.current else text
+            self.lines.append(self.current)
+            self.current = ""
+            return
+        self.flush()
+        self.lines.append(text)
+
+    def flush(self) -> None:
+        if self.current:
+            self.lines.append(self.current)
+            self.current = ""
+
+
+def _comment(out: _Lines, comment: Comment) -> None:
+    if comment.kind == "line":
+        out.own_line("%" + comment.text)
+    elif comment.kind == "semicolon":
+        out.own_line(";" + comment.text)
+    else:
+        out.token("{" + comment.text.replace("}", ")") + "}")
+
+
+def _comments(out: _Lines, comments: Iterable[Comment]) -> None:
+    for comment in comments:
+        _comment(out, comment)
+
+
+def _element(out: _Lines, node: Node) -> None:
+    if node.starting_comments:
+        _comments(out, node.starting_comments)
+    if node.number is not None:
+        dots = node.number_dots or "."
+        if dots == ". ...":
+            out.token(f"{node.number}.")
+            out.token("...")
+        else:
+            out.token(f"{node.number}{dots}")
+    if node.kind == "move" and node.move is not None:
+        out.token(node.move.text() + (node.move.mark or ""))
+    elif node.kind == "placeholder":
+        out.token(node.placeholder or "--")
+    elif node.kind == "setup":
+        out.token(f'/FEN "{node.fen}"/')
+    for nag in node.nags:
+        out.token(f"${nag}")
+    _comments(out, node.comments)
+
+
+def _line(out: _Lines, first: Node) -> None:
+    """Write the line of play starting at *first*, with its variations."""
+    node: Node | None = first
+    while node is not None:
+        _element(out, node)
+        parent = node.parent
+        if parent is not None and parent.variations and parent.variations[0] is node:
+            for alternative in parent.variations[1:]:
+                out.token("(")
+                _line(out, alternative)
+                out.token(")")
+        node = node.variations[0] if node.variations else None
+
+
+def write_game(
+    game: Game,
+    *,
+    tag_order: TagOrder = "canonical",
+    terminator: Literal["asis", "star"] = "asis",
+) -> str:
+    """The PDN text of *game*, ending with a newline.
+
+    ``tag_order="canonical"`` puts the seven-tag roster first, then GameType,
+    SetUp and FEN, then the rest in input order; ``"input"`` keeps input order.
+    ``terminator="star"`` writes ``*`` (PDN 3.0's only separator) whatever was read.
+    """
+    out = _Lines()
+    for comment in game.preamble:
+        _comment(out, comment)
+    out.flush()
+    head = out.lines
+    out.lines = []
+    _comments(out, game.comments)
+    for nag in game.nags:
+        out.token(f"${nag}")
+    if game.variations:
+        _line(out, game.variations[0])
+        for alternative in game.variations[1:]:
+            out.token("(")
+            _line(out, alternative)
+            out.token(")")
+    end = "*" if terminator == "star" or game.terminator is None else game.terminator.text
+    out.token(end)
+    out.flush()
+    parts = [*head, *_tag_lines(game, tag_order)]
+    if parts:
+        parts.append("")
+    parts.extend(out.lines)
+    return "\n".join(parts) + "\n"
+
+
+def write_games(games: Iterable[Game], **options: str) -> Iterable[str]:
+    """The PDN text of each game, separated by blank lines."""
+    first = True
+    for game in games:
+        if not first:
+            yield "\n"
+        first = False
+        yield write_game(game, **options)  # type: ignore[arg-type]

@@ -1,0 +1,108 @@
+"""The GameType tag: which variant a record claims, and a guess when it claims none.
+
+rules.md §2 gives the table.  Reading it is a matter of the record, not of the
+rules, so it lives on the reader's side: the replay engine receives a variant name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class GameTypeEntry:
+    """One row of the GameType table."""
+
+    number: int
+    name: str
+    full: str
+    result_style: str  # "international" (2-0/1-1/0-2) or "default" (1-0/1/2-1/2/0-1)
+
+
+_TABLE = (
+    GameTypeEntry(20, "international", "20,W,10,10,N2,0", "international"),
+    GameTypeEntry(21, "english", "21,B,8,8,N1,0", "default"),
+    GameTypeEntry(22, "italian", "22,W,8,8,N2,1", "default"),
+    GameTypeEntry(23, "pool", "23,B,8,8,N1,0", "default"),
+    GameTypeEntry(24, "spanish", "24,W,8,8,N1,1", "default"),
+    GameTypeEntry(25, "russian", "25,W,8,8,A0,0", "default"),
+    GameTypeEntry(26, "brazilian", "26,W,8,8,A0,0", "default"),
+    GameTypeEntry(27, "canadian", "27,W,12,12,N2,0", "international"),
+    GameTypeEntry(28, "portuguese", "28,W,8,8,N1,1", "default"),
+    GameTypeEntry(29, "czech", "29,W,8,8,A0,0", "default"),
+    GameTypeEntry(30, "turkish", "30,W,8,8,A0,0", "default"),
+    GameTypeEntry(31, "thai", "31,B,8,8,N2,0", "default"),
+    GameTypeEntry(40, "frisian", "40,W,10,10,N2,0", "default"),
+    GameTypeEntry(41, "spantsiretti", "41,W,10,8,A0,0", "default"),
+)
+BY_NUMBER: dict[int, GameTypeEntry] = {e.number: e for e in _TABLE}
+BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in _TABLE}
+
+#: Variants the rules engine has (or will have) a profile for.
+SUPPORTED = frozenset(
+    {"international", "english", "italian", "pool", "russian", "brazilian", "czech",
+     "turkish", "frisian"}
+)
+
+_FULL = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])"
+                   r"\s*(?:,\s*([01]))?)?\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class GameTypeReading:
+    """What a GameType value says: the variant name and what was odd about it."""
+
+    number: int | None
+    variant: str
+    irregular: str | None = None  # a reason for W27
+
+
+def read_gametype(value: str) -> GameTypeReading:
+    """Interpret a GameType tag value (short or full form)."""
+    match = _FULL.match(value)
+    if match is None:
+        return GameTypeReading(None, "unknown", f"GameType {value!r} is not a number or full form")
+    number = int(match.group(1))
+    entry = BY_NUMBER.get(number)
+    name = entry.name if entry else f"gametype-{number}"
+    irregular = None
+    if match.group(2) is not None and entry is not None:
+        written = ",".join(g for g in match.groups()[1:] if g is not None)
+        expected = entry.full.split(",", 1)[1]
+        if written != expected and not (written + ",0" == expected):
+            irregular = f"GameType {value!r} differs from the table ({entry.full}); the number decides"
+    if " " in value.strip():
+        irregular = irregular or f"GameType {value!r} contains spaces"
+    return GameTypeReading(number, name, irregular)
+
+
+def infer_variant(squares: Iterable[str]) -> str | None:
+    """Guess the variant from the squares of the first moves (pdn-format.md §7).
+
+    Numeric squares above 32, or a first move from 31-35 to 26-30, mean 10x10
+    (international); algebraic squares mean the algebraic 8x8 family (Russian by
+    default).  On a numeric 8x8 board the first
+    move tells English (Black starts from 9-12 towards higher numbers) from Italian
+    (White starts from 21-24 towards lower numbers).
+    """
+    numbers: list[int] = []
+    for sq in squares:
+        if sq[:1].isalpha():
+            return "russian"
+        numbers.append(int(sq))
+    if not numbers:
+        return None
+    if max(numbers) > 32:
+        return "international"
+    if len(numbers) < 2:
+        return None
+    start, end = numbers[0], numbers[1]
+    if 31 <= start <= 35 and 26 <= end <= 30:
+        return "international"  # a first move out of 31-35 is impossible on 8x8
+    if 9 <= start <= 12 and end > start:
+        return "english"
+    if 21 <= start <= 24 and end < start:
+        return "italian"
+    return None

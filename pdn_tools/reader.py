@@ -1,0 +1,123 @@
+"""The reading pipeline: bytes → text → game chunks → game trees, lazily.
+
+:func:`read_games` is the streaming entry point: it yields one
+:class:`~pdn_tools.model.Game` at a time and holds only the game being read, so
+memory stays flat however large the file.  Findings about the file as a whole
+(encoding, BOM, NUL bytes) are recorded on its first game; text after the last
+game on its last game; a file with no game at all yields nothing but can be
+asked about with :func:`read_file`.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, BinaryIO
+
+from pdn_tools.diagnostics import Issue
+from pdn_tools.model import Game, ReadOptions
+from pdn_tools.source import Decoding, read_pieces
+from pdn_tools.split import split_chunks
+from pdn_tools.syntax.build import build_game
+
+Source = str | os.PathLike[str] | IO[bytes] | IO[str]
+
+
+@dataclass
+class FileReport:
+    """What reading one file gave: file-level findings and the number of games."""
+
+    name: str
+    games: int = 0
+    issues: list[Issue] = field(default_factory=list)
+    encoding: str = "utf-8"
+
+
+def _binary(handle: IO[bytes] | IO[str]) -> BinaryIO:
+    """A binary view of *handle* (text handles are re-encoded as UTF-8)."""
+    if isinstance(handle, io.TextIOBase):
+        buffer = getattr(handle, "buffer", None)
+        if buffer is not None:
+            return buffer  # type: ignore[no-any-return]
+        return io.BytesIO(handle.read().encode("utf-8"))
+    return handle  # type: ignore[return-value]
+
+
+def read_games(
+    source: Source,
+    options: ReadOptions | None = None,
+    *,
+    name: str | None = None,
+    report: FileReport | None = None,
+) -> Iterator[Game]:
+    """Yield the games of *source* (a path, or a binary or text handle) one by one.
+
+    ``options`` sets strictness, encoding and limits; ``name`` is the file name put
+    on games and diagnostics (the path by default).  If *report* is given, it
+    receives the file-level findings and the game count.
+    """
+    opts = options or ReadOptions()
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        with path.open("rb") as handle:
+            yield from _read(handle, opts, name or str(source), report)
+    else:
+        yield from _read(_binary(source), opts, name or getattr(source, "name", "<stream>"), report)
+
+
+def _read(stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | None) -> Iterator[Game]:
+    decoding = Decoding()
+    file_report = report if report is not None else FileReport(name)
+    pieces = read_pieces(stream, opts.encoding, decoding)
+    index = 0
+    held: Game | None = None  # yielded one game late, so trailing text can join it
+    for chunk in split_chunks(pieces, opts.max_game_chars, opts.max_depth):
+        if not chunk.has_tags and not chunk.has_movetext and not chunk.oversize:
+            # Comments or skipped text with no game after them.
+            leftovers = list(chunk.issues)
+            if chunk.text and chunk.text.strip():
+                leftovers.append(
+                    Issue("W06", "comment or text after the last game", chunk.line,
+                          chunk.column + 1)
+                )
+            if held is not None:
+                held.issues.extend(leftovers)
+            else:
+                file_report.issues.extend(leftovers)
+            continue
+        index += 1
+        game = build_game(chunk, opts)
+        game.file = name
+        game.index = index
+        if index == 1:
+            game.issues[:0] = decoding.issues + file_report.issues
+            file_report.issues = []
+        if held is not None:
+            yield held
+        held = game
+    file_report.encoding = decoding.encoding
+    file_report.games = index
+    if index == 0:
+        file_report.issues[:0] = decoding.issues
+        file_report.issues.append(Issue("W35", "file holds no game", 1, 1))
+    if held is not None:
+        yield held
+
+
+def read_game(handle: IO[bytes] | IO[str], options: ReadOptions | None = None) -> Game | None:
+    """The first game of *handle*, or None; for quick use in scripts and tests."""
+    return next(read_games(handle, options), None)
+
+
+def read_string(text: str, options: ReadOptions | None = None, name: str = "<string>") -> list[Game]:
+    """All games of a PDN string (convenience for tests and interactive use)."""
+    return list(read_games(io.BytesIO(text.encode("utf-8")), options, name=name))
+
+
+def stdin_binary() -> BinaryIO:
+    """Standard input as bytes."""
+    return sys.stdin.buffer

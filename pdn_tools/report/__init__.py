@@ -1,0 +1,1 @@
+"""Reports on read (and checked) games, one module per output format."""

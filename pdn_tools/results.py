@@ -1,0 +1,61 @@
+"""Result strings: what ``2-0``, ``1/2-1/2``, ``" 0-1"`` or ``"-"`` mean.
+
+pdn-format.md §5.3.  Every result is normalised to an outcome from the first
+mover's point of view; the raw string is always kept by the model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Outcome = Literal["first-wins", "second-wins", "draw", "both-lost", "unknown"]
+Style = Literal["international", "default", "none"]
+
+_STANDARD: dict[str, tuple[Outcome, Style]] = {
+    "2-0": ("first-wins", "international"),
+    "0-2": ("second-wins", "international"),
+    "1-1": ("draw", "international"),
+    "1-0": ("first-wins", "default"),
+    "0-1": ("second-wins", "default"),
+    "1/2-1/2": ("draw", "default"),
+    "0-0": ("both-lost", "none"),
+    "*": ("unknown", "none"),
+}
+_SPACED = re.compile(r"^([012])\s*-\s*([012])$")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultReading:
+    """The meaning of one result string and whether it was written irregularly."""
+
+    raw: str
+    outcome: Outcome
+    style: Style
+    irregular: str | None = None  # reason for W04
+
+
+def read_result(raw: str) -> ResultReading:
+    """Interpret *raw* (a Result tag value or a terminator)."""
+    if raw in _STANDARD:
+        outcome, style = _STANDARD[raw]
+        return ResultReading(raw, outcome, style)
+    text = raw.strip()
+    if text in _STANDARD:
+        outcome, style = _STANDARD[text]
+        return ResultReading(raw, outcome, style, f"result {raw!r} has surrounding spaces")
+    if text in ("\u00bd-\u00bd", "0.5-0.5"):
+        return ResultReading(raw, "draw", "default", f"result {raw!r} is not a PDN result")
+    spaced = _SPACED.match(text)
+    if spaced:
+        compact = f"{spaced.group(1)}-{spaced.group(2)}"
+        if compact in _STANDARD:
+            outcome, style = _STANDARD[compact]
+            return ResultReading(raw, outcome, style, f"result {raw!r} written with spaces")
+    if text.endswith("t") and text[:-1] in _STANDARD:
+        outcome, style = _STANDARD[text[:-1]]
+        return ResultReading(raw, outcome, style, f"result {raw!r} has a trailing character")
+    if text in ("", "-", "?"):
+        return ResultReading(raw, "unknown", "none", f"result {raw!r} means unknown")
+    return ResultReading(raw, "unknown", "none", f"result {raw!r} is not a PDN result")

@@ -1,0 +1,366 @@
+"""Text to game chunks: a cheap scanner that finds where each game begins and ends.
+
+pdn-format.md §3.5.  The scanner knows just enough PDN to be safe: comments
+(``{…}``, ``%`` lines, ``;`` to the end of the line), tags (whose values may hold
+anything), set-up commands and variation depth.  A terminator at depth 0 ends a
+game; a tag opening after movetext ends a game that forgot its terminator (the
+reader reports W01); text after a terminator that cannot start a game is skipped
+to the next tag opening (W06).  Blank lines are not boundaries.
+
+It works on the pieces of :mod:`pdn_tools.source` and holds only the current
+game's text, so a file of any size streams through in constant memory; a game
+larger than the size limit is scanned to its end but not kept (E11).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pdn_tools.diagnostics import Issue
+from pdn_tools.source import Piece
+from pdn_tools.syntax.grammar import pattern
+
+#: How many following lines a tag value may continue onto (FEN values broken over lines).
+MAX_TAG_LINES = 8
+
+
+@dataclass(slots=True)
+class Chunk:
+    """The text of one game and what the scanner saw of it.
+
+    ``line``/``column`` locate the first character (1-based line, 0-based column).
+    ``text`` is None when the game was larger than the limit.  ``terminated`` says a
+    terminator ended it; ``next_game`` that a following game's tags ended it.
+    """
+
+    line: int
+    column: int
+    text: str | None = None
+    end_line: int = 0
+    terminated: bool = False
+    next_game: bool = False
+    has_tags: bool = False
+    has_movetext: bool = False
+    oversize: bool = False
+    max_depth: int = 0
+    unclosed_comment: bool = False
+    issues: list[Issue] = field(default_factory=list)
+
+
+class _Builder:
+    """Accumulates the text of the chunk being scanned."""
+
+    def __init__(self, line: int, column: int, limit: int) -> None:
+        self.chunk = Chunk(line, column)
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+        self.depth = 0
+        self.nbsp_reported = False
+        self.tag_names: set[str] = set()
+
+    def repeats_header(self, name: str) -> bool:
+        """Whether tag *name* starts a new header: seen already, after a Result tag.
+
+        Header-only records are often followed directly by the next header; a
+        second ``Event`` after ``Result`` begins a new game, while a repeated tag in
+        the middle of one header (two ``Event`` tags before ``Result``) does not.
+        """
+        key = name.lower()
+        repeated = key in self.tag_names and "result" in self.tag_names
+        self.tag_names.add(key)
+        return repeated
+
+    def add(self, text: str) -> None:
+        if self.chunk.oversize:
+            return
+        self.size += len(text)
+        if self.size > self.limit:
+            self.chunk.oversize = True
+            self.parts.clear()
+            return
+        self.parts.append(text)
+
+    def finish(self, end_line: int) -> Chunk:
+        chunk = self.chunk
+        chunk.end_line = end_line
+        chunk.text = None if chunk.oversize else "".join(self.parts)
+        return chunk
+
+    def is_blank(self) -> bool:
+        return not self.chunk.oversize and not any(_visible(p) for p in self.parts)
+
+
+def _special() -> re.Pattern[str]:
+    result = pattern("RESULT")
+    return re.compile(
+        r"(?P<brace>\{)"
+        r"|(?P<double>\[(?=\[))"
+        r"|(?P<tag>\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$)))"
+        r"|(?P<tagnb>^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\])"
+        r"|(?P<semi>;)"
+        r"|(?P<lpar>\()"
+        r"|(?P<rpar>\))"
+        r"|(?P<setup>/[^/\n]*/)"
+        r"|(?P<star>(?<![0-9A-Za-z!?)\]])\*)"
+        rf"|(?P<result>(?<![0-9A-Za-z\-/:.])(?:{result}))"
+        r"|(?P<literal>\\[rn])"
+    )
+
+
+_SPECIAL = _special()
+#: A cheap test that a line holds none of the characters or results _SPECIAL finds.
+_QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?![0-9])|1/2|\u00bd|0\.5")
+_TAG = re.compile(pattern("TAG"))
+_TAG_NOBRACKET = re.compile(r"[ \t]*[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\]")
+_FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
+_TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
+_TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]]+)")
+_CAN_START = re.compile(r"[0-9{(/$;\[%]|[a-hA-H][1-8]|-|\.\.\.")
+_BLANK = re.compile(r"(?:\s|\\[rn])*")
+
+
+def _visible(text: str) -> bool:
+    """Whether *text* holds more than whitespace and literal ``\\r``/``\\n`` pairs."""
+    return _BLANK.fullmatch(text) is None
+
+
+def split_chunks(
+    pieces: Iterable[Piece], max_chars: int = 2_000_000, max_depth: int = 100
+) -> Iterator[Chunk]:
+    """Cut the text of *pieces* into game chunks, in order."""
+    source = iter(pieces)
+    pushed: deque[Piece] = deque()
+
+    def next_piece() -> Piece | None:
+        if pushed:
+            return pushed.popleft()
+        return next(source, None)
+
+    in_comment = False
+    in_junk = False
+    literal_reported = False  # literal \r / \n artefacts are reported once per file
+    cur: _Builder | None = None
+    last_line = 1
+
+    def start(line: int, column: int) -> _Builder:
+        return _Builder(line, column, max_chars)
+
+    while (piece := next_piece()) is not None:
+        text = piece.text
+        line = piece.line
+        last_line = line
+        pos = 0
+        if cur is None:
+            cur = start(line, piece.column)
+        take_from = 0  # start of the text of this piece not yet added to the chunk
+
+        if not in_comment and not in_junk and piece.column == 0 and text.startswith("%"):
+            cur.add(text + ("\n" if piece.ends_line else ""))
+            continue
+        if "\xa0" in text and not cur.nbsp_reported:
+            cur.nbsp_reported = True
+            cur.chunk.issues.append(
+                Issue("W31", "no-break space read as a space", line,
+                      piece.column + text.index("\xa0") + 1)
+            )
+
+        while pos < len(text):
+            if in_comment:
+                close = text.find("}", pos)
+                if close < 0:
+                    if pos == 0 and _FULL_TAG_LINE.match(text):
+                        # A complete tag line inside a comment: the comment was never
+                        # closed.  Resynchronise here so the next game survives.
+                        cur.chunk.unclosed_comment = True
+                        cur.chunk.next_game = True
+                        yield cur.finish(line - 1)
+                        cur = start(line, piece.column)
+                        in_comment = False
+                        continue
+                    pos = len(text)
+                    break
+                in_comment = False
+                pos = close + 1
+                continue
+            if in_junk:
+                opening = _TAG_OPENING.search(text, pos)
+                if opening is None:
+                    pos = take_from = len(text)
+                    break
+                in_junk = False
+                pos = take_from = opening.start()
+                cur.chunk.line = line
+                cur.chunk.column = piece.column + pos
+                continue
+
+            if _QUICK.search(text, pos) is None:
+                # Plain movetext (the common case): nothing can end or start a game here.
+                if not cur.chunk.has_movetext and _visible(text[pos:]):
+                    cur.chunk.has_movetext = True
+                pos = len(text)
+                break
+            match = _SPECIAL.search(text, pos)
+            end = match.start() if match else len(text)
+            if not cur.chunk.has_movetext and end > pos and _visible(text[pos:end]):
+                cur.chunk.has_movetext = True
+            if match is None:
+                pos = len(text)
+                break
+            kind = match.lastgroup
+            if kind == "brace":
+                in_comment = True
+                pos = match.end()
+            elif kind == "tag":
+                at = match.start()
+                named = _TAG_NAME.match(text, at)
+                if named is not None and cur.repeats_header(named.group(1)) and not (
+                    cur.chunk.has_movetext
+                ):
+                    # A header-only record followed directly by the next header.
+                    cur.add(text[take_from:at])
+                    cur.chunk.next_game = True
+                    yield cur.finish(line)
+                    cur = start(line, piece.column + at)
+                    cur.repeats_header(named.group(1))
+                    take_from = at
+                if cur.chunk.has_movetext:
+                    cur.add(text[take_from:at])
+                    cur.chunk.next_game = True
+                    yield cur.finish(line)
+                    cur = start(line, piece.column + at)
+                    take_from = at
+                tag = _TAG.match(text, at)
+                if tag is None and not text[at + 1 :].strip():
+                    nxt = next_piece()
+                    if nxt is not None:
+                        pushed.appendleft(nxt)
+                    if nxt is None or nxt.text.lstrip().startswith("["):
+                        # A line holding only '[' (an exporter artefact): skip it.
+                        cur.chunk.issues.append(
+                            Issue("W06", "a line holding only '[' skipped", line,
+                                  piece.column + at + 1)
+                        )
+                        cur.add(text[take_from:at])
+                        pos = take_from = at + 1
+                        continue
+                if tag is not None:
+                    pos = tag.end()
+                    cur.chunk.has_tags = True
+                    continue
+                # The tag may continue on the next lines (a FEN broken over lines, a
+                # tag split after its '[').  Look ahead a few lines.
+                joined = text[at:]
+                extra: list[Piece] = []
+                found = None
+                while len(extra) < MAX_TAG_LINES:
+                    nxt = next_piece()
+                    if nxt is None:
+                        break
+                    extra.append(nxt)
+                    if nxt.text.lstrip().startswith("[") and not (
+                        joined.strip() == "[" or joined.rstrip().endswith("[")
+                    ):
+                        break
+                    joined += "\n" + nxt.text
+                    found = _TAG.match(joined)
+                    if found is not None:
+                        break
+                if found is None:
+                    # A broken tag: the parser reports it; it does not end the header.
+                    pushed.extendleft(reversed(extra))
+                    pos = at + 1
+                    continue
+                # Consume the pieces the tag spans; resume in the last one.
+                cur.add(text[take_from:] + "\n")
+                consumed = len(text) - at + 1
+                for i, nxt in enumerate(extra):
+                    if i < len(extra) - 1:
+                        cur.add(nxt.text + "\n")
+                        consumed += len(nxt.text) + 1
+                last = extra[-1]
+                offset = found.end() - consumed
+                cur.chunk.has_tags = True
+                text, line, piece = last.text, last.line, last
+                last_line = line
+                pos, take_from = offset, 0
+                continue
+            elif kind == "double":
+                # '[[Event …' : the first '[' is an exporter artefact; skip it.
+                cur.chunk.issues.append(
+                    Issue("W06", "doubled '[' skipped", line, piece.column + match.start() + 1)
+                )
+                cur.add(text[take_from : match.start()])
+                pos = take_from = match.end()
+            elif kind == "tagnb":
+                # A tag line that lost its '[' (the parser reports W09).
+                if cur.chunk.has_movetext:
+                    cur.add(text[take_from:pos])
+                    cur.chunk.next_game = True
+                    yield cur.finish(line)
+                    cur = start(line, piece.column + pos)
+                    take_from = pos
+                cur.chunk.has_tags = True
+                pos = match.end()
+            elif kind == "semi":
+                pos = len(text)
+            elif kind == "lpar":
+                cur.chunk.has_movetext = True
+                cur.depth += 1
+                cur.chunk.max_depth = max(cur.chunk.max_depth, cur.depth)
+                pos = match.end()
+            elif kind == "rpar":
+                cur.chunk.has_movetext = True
+                cur.depth = max(0, cur.depth - 1)
+                pos = match.end()
+            elif kind == "setup":
+                cur.chunk.has_movetext = True
+                pos = match.end()
+            elif kind == "literal":
+                if not literal_reported:
+                    literal_reported = True
+                    cur.chunk.issues.append(
+                        Issue("W06", "literal '\\r' or '\\n' characters read as whitespace "
+                              "(reported once per file)",
+                              line, piece.column + match.start() + 1)
+                    )
+                pos = match.end()
+            else:  # star or result: a terminator at depth 0
+                if cur.depth > 0:
+                    pos = match.end()
+                    continue
+                stop = match.end()
+                if kind == "result" and stop < len(text) and text[stop].isdigit():
+                    cur.chunk.issues.append(
+                        Issue("W05", "result glued to the next game's move number; split",
+                              line, piece.column + stop + 1)
+                    )
+                cur.add(text[take_from:stop])
+                cur.chunk.terminated = True
+                cur.chunk.has_movetext = True
+                yield cur.finish(line)
+                cur = start(line, piece.column + stop)
+                pos = take_from = stop
+                rest = _BLANK.match(text, pos)
+                after = rest.end() if rest else pos
+                if after < len(text) and not _CAN_START.match(text, after):
+                    in_junk = True
+                    word = text[after:].split()[0]
+                    cur.chunk.issues.append(
+                        Issue("W06", f"text after the terminator skipped: {word[:40]!r}",
+                              line, piece.column + after + 1)
+                    )
+                    pos = take_from = after
+        if not in_junk:
+            cur.add(text[take_from:] + ("\n" if piece.ends_line else ""))
+
+    if cur is not None and not cur.is_blank():
+        if in_comment:
+            cur.chunk.unclosed_comment = True
+        yield cur.finish(last_line)
+    elif cur is not None and cur.chunk.issues:
+        # Only junk or comments at the very end: hand on the findings in an empty chunk.
+        yield cur.finish(last_line)

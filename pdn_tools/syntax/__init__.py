@@ -1,0 +1,1 @@
+"""Game text to game tree: the Lark grammar, its loading, and the tree builder."""

@@ -1,0 +1,750 @@
+"""Game chunk to game tree: parse with the Lark grammar, then build the model.
+
+The grammar gives a flat list of elements with nested variations; this module
+decides what each element means and where it attaches, and records every
+deviation of pdn-format.md §12 as an :class:`~pdn_tools.diagnostics.Issue` on the
+game.  It knows nothing of the rules: squares are checked for spelling only.
+
+Variations are built without recursion (an explicit stack), and the splitter
+guarantees a bounded nesting depth, so hostile input cannot exhaust the stack.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.gametype import BY_NUMBER, infer_variant, read_gametype
+from pdn_tools.model import (
+    FORCED_NAG,
+    MARK_TO_NAG,
+    Comment,
+    Game,
+    MoveText,
+    Node,
+    ReadOptions,
+    Span,
+    Tag,
+    Terminator,
+)
+from pdn_tools.results import read_result
+from pdn_tools.split import Chunk
+from pdn_tools.syntax.grammar import parser, run_items
+from pdn_tools.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
+
+#: At most this many unrecognised-text errors are listed per game; the rest are counted.
+MAX_JUNK_ISSUES = 10
+
+_SQUARE = re.compile(r"[0-9]+|[a-hA-H][1-8]")
+_MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
+_SETUP = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
+_STRICT_EXEMPT = frozenset({"W03", "W27", "W29", "W31", "W33", "W35"})
+
+
+@dataclass
+class _Level:
+    """Building state of one line of play (the main line or a variation)."""
+
+    current: Node
+    last: Node | None = None
+    number: tuple[int, str, int, int] | None = None  # value, dots, line, column
+    skip_first: bool = False
+    before: list[Comment] = field(default_factory=list)
+    deferred: list[Node] = field(default_factory=list)
+    in_variation: bool = False
+
+
+class _Locator:
+    """Turns chunk-relative token positions into file positions."""
+
+    def __init__(self, chunk: Chunk) -> None:
+        self.line0 = chunk.line
+        self.col0 = chunk.column
+
+    def at(self, line: int, column: int) -> tuple[int, int]:
+        if line == 1:
+            return self.line0, column + self.col0
+        return self.line0 + line - 1, column
+
+
+class GameBuilder:
+    """Builds one :class:`Game` from one :class:`Chunk`."""
+
+    def __init__(self, chunk: Chunk, options: ReadOptions) -> None:
+        self.chunk = chunk
+        self.options = options
+        self.game = Game()
+        self.loc = _Locator(chunk)
+        self.junk = 0
+        self.moves_seen = False
+        self.squares: list[str] = []
+        self.ply = 0
+        self.once: set[str] = set()
+        self.result_from_tag = False
+        self.stopped = False
+
+    # -- issues ----------------------------------------------------------------
+    def issue(
+        self,
+        code: str,
+        message: str,
+        line: int,
+        column: int,
+        *,
+        move: str | None = None,
+        node: Node | None = None,
+        in_variation: bool = False,
+    ) -> None:
+        severity: Severity | None = None
+        if self.options.strict and code.startswith("W") and code not in _STRICT_EXEMPT:
+            severity = Severity.ERROR
+        ply = self.ply if node is not None and not in_variation else None
+        self.game.add_issue(
+            Issue(code, message, line, column, severity, ply, move, in_variation)
+        )
+
+    # -- entry -----------------------------------------------------------------
+    def build(self) -> Game:
+        game = self.game
+        chunk = self.chunk
+        game.span = Span(chunk.line, chunk.column + 1, chunk.end_line)
+        game.issues.extend(chunk.issues)
+        if chunk.oversize:
+            self.issue(
+                "E11",
+                f"game larger than {self.options.max_game_chars:,} characters; skipped "
+                "(raise the limit with --max-game-size)",
+                chunk.line,
+                chunk.column + 1,
+            )
+            return game
+        if chunk.max_depth > self.options.max_depth:
+            self.issue(
+                "E11",
+                f"variations nested {chunk.max_depth} deep, more than the limit of "
+                f"{self.options.max_depth}; game skipped",
+                chunk.line,
+                chunk.column + 1,
+            )
+            return game
+        text = chunk.text or ""
+        tree = self._parse(text)
+        first: Any = tree
+        while isinstance(first, Tree) and first.children:
+            first = first.children[0]
+        if not isinstance(first, Tree):
+            line, col = self.loc.at(first.line, first.column)
+            game.span = Span(line, col, chunk.end_line)
+        self._walk(tree)
+        self._finish()
+        return game
+
+    def _parse(self, text: str) -> Any:
+        """Parse *text*; unbalanced parentheses are reported (E01) and repaired."""
+
+        def on_error(exc: UnexpectedInput) -> bool:
+            if isinstance(exc, UnexpectedToken) and exc.token.type == "RPAR":
+                line, col = self.loc.at(exc.token.line, exc.token.column)
+                self.issue("E01", "')' without a matching '('", line, col)
+                return True
+            return False
+
+        try:
+            return parser().parse(text, on_error=on_error)
+        except UnexpectedToken as exc:
+            if exc.token.type != "$END":
+                raise
+        except UnexpectedCharacters:  # pragma: no cover - JUNK matches any character
+            raise
+        # Unclosed variations: close them at the end and say where they opened.
+        opened: list[Any] = []
+        for token in parser().lex(text):
+            if token.type == "LPAR":
+                opened.append(token)
+            elif token.type == "RPAR" and opened:
+                opened.pop()
+        if opened:
+            line, col = self.loc.at(opened[0].line, opened[0].column)
+            self.issue("E01", f"{len(opened)} variation(s) opened here never closed", line, col)
+        return parser().parse(text + "\n" + ")" * len(opened), on_error=on_error)
+
+    # -- the walk --------------------------------------------------------------
+    def _walk(self, tree: Any) -> None:
+        root = _Level(self.game)
+        stack: list[tuple[list[Any], int, _Level, Node | None]] = [(tree.children, 0, root, None)]
+        while stack:
+            children, index, level, branch = stack.pop()
+            while index < len(children):
+                child = children[index]
+                index += 1
+                if isinstance(child, Tree):
+                    # Resume this level after the variation; build the variation.
+                    stack.append((children, index, level, branch))
+                    var_root = Node("root")
+                    var_level = _Level(var_root, in_variation=True)
+                    target = self._variation_target(level, child.children)
+                    stack.append((child.children, 0, var_level, target))
+                    break
+                self._element(child, level)
+            else:
+                self._end_level(level)
+                if level is not root:
+                    self._close_variation(level, branch, stack)
+
+    def _end_level(self, level: _Level) -> None:
+        """Findings about the end of a line of play: a move number with no move."""
+        if level.number is not None and not level.skip_first:
+            value, dots, line, col = level.number
+            self.issue("W16", f"move number '{value}{dots}' has no move after it", line, col,
+                       in_variation=level.in_variation)
+            level.number = None
+        if level.deferred:
+            # Variations that were to replace a following move that never came.
+            for first in level.deferred:
+                level.current.add_variation(first)
+            level.deferred.clear()
+
+    def _variation_target(self, level: _Level, children: list[Any]) -> Node | None:
+        """The node a variation is an alternative to (None: to the next move, W20)."""
+        last = level.last
+        if last is None or last.kind == "setup":
+            return None
+        first = next((c for c in children if not isinstance(c, Tree) and c.type != "LPAR"), None)
+        if (
+            first is not None
+            and first.type == "MOVE_RUN"
+            and last.number is not None
+            and last.number_dots == "."
+        ):
+            m = run_items().match(first.value)
+            if m and m.lastgroup == "MOVE_NUMBER":
+                text = m.group()
+                if text.endswith("...") and int(text.rstrip(".")) == last.number:
+                    return None
+        return last
+
+    def _close_variation(
+        self, level: _Level, target: Node | None, stack: list[tuple[list[Any], int, _Level, Node | None]]
+    ) -> None:
+        """Attach a finished variation to its branch point in the enclosing level."""
+        var_root = level.current
+        while var_root.parent is not None:
+            var_root = var_root.parent
+        first = var_root.variations[0] if var_root.variations else None
+        if level.before and first is None:
+            # A variation holding only comments: keep them on the node it follows.
+            holder = target if target is not None else None
+            if holder is not None:
+                holder.comments.extend(level.before)
+        outer = stack[-1][2] if stack else None
+        if first is None:
+            return
+        if target is None:
+            if outer is not None:
+                outer.deferred.append(first)
+            return
+        parent = target.parent
+        assert parent is not None
+        parent.add_variation(first)
+
+    def _element(self, token: Any, level: _Level) -> None:
+        if self.stopped:
+            return
+        kind = token.type
+        if kind == "MOVE_RUN":
+            self._run(token, level)
+        elif kind == "COMMENT":
+            self._comment(token, level, "brace")
+        elif kind == "TAG" or kind == "TAG_NOBRACKET":
+            self._tag(token, kind == "TAG_NOBRACKET")
+        elif kind == "NAG":
+            target = level.last or level.current
+            target.nags.append(int(token.value[1:]))
+        elif kind == "RESULT" or kind == "STAR":
+            self._terminator(token, level)
+        elif kind == "LINE_COMMENT":
+            self._comment(token, level, "line")
+        elif kind == "SEMI_COMMENT":
+            line, col = self.loc.at(token.line, token.column)
+            self.issue("W21", "';' comment (PDN 1.0 style)", line, col)
+            self._comment(token, level, "semicolon")
+        elif kind == "SETUP":
+            self._setup(token, level)
+        elif kind == "PLACEHOLDER":
+            line, col = self.loc.at(token.line, token.column)
+            node = self._add_node(level, "placeholder", token.value, line, col, placeholder=token.value)
+            self.issue("W17", f"unknown-move placeholder {token.value!r}", line, col,
+                       move=token.value, node=node, in_variation=level.in_variation)
+        elif kind == "ELLIPSIS":
+            line, col = self.loc.at(token.line, token.column)
+            self._ellipsis(level, token.value, line, col)
+        elif kind == "LOOSE_STRENGTH":
+            line, col = self.loc.at(token.line, token.column)
+            self.issue("W15", f"detached strength mark {token.value!r}", line, col)
+            self._mark(level.last or level.current, token.value)
+        elif kind == "STRAY_DOT":
+            line, col = self.loc.at(token.line, token.column)
+            if token.value == "..":
+                self.issue("W16", "'..' is not a move number", line, col)
+            else:
+                self.issue("W18", "stray '.'", line, col)
+        elif kind in ("LPAR", "RPAR"):
+            return
+        else:  # JUNK
+            self._junk(token)
+
+    # -- elements ----------------------------------------------------------------
+    def _junk(self, token: Any) -> None:
+        line, col = self.loc.at(token.line, token.column)
+        self.junk += 1
+        if self.junk > MAX_JUNK_ISSUES:
+            return
+        value = token.value
+        if value == "{":
+            if self.chunk.unclosed_comment:
+                self.issue("E01", "comment opened here is never closed; the rest of the "
+                           "game is not read", line, col)
+                self.stopped = True
+            else:
+                self.issue("E02", "'{' inside a comment (comments do not nest)", line, col)
+            return
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        self.issue("E03", f"unrecognised text {shown!r}: expected a move, move number, "
+                   "comment, variation or result", line, col)
+
+    def _comment(self, token: Any, level: _Level, kind: str) -> None:
+        line, col = self.loc.at(token.line, token.column)
+        value = token.value
+        if kind == "brace":
+            text = value[1:-1]
+            inner = text.find("{")
+            if inner >= 0:
+                before = text[:inner]
+                nl = before.count("\n")
+                iline = line + nl
+                icol = (col + 1 + inner) if nl == 0 else inner - before.rfind("\n")
+                self.issue("E02", "'{' inside a comment (comments do not nest)", iline, icol)
+        elif kind == "line":
+            text = value[1:]
+        else:
+            text = value[1:]
+        comment = Comment(text, kind, line, col)  # type: ignore[arg-type]
+        if level.last is not None:
+            level.last.comments.append(comment)
+        elif level.in_variation:
+            level.before.append(comment)
+        elif not self.game.tags and not self.moves_seen and kind != "brace":
+            self.game.preamble.append(comment)
+        else:
+            self.game.comments.append(comment)
+
+    def _tag(self, token: Any, missing_bracket: bool) -> None:
+        line, col = self.loc.at(token.line, token.column)
+        raw_name, raw_value = split_tag(token.value)
+        name, why = normalise_name(raw_name)
+        if self.moves_seen:
+            self.issue("W09", f"tag [{name}] inside the movetext", line, col)
+        if missing_bracket:
+            self.issue("W09", f"tag {name!r} is missing its '['", line, col)
+        if why is not None:
+            self.issue("W07", why, line, col)
+        if raw_value is None:
+            self.issue("W09", f"tag [{name}] has no value", line, col)
+            value = ""
+        else:
+            value = unescape(raw_value)
+            if "\n" in value:
+                self.issue("W08", f"value of tag {name!r} is broken over lines", line, col)
+                if standard_name(name) == "FEN":
+                    value = "".join(value.split())
+            if '"' in raw_value.replace('\\"', ""):
+                self.issue("W08", f"value of tag {name!r} holds an unescaped '\"'", line, col)
+        if any(standard_name(t.name).lower() == standard_name(name).lower() for t in self.game.tags):
+            self.issue("W09", f"tag {name!r} appears more than once; the last value wins",
+                       line, col)
+        self.game.tags.append(Tag(name, value, line, col))
+
+    def _setup(self, token: Any, level: _Level) -> None:
+        line, col = self.loc.at(token.line, token.column)
+        match = _SETUP.match(token.value)
+        if match is None:
+            self.issue("E03", f"set-up command {token.value[:40]!r} holds no FEN", line, col)
+            return
+        fen = "".join(match.group(1).split())
+        self._add_node(level, "setup", token.value, line, col, fen=fen)
+
+    def _terminator(self, token: Any, level: _Level) -> None:
+        line, col = self.loc.at(token.line, token.column)
+        if level.in_variation:
+            self.issue("W06", f"result {token.value!r} inside a variation ignored", line, col)
+            return
+        if self.game.terminator is not None:
+            self.issue("W06", f"second terminator {token.value!r} ignored", line, col)
+            return
+        self.game.terminator = Terminator(token.value, line, col)
+        if not self.moves_seen:
+            if level.number is not None:
+                self.issue("W19", f"empty game written as '{level.number[0]}. {token.value}'",
+                           line, col)
+                level.number = None
+            elif not self.game.tags:
+                self.issue("W19", f"lone terminator {token.value!r} with no tags or moves",
+                           line, col)
+
+    def _ellipsis(self, level: _Level, text: str, line: int, column: int) -> None:
+        if level.number is not None and level.number[1] == "." and not level.skip_first:
+            # "N. ..." : the first mover's move is absent; the number is for the next move.
+            level.skip_first = True
+            return
+        self._add_node(level, "placeholder", text, line, column, placeholder="...")
+
+    def _mark(self, node: Node, mark: str) -> None:
+        if mark in MARK_TO_NAG:
+            node.nags.append(MARK_TO_NAG[mark])
+        elif mark == "*":
+            node.nags.append(FORCED_NAG)
+        elif node.move is not None:
+            node.move = MoveText(node.move.squares, node.move.capture, mark)
+
+    def _run(self, token: Any, level: _Level) -> None:
+        """Split a MOVE_RUN token into move numbers, moves and ellipses.
+
+        This is the hot loop of reading.  Words are taken with ``str.split``; a word
+        that is a known plain move (no findings, no mark, nothing pending on the
+        level) or a plain move number is handled in place.  At the first other word
+        the rest of the run goes through the grammar's MOVE_NUMBER/MOVE/ELLIPSIS
+        patterns (:meth:`_run_general`).
+        """
+        text: str = token.value
+        line, base_col = self.loc.at(token.line, token.column)
+        line_start = -base_col + 1  # column = offset - line_start + 1
+        pos = 0
+        moves = _MOVES
+        counting = not level.in_variation
+        find = text.find
+        count = text.count
+        for word in text.split():
+            start = find(word, pos)
+            nl = count("\n", pos, start)
+            if nl:
+                line += nl
+                line_start = text.rfind("\n", pos, start) + 1
+            pos = start + len(word)
+            parsed = moves.get(word)
+            if parsed is not None:
+                last = level.last
+                if (
+                    parsed[1] is not None
+                    or parsed[2]
+                    or level.before
+                    or level.deferred
+                    or (last is not None and last.kind == "placeholder")
+                ):
+                    self._move(level, word, line, start - line_start + 1)
+                    continue
+                node = Node("move", level.current, parsed[0], None, None, word, line,
+                            start - line_start + 1)
+                number = level.number
+                if number is not None:
+                    node.number = number[0]
+                    node.number_dots = ". ..." if level.skip_first else number[1]
+                    level.number = None
+                    level.skip_first = False
+                level.current.variations.append(node)
+                level.current = level.last = node
+                self.moves_seen = True
+                if counting:
+                    self.ply += 1
+                if len(self.squares) < 8:
+                    self.squares.extend(parsed[0].squares)
+            elif word[-1] == "." and word[:-1].isdigit():
+                if level.number is not None and not level.skip_first:
+                    self._number(level, word, line, start - line_start + 1)
+                else:
+                    level.number = (int(word[:-1]), ".", line, start - line_start + 1)
+                    level.skip_first = False
+            else:
+                self._run_general(text, start, line, line_start, level)
+                return
+
+    def _run_general(
+        self, text: str, pos: int, line: int, line_start: int, level: _Level
+    ) -> None:
+        """Split the rest of a run from *pos* with the grammar's item patterns."""
+        scanned = pos
+        for m in run_items().finditer(text, pos):
+            start = m.start()
+            nl = text.count("\n", scanned, start)
+            if nl:
+                line += nl
+                line_start = text.rfind("\n", scanned, start) + 1
+            scanned = start
+            kind = m.lastgroup
+            column = start - line_start + 1
+            if kind == "MOVE":
+                self._move(level, m.group(), line, column)
+            elif kind == "MOVE_NUMBER":
+                self._number(level, m.group(), line, column)
+            else:
+                self._ellipsis(level, m.group(), line, column)
+
+    def _number(self, level: _Level, value: str, line: int, column: int) -> None:
+        if level.number is not None and not level.skip_first:
+            pline, pcol = level.number[2], level.number[3]
+            self.issue("W16", f"move number '{level.number[0]}{level.number[1]}' has no move",
+                       pline, pcol)
+        digits = value.rstrip(".")
+        dots = value[len(digits):]
+        if dots == "..":
+            self.issue("W16", f"move number {value!r} has two dots", line, column)
+            dots = "..."
+        level.number = (int(digits), dots, line, column)
+        level.skip_first = False
+
+    def _move(self, level: _Level, raw: str, line: int, column: int) -> None:
+        parsed = _MOVES.get(raw)
+        if parsed is None:
+            parsed = _parse_move(raw)
+            if len(_MOVES) >= _MOVE_CACHE_SIZE:
+                _MOVES.clear()
+            _MOVES[raw] = parsed
+        move, mark, findings = parsed
+        node = self._add_node(level, "move", raw, line, column, move=move)
+        if len(self.squares) < 8:
+            self.squares.extend(move.squares)
+        if mark is not None:
+            self._mark(node, mark)
+        for code, message, once in findings:
+            if once:
+                if code in self.once:
+                    continue
+                self.once.add(code)
+                message += " (reported once per game)"
+            self.issue(code, message, line, column, move=raw, node=node,
+                       in_variation=level.in_variation)
+
+    def _add_node(
+        self,
+        level: _Level,
+        kind: Any,
+        raw: str,
+        line: int,
+        column: int,
+        *,
+        move: MoveText | None = None,
+        placeholder: str | None = None,
+        fen: str | None = None,
+    ) -> Node:
+        node = Node(kind, move=move, placeholder=placeholder, fen=fen, raw=raw,
+                    line=line, column=column)
+        if kind != "setup":
+            self.moves_seen = True
+        if level.number is not None:
+            node.number = level.number[0]
+            node.number_dots = ". ..." if level.skip_first else level.number[1]
+            level.number = None
+            level.skip_first = False
+        if level.before:
+            node.starting_comments.extend(level.before)
+            level.before.clear()
+        if (
+            level.last is not None
+            and level.last.kind == "placeholder"
+            and level.last.placeholder == "..."
+            and kind == "move"
+        ):
+            self.issue("W34", "'...' stands for a missing move while moves follow",
+                       level.last.line, level.last.column, in_variation=level.in_variation)
+        level.current.add_variation(node)
+        if level.deferred:
+            parent = node.parent
+            assert parent is not None
+            for first in level.deferred:
+                parent.add_variation(first)
+                self.issue("W20", "variation placed before the move it replaces; re-attached",
+                           first.line, first.column, in_variation=True)
+            level.deferred.clear()
+        level.current = node
+        level.last = node
+        if not level.in_variation and kind in ("move", "placeholder"):
+            self.ply += 1
+        return node
+
+    # -- after the walk --------------------------------------------------------
+    def _finish(self) -> None:
+        game = self.game
+        chunk = self.chunk
+        result_tag = game.tag("Result")
+        # A final token equal to the Result tag closes the game (4-6, a bare '-').
+        if game.terminator is None and result_tag is not None and result_tag.strip():
+            last = None
+            for last in game.mainline():
+                pass
+            if last is not None and last.raw.strip() == result_tag.strip() and last.parent:
+                last.parent.variations.remove(last)
+                game.issues[:] = [i for i in game.issues
+                                  if not (i.line == last.line and i.column == last.column)]
+                game.terminator = Terminator(last.raw, last.line, last.column)
+                self.result_from_tag = True
+                self.issue("W04", f"last token {last.raw!r} equals the Result tag; read as "
+                           "the terminator", last.line, last.column)
+        if game.terminator is None and chunk.next_game:
+            self.issue("W01", "game not terminated before the next game's tags",
+                       chunk.end_line, 1)
+        # A dangling move number at the end of a line of play.
+        self._check_results()
+        self._variant()
+        if self.junk > MAX_JUNK_ISSUES:
+            self.issue("E03", f"{self.junk - MAX_JUNK_ISSUES} more pieces of unrecognised text",
+                       chunk.end_line, 1)
+
+    def _check_results(self) -> None:
+        game = self.game
+        tag = None
+        for t in game.tags:
+            if standard_name(t.name) == "Result":
+                tag = t
+        term = game.terminator
+        tag_reading = read_result(tag.value) if tag is not None else None
+        if tag_reading is not None and tag_reading.irregular and tag is not None:
+            self.issue("W04", tag_reading.irregular, tag.line, tag.column)
+        term_reading = None
+        if term is not None and term.text != "*" and not self.result_from_tag:
+            term_reading = read_result(term.text)
+            if term_reading.irregular:
+                self.issue("W04", term_reading.irregular, term.line, term.column)
+        if (
+            tag_reading is not None
+            and term_reading is not None
+            and tag_reading.outcome != "unknown"
+            and term is not None
+        ):
+            if term_reading.outcome != tag_reading.outcome:
+                self.issue("W02", f"terminator {term.text!r} contradicts Result tag "
+                           f"{tag_reading.raw!r}; the tag wins", term.line, term.column)
+            elif term_reading.style != tag_reading.style and "none" not in (
+                term_reading.style, tag_reading.style
+            ):
+                self.issue("W03", f"terminator {term.text!r} and Result tag {tag_reading.raw!r} "
+                           "use different result styles", term.line, term.column)
+        date = game.tag("Date")
+        if date is not None and not date_is_standard(date):
+            t = next(t for t in reversed(game.tags) if t.name.lower() == "date")
+            self.issue("W29", f"Date {date!r} is not in the form YYYY.MM.DD", t.line, t.column)
+        setup = None
+        fen = None
+        for t in game.tags:
+            std = standard_name(t.name)
+            if std == "SetUp":
+                setup = t
+            elif std == "FEN":
+                fen = t
+        if setup is not None and setup.value.strip() == "1" and fen is None:
+            self.issue("W26", "SetUp \"1\" without a FEN tag", setup.line, setup.column)
+        if setup is not None and setup.value.strip() == "0" and fen is not None:
+            self.issue("W26", "SetUp \"0\" with a FEN tag; the FEN is used", setup.line,
+                       setup.column)
+        if fen is not None and fen.value.strip() in ("?", ""):
+            self.issue("W26", f"FEN {fen.value!r} holds no position; ignored", fen.line,
+                       fen.column)
+
+    def _variant(self) -> None:
+        game = self.game
+        style = None
+        tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "GameType"), None)
+        if tag is not None:
+            reading = read_gametype(tag.value)
+            game.variant = reading.variant
+            if reading.irregular:
+                self.issue("W27", reading.irregular, tag.line, tag.column)
+            if reading.number is not None and reading.number in BY_NUMBER:
+                style = BY_NUMBER[reading.number].result_style
+            if reading.number is not None and (
+                reading.number not in BY_NUMBER
+                or game.variant not in ("international", "english", "italian", "pool",
+                                        "russian", "brazilian", "czech", "turkish", "frisian")
+            ):
+                self.issue("W28", f"GameType {tag.value!r} has no rule profile; "
+                           "read but not replayed", tag.line, tag.column)
+        elif self.options.variant:
+            game.variant = self.options.variant
+        else:
+            guess = infer_variant(self.squares)
+            if guess is not None:
+                game.variant = guess
+                if self.moves_seen:
+                    self.issue("W27", f"no GameType tag; variant inferred as {guess}",
+                               game.span.start_line, game.span.start_column,
+                               )
+                    game.issues[-1].severity = Severity.INFO
+        if style is not None:
+            for raw, where in self._result_strings():
+                reading = read_result(raw)
+                if reading.style not in ("none", style):
+                    self.issue("W03", f"result {raw!r} is in the other style for "
+                               f"{game.variant}", where[0], where[1])
+                    break
+
+    def _result_strings(self) -> list[tuple[str, tuple[int, int]]]:
+        out: list[tuple[str, tuple[int, int]]] = []
+        for t in self.game.tags:
+            if standard_name(t.name) == "Result":
+                out.append((t.value.strip(), (t.line, t.column)))
+        term = self.game.terminator
+        if term is not None:
+            out.append((term.text, (term.line, term.column)))
+        return out
+
+
+_Finding = tuple[str, str, bool]  # code, message, reported once per game
+_ParsedMove = tuple[MoveText, str | None, tuple[_Finding, ...]]
+_MOVES: dict[str, _ParsedMove] = {}
+_MOVE_CACHE_SIZE = 50_000
+
+
+def _parse_move(raw: str) -> _ParsedMove:
+    """Split a MOVE token into squares, separator kind and glued mark, with findings.
+
+    The same move text recurs across games, so results are cached by text.
+    """
+    body = raw
+    mark = None
+    mark_match = _MARK.search(raw)
+    if mark_match is not None and mark_match.start() > 0:
+        mark = mark_match.group()
+        body = raw[: mark_match.start()]
+    squares = _SQUARE.findall(body)
+    capture = "x" in body or ":" in body or "X" in body
+    findings: list[_Finding] = []
+    if len(squares) == 1 and len(squares[0]) == 4:  # legacy 3228
+        squares = [squares[0][:2], squares[0][2:]]
+        findings.append(("W13", f"move {raw!r} has no separator", False))
+    normal: list[str] = []
+    for sq in squares:
+        if sq[0].isalpha():
+            if sq[0].isupper():
+                sq = sq.lower()
+                findings.append(("W14", f"upper-case algebraic square in {raw!r}", True))
+        elif sq.startswith("0"):
+            sq = sq.lstrip("0") or "0"
+            findings.append(("W11", f"leading zero in {raw!r}", True))
+        normal.append(sq)
+    if " " in body or "\t" in body:
+        findings.append(("W10", f"whitespace inside move {raw!r}", True))
+    if _DASHES.intersection(body):
+        findings.append(("W31", f"Unicode dash in move {raw!r} read as '-'", False))
+    if mark == "*":
+        findings.append(("W15", f"'*' glued to {body!r} read as a forced-move mark (NAG 7)",
+                         False))
+    return MoveText(tuple(normal), capture), mark, tuple(findings)
+
+
+def build_game(chunk: Chunk, options: ReadOptions | None = None) -> Game:
+    """Build the game tree of *chunk*, with every finding recorded on it."""
+    return GameBuilder(chunk, options or ReadOptions()).build()

@@ -1,0 +1,62 @@
+"""Test helpers: read PDN text and summarise trees for comparison."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pdn_tools import Game, Node, ReadOptions, read_string
+
+
+def one(text: str, **options: Any) -> Game:
+    """The single game of *text* (fails when there is not exactly one)."""
+    games = read_string(text, ReadOptions(**options))
+    assert len(games) == 1, [g.span for g in games]
+    return games[0]
+
+
+def codes(game: Game) -> list[str]:
+    """The codes of a game's issues, in order."""
+    return [i.code for i in game.issues]
+
+
+def signature(game: Game) -> Any:
+    """Everything a game tree says, without source positions (for round trips)."""
+
+    def node_sig(node: Node) -> Any:
+        return (
+            node.kind,
+            node.element_text(),
+            node.move.mark if node.move else None,
+            tuple(node.nags),
+            tuple((c.kind, c.text) for c in node.comments),
+            tuple((c.kind, c.text) for c in node.starting_comments),
+            node.number,
+            node.number_dots,
+        )
+
+    def line_sig(first: Node) -> Any:
+        out = []
+        node: Node | None = first
+        while node is not None:
+            parent = node.parent
+            alternatives = []
+            if parent is not None and parent.variations[0] is node:
+                alternatives = [line_sig(v) for v in parent.variations[1:]]
+            out.append((node_sig(node), tuple(alternatives)))
+            node = node.variations[0] if node.variations else None
+        return tuple(out)
+
+    return (
+        tuple((t.name, t.value) for t in game.tags),
+        tuple((c.kind, c.text) for c in game.preamble),
+        tuple((c.kind, c.text) for c in game.comments),
+        tuple(game.nags),
+        tuple(line_sig(v) for v in game.variations[:1]),
+        tuple(line_sig(v) for v in game.variations[1:]),
+        game.terminator.text if game.terminator else None,
+    )
+
+
+def mainline_texts(game: Game) -> list[str]:
+    """The main line's elements in normalised spelling."""
+    return [n.element_text() for n in game.mainline()]

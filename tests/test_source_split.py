@@ -1,0 +1,141 @@
+"""Bytes to text (encodings, line ends) and text to game chunks (boundaries)."""
+
+from __future__ import annotations
+
+import io
+
+from helpers import codes, mainline_texts
+
+from pdn_tools import read_games, read_string
+from pdn_tools.reader import FileReport
+from pdn_tools.source import Decoding, read_pieces
+from pdn_tools.split import split_chunks
+
+
+def games_of(data: bytes, **kwargs: object) -> list:  # type: ignore[type-arg]
+    return list(read_games(io.BytesIO(data), **kwargs))  # type: ignore[arg-type]
+
+
+def test_bom_is_removed_with_info() -> None:
+    games = games_of('\ufeff[White "Renée"]\n1. 32-28 *'.encode())
+    assert games[0].tag("White") == "Renée"
+    assert "W31" in codes(games[0])
+
+
+def test_latin1_is_detected_and_named() -> None:
+    games = games_of('[White "Gérard"]\n1. 32-28 *'.encode("latin-1"))
+    assert games[0].tag("White") == "Gérard"
+    w30 = next(i for i in games[0].issues if i.code == "W30")
+    assert "cp1252" in w30.message
+
+
+def test_cyrillic_codepages_are_told_apart() -> None:
+    text = '[Event "Чемпионат СССР"]\n[White "Иванов"]\n[Black "Петров"]\n1. c3-d4 *'
+    for encoding in ("cp1251", "cp866"):
+        game = games_of(text.encode(encoding))[0]
+        assert game.tag("White") == "Иванов", encoding
+        assert encoding in next(i.message for i in game.issues if i.code == "W30")
+
+
+def test_forced_encoding_overrides_detection() -> None:
+    from pdn_tools import ReadOptions
+
+    data = '[White "Иванов"]\n1. c3-d4 *'.encode("cp866")
+    game = games_of(data, options=ReadOptions(encoding="cp866"))[0]
+    assert game.tag("White") == "Иванов"
+    assert "W30" not in codes(game)
+
+
+def test_stray_bytes_in_utf8_keep_the_utf8_text() -> None:
+    data = '[White "Renée"]\n[Black "'.encode() + b"G\xe9rard" + b'"]\n1. 32-28 *'
+    game = games_of(data)[0]
+    assert game.tag("White") == "Renée"
+    assert game.tag("Black") == "Gérard"
+    assert "W30" in codes(game)
+
+
+def test_utf16_is_decoded() -> None:
+    game = games_of('[Event "x"]\n1. 32-28 *'.encode("utf-16"))[0]
+    assert mainline_texts(game) == ["32-28"]
+    assert "W30" in codes(game)
+
+
+def test_nul_bytes_become_spaces() -> None:
+    game = games_of(b'[Event "x"]\n1. 32-28\x0018-23 *')[0]
+    assert mainline_texts(game) == ["32-28", "18-23"]
+    assert "W06" in codes(game)
+
+
+def test_line_ends_all_count() -> None:
+    pieces = list(read_pieces(io.BytesIO(b"a\r\nb\rc\nd")))
+    assert [(p.text, p.line) for p in pieces] == [("a", 1), ("b", 2), ("c", 3), ("d", 4)]
+
+
+def test_long_lines_arrive_in_pieces() -> None:
+    from pdn_tools import source
+
+    data = b"x" * (source.MAX_PIECE + 10) + b"\ny"
+    pieces = list(read_pieces(io.BytesIO(data), decoding=Decoding()))
+    assert [p.line for p in pieces] == [1, 1, 2]
+    assert pieces[1].column == source.MAX_PIECE
+
+
+def test_terminator_and_tag_boundaries() -> None:
+    text = (
+        '[Event "a"]\n1. 32-28 18-23 *\n'          # terminated
+        "1. 33-29 2-0\n"                            # header-less game
+        '[Event "c"]\n1. 31-27\n'                   # not terminated: W01
+        '[Event "d"]\n{ comment with\n\nblank lines 1-0 [x] }\n1. 34-30 1-1\n'
+    )
+    games = read_string(text)
+    assert [g.tag("Event") for g in games] == ["a", None, "c", "d"]
+    assert "W01" in codes(games[2])
+    assert games[3].terminator is not None and games[3].terminator.text == "1-1"
+
+
+def test_junk_after_terminator_is_skipped() -> None:
+    games = read_string('[Result "0-2"]\n1. 32-28 0-2t\n[Event "next"]\n1. 33-29 *')
+    assert len(games) == 2
+    assert "W06" in codes(games[1])
+
+
+def test_header_only_records_followed_by_headers() -> None:
+    games = read_string('[Event "a"]\n[Result ""]\n[Event "b"]\n[Result ""]\n\n1. 21-17 *')
+    assert [g.tag("Event") for g in games] == ["a", "b"]
+    assert games[1].plies == 1
+
+
+def test_two_event_tags_in_one_header_stay_one_game() -> None:
+    games = read_string('[Event "a"]\n[Black "x"]\n[Event "b"]\n[Result "*"]\n1. 9-14 *')
+    assert len(games) == 1
+
+
+def test_fen_value_broken_over_lines() -> None:
+    game = read_string('[FEN "W:W31,32:\nB1,2"]\n 1.32-28 \n0-0')[0]
+    assert game.tag("FEN") == "W:W31,32:B1,2"
+    assert "W08" in codes(game)
+
+
+def test_tag_split_after_its_bracket_and_missing_bracket() -> None:
+    games = read_string('[\nEvent "split"]\n[Result "*"]\n1. 32-28 *\nEvent "lost"]\n'
+                        '[Result "*"]\n1. 33-29 *')
+    assert [g.tag("Event") for g in games] == ["split", "lost"]
+    assert "W09" in codes(games[1])
+
+
+def test_results_glued_to_next_move_number() -> None:
+    games = read_string("01.32-28 18-23 0-201.33-29 19-23 1-101.31-27 *")
+    assert [g.terminator.text for g in games if g.terminator] == ["0-2", "1-1", "*"]
+    assert "W05" in codes(games[0])
+
+
+def test_empty_and_blank_inputs() -> None:
+    for data in (b"", b"\n\n  \n", b"\xef\xbb\xbf"):
+        report = FileReport("x")
+        assert games_of(data, report=report) == []
+        assert any(i.code == "W35" for i in report.issues)
+
+
+def test_chunks_carry_their_positions() -> None:
+    chunks = list(split_chunks(read_pieces(io.BytesIO(b'[A "1"]\n1. 32-28 * 1. 33-29 *'))))
+    assert [(c.line, c.column, c.terminated) for c in chunks] == [(1, 0, True), (2, 10, True)]

@@ -1,0 +1,190 @@
+"""Game text to game tree: elements, attachment, positions and syntax diagnostics."""
+
+from __future__ import annotations
+
+from helpers import codes, mainline_texts, one
+
+from pdn_tools import read_string
+from pdn_tools.diagnostics import Severity
+
+
+def test_mainline_variations_comments_nags() -> None:
+    game = one(
+        '[Event "x"]\n[Result "*"]\n\n'
+        "{intro} 1. 32-28 18-23 2. 38-32 (2. 37-32 {alt} 12-18 (2... 17-21)) "
+        "12-18 {after} $4 3. 31-27 *\n"
+    )
+    assert mainline_texts(game) == ["32-28", "18-23", "38-32", "12-18", "31-27"]
+    assert [c.text for c in game.comments] == ["intro"]
+    second = game.variations[0].variations[0]  # after 18-23
+    assert [v.element_text() for v in second.variations] == ["38-32", "37-32"]
+    alternative = second.variations[1]
+    assert [c.text for c in alternative.comments] == ["alt"]
+    reply = alternative.variations[0]
+    assert reply.element_text() == "12-18"
+    # the nested variation replaces 12-18 inside the variation
+    assert [v.element_text() for v in alternative.variations] == ["12-18", "17-21"]
+    main_reply = second.variations[0].variations[0]
+    assert main_reply.nags == [4]
+    assert [c.text for c in main_reply.comments] == ["after"]
+    assert game.terminator is not None and game.terminator.text == "*"
+    assert game.plies == 5
+    assert game.status == "ok"
+
+
+def test_positions_are_file_positions() -> None:
+    games = read_string('[Event "a"]\n1. 32-28 *\n[Event "b"]\n\n1. 33-29\n  18-23 *\n')
+    assert [g.span.start_line for g in games] == [1, 3]
+    nodes = list(games[1].mainline())
+    assert (nodes[0].line, nodes[0].column) == (5, 4)
+    assert (nodes[1].line, nodes[1].column) == (6, 3)
+    assert (games[1].tags[0].line, games[1].tags[0].column) == (3, 1)
+
+
+def test_numbers_and_second_mover_start() -> None:
+    game = one('[FEN "B:W33:B4"]\n1. ... 4-10 2. 33-28 *')
+    first = game.next()
+    assert first is not None
+    assert (first.number, first.number_dots) == (1, ". ...")
+    assert game.status == "ok"  # only the info that GameType is missing
+
+
+def test_results_and_result_tag() -> None:
+    assert one('[Result "2-0"]\n1. 32-28 2-0').result == "2-0"
+    conflict = one('[Result "0-1"]\n1. 32-28 1/2-1/2')
+    assert "W02" in codes(conflict) and conflict.result == "0-1"
+    style = one('[GameType "20"]\n[Result "1-0"]\n1. 32-28 *')
+    assert "W03" in codes(style)
+    spaced = one('[Result "1 - 1"]\n1. 32-28 *')
+    assert "W04" in codes(spaced)
+
+
+def test_result_shaped_moves_and_match_scores() -> None:
+    game = one("1. 1-10 1-1")
+    assert mainline_texts(game) == ["1-10"]
+    assert game.terminator is not None and game.terminator.text == "1-1"
+    score = one('[Result "4-6"]\n1. 32-28 18-23 4-6\n')
+    assert mainline_texts(score) == ["32-28", "18-23"]
+    assert score.terminator is not None and score.terminator.text == "4-6"
+    assert "W04" in codes(score)
+
+
+def test_move_spelling_findings() -> None:
+    game = one("1. 05-10 1- 6 2. 3228 24x 4 27-20* 19-23(!?!!!) A3-B4 *")
+    found = codes(game)
+    for code in ("W11", "W10", "W13", "W15", "W14"):
+        assert code in found, code
+    texts = mainline_texts(game)
+    assert texts[:4] == ["5-10", "1-6", "32-28", "24x4"]
+    nodes = list(game.mainline())
+    assert nodes[4].nags == [7]
+    assert nodes[5].move is not None and nodes[5].move.mark == "(!?!!!)"
+    assert texts[6] == "a3-b4"
+
+
+def test_placeholders_and_dots() -> None:
+    game = one('[Result "*"]\n41. - - 42. 32-28 . 43. *')
+    found = codes(game)
+    assert found.count("W17") == 2
+    assert "W18" in found
+    assert "W16" in found  # 43. with no move
+
+
+def test_empty_game_forms() -> None:
+    assert "W19" in codes(one('[Event "x"]\n1. 0-2'))
+    position_only = one('[FEN "W:W31-50:B1-20"] *')
+    assert "W19" not in codes(position_only) and position_only.plies == 0
+
+
+def test_setup_command_in_movetext() -> None:
+    game = one('1. 32-28 /FEN "W:W31:B1"/ 31-27 *')
+    kinds = [n.kind for n in game.mainline()]
+    assert kinds == ["move", "setup", "move"]
+    setup = list(game.mainline())[1]
+    assert setup.fen == "W:W31:B1"
+
+
+def test_variation_before_the_move_it_replaces_is_reattached() -> None:
+    game = one("1. 34-30 {x} (1... 5-10) 1... 20-25 2. 30x19 *")
+    first = game.next()
+    assert first is not None
+    assert [v.element_text() for v in first.variations] == ["20-25", "5-10"]
+    assert "W20" in codes(game)
+
+
+def test_tags_escapes_aliases_and_damage() -> None:
+    game = one(
+        '[Event "say \\"hi\\" C:\\\\dir"]\n[Bianco "Rossi"]\n[Empty]\n'
+        '[Round "1 turno""]\n[Event "again"]\n1. 21-17 *'
+    )
+    assert game.tags[0].value == 'say "hi" C:\\dir'
+    assert game.tag("White") == "Rossi"
+    found = codes(game)
+    assert "W07" in found and "W08" in found and found.count("W09") == 2
+    assert game.tags[3].value == '1 turno"'
+
+
+def test_localised_entities_in_tag_names() -> None:
+    game = one('[R&#x00e9;sultat "1-1"]\n[Type de jeu "20"]\n1. 32-28 *')
+    assert game.tags[0].name == "Résultat"
+    assert game.tag("Result") == "1-1"
+    assert game.variant == "international"
+
+
+def test_errors_have_positions_and_games_continue() -> None:
+    games = read_string(
+        '[Event "a"]\n1. 33-29 { nested { comment } } *\n'
+        '[Event "b"]\n1. 32-28 ) 18-23 *\n'
+        '[Event "c"]\n1. 32-28 8-11Redover. *\n'
+        '[Event "d"]\n1. 31-27 *\n'
+    )
+    assert len(games) == 4
+    e02 = next(i for i in games[0].issues if i.code == "E02")
+    assert (e02.line, e02.column) == (2, 19)
+    e01 = next(i for i in games[1].issues if i.code == "E01")
+    assert (e01.line, e01.column) == (4, 10)
+    e03 = next(i for i in games[2].issues if i.code == "E03")
+    assert (e03.line, e03.column) == (6, 14) and "Redover." in e03.message
+    assert [g.status for g in games] == ["error", "error", "error", "ok"]
+    assert mainline_texts(games[1]) == ["32-28", "18-23"]
+
+
+def test_unclosed_variation_is_reported_and_kept() -> None:
+    game = one("1. 32-28 (1. 33-28 18-23 (1... 17-21 *")
+    found = [i for i in game.issues if i.code == "E01"]
+    assert found and found[0].column == 10
+    assert mainline_texts(game) == ["32-28"]
+
+
+def test_strict_mode_turns_deviations_into_errors() -> None:
+    lenient = one("1. 1- 6 *")
+    strict = one("1. 1- 6 *", strict=True)
+    assert lenient.status == "warning"
+    assert strict.status == "error"
+    assert next(i for i in strict.issues if i.code == "W10").level is Severity.ERROR
+
+
+def test_line_and_semicolon_comments() -> None:
+    game = one("%preamble line\n[Event \"x\"]\n1. 32-28 ; rest of line\n18-23 *")
+    assert [c.text for c in game.preamble] == ["preamble line"]
+    first = game.next()
+    assert first is not None and first.comments[0].kind == "semicolon"
+    assert "W21" in codes(game)
+    assert mainline_texts(game) == ["32-28", "18-23"]
+
+
+def test_clock_commands_are_kept() -> None:
+    game = one("1. 34-30 {[%clock w1:29:46 B1:29:40] note} 20-25 *")
+    first = game.next()
+    assert first is not None
+    assert first.comments[0].commands() == [("clock", "w1:29:46 B1:29:40")]
+
+
+def test_variant_inference() -> None:
+    assert one("1. 32-28 18-23 *").variant == "international"
+    assert one("1. 9-14 22-17 *").variant == "english"
+    assert one("1. 22-18 10-14 *").variant == "italian"
+    assert one("1. c3-d4 f6-g5 *").variant == "russian"
+    assert one('[GameType "25"]\n1. c3-d4 *').variant == "russian"
+    assert "W28" in codes(one('[GameType "97"]\n1. 32-28 *'))
+    assert "W27" in codes(one('[GameType "20,W,10,10,N1,0"]\n1. 32-28 *'))
