@@ -9,11 +9,11 @@ checked against this one table, so it is the single source of truth.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How serious a finding is; errors make a game's status ``error``."""
 
     ERROR = "error"
@@ -45,99 +45,251 @@ def _c(code: str, severity: str, title: str, description: str) -> Code:
 CATALOGUE: dict[str, Code] = {
     c.code: c
     for c in (
-        _c("W01", "warning", "Game not terminated",
-           "A game ended at the next game's tags without a terminator."),
-        _c("W02", "warning", "Terminator contradicts Result tag",
-           "The result written as terminator differs from the Result tag; the tag wins."),
-        _c("W03", "info", "Result in the other style",
-           "A result in the other result style for the GameType (1-0 in a 10x10 game, "
-           "2-0 in an 8x8 game); normalised by its digits."),
-        _c("W04", "warning", "Non-standard result string",
-           "A result written with spaces, as a match score, '-', '' or another "
-           "non-standard form; trimmed and mapped where possible, else unknown."),
-        _c("W05", "warning", "Result glued to the next move number",
-           "A terminator directly followed by the next game's move number (0-201.33-29); split."),
-        _c("W06", "warning", "Text outside any game or exporter artefact",
-           "Text between games that is neither tags nor movetext, literal \\r or \\n "
-           "character pairs, or stray characters after a terminator; skipped."),
-        _c("W07", "warning", "Irregular tag name or alias",
-           "A tag name with a lower-case start, spaces or HTML entities, or a known "
-           "localised alias (Bianco, Type de jeu, Setup); kept and mapped."),
-        _c("W08", "warning", "Irregular tag value",
-           "An unescaped inner quote, a value broken over lines, or curly quotes."),
-        _c("W09", "warning", "Damaged tag structure",
-           "A tag without value ([Empty]), a tag missing its '[', or the same tag twice."),
-        _c("W10", "warning", "Whitespace inside a move",
-           "A move written with spaces around its separator (1- 6); joined."),
+        _c(
+            "W01",
+            "warning",
+            "Game not terminated",
+            "A game ended at the next game's tags without a terminator.",
+        ),
+        _c(
+            "W02",
+            "warning",
+            "Terminator contradicts Result tag",
+            "The result written as terminator differs from the Result tag; the tag wins.",
+        ),
+        _c(
+            "W03",
+            "info",
+            "Result in the other style",
+            "A result in the other result style for the GameType (1-0 in a 10x10 game, "
+            "2-0 in an 8x8 game); normalised by its digits.",
+        ),
+        _c(
+            "W04",
+            "warning",
+            "Non-standard result string",
+            "A result written with spaces, as a match score, '-', '' or another "
+            "non-standard form; trimmed and mapped where possible, else unknown.",
+        ),
+        _c(
+            "W05",
+            "warning",
+            "Result glued to the next move number",
+            "A terminator directly followed by the next game's move number (0-201.33-29); split.",
+        ),
+        _c(
+            "W06",
+            "warning",
+            "Text outside any game or exporter artefact",
+            "Text between games that is neither tags nor movetext, literal \\r or \\n "
+            "character pairs, or stray characters after a terminator; skipped.",
+        ),
+        _c(
+            "W07",
+            "warning",
+            "Irregular tag name or alias",
+            "A tag name with a lower-case start, spaces or HTML entities, or a known "
+            "localised alias (Bianco, Type de jeu, Setup); kept and mapped.",
+        ),
+        _c(
+            "W08",
+            "warning",
+            "Irregular tag value",
+            "An unescaped inner quote, a value broken over lines, or curly quotes.",
+        ),
+        _c(
+            "W09",
+            "warning",
+            "Damaged tag structure",
+            "A tag without value ([Empty]), a tag missing its '[', or the same tag twice.",
+        ),
+        _c(
+            "W10",
+            "warning",
+            "Whitespace inside a move",
+            "A move written with spaces around its separator (1- 6); joined.",
+        ),
         _c("W11", "warning", "Leading zero in a square", "A square written as 05 or 07; stripped."),
-        _c("W12", "warning", "Separator does not match the move",
-           "A capture written with '-' or a step written with 'x'; the replay decides."),
-        _c("W13", "warning", "Move without separator",
-           "A numeric move written as four digits (3228); split into two squares."),
+        _c(
+            "W12",
+            "warning",
+            "Separator does not match the move",
+            "A capture written with '-' or a step written with 'x'; the replay decides.",
+        ),
+        _c(
+            "W13",
+            "warning",
+            "Move without separator",
+            "A numeric move written as four digits (3228); split into two squares.",
+        ),
         _c("W14", "warning", "Upper-case algebraic squares", "A3-B4; lower-cased."),
-        _c("W15", "warning", "Irregular strength mark",
-           "A glued '*' (forced move, stored as NAG 7), a detached mark, or an unknown glyph."),
-        _c("W16", "warning", "Dangling or malformed move number",
-           "A move number with no move after it, or 'N..'; ignored."),
-        _c("W17", "warning", "Unknown-move placeholder",
-           "'-' or '--' standing for an unknown move; replay of that line stops."),
+        _c(
+            "W15",
+            "warning",
+            "Irregular strength mark",
+            "A glued '*' (forced move, stored as NAG 7), a detached mark, or an unknown glyph.",
+        ),
+        _c(
+            "W16",
+            "warning",
+            "Dangling or malformed move number",
+            "A move number with no move after it, or 'N..'; ignored.",
+        ),
+        _c(
+            "W17",
+            "warning",
+            "Unknown-move placeholder",
+            "'-' or '--' standing for an unknown move; replay of that line stops.",
+        ),
         _c("W18", "warning", "Stray dot", "A lone '.' in the movetext; dropped."),
-        _c("W19", "warning", "Empty-game form",
-           "A game written as '1. 0-2' or a lone terminator: no moves, only a result."),
-        _c("W20", "warning", "Variation placed before the move it replaces",
-           "A variation numbered for the next ply; re-attached to the following move."),
+        _c(
+            "W19",
+            "warning",
+            "Empty-game form",
+            "A game written as '1. 0-2' or a lone terminator: no moves, only a result.",
+        ),
+        _c(
+            "W20",
+            "warning",
+            "Variation placed before the move it replaces",
+            "A variation numbered for the next ply; re-attached to the following move.",
+        ),
         _c("W21", "warning", "Non-3.0 comment form", "A ';' comment to the end of the line."),
         _c("W22", "warning", "FEN comment used as setup", "A comment holding only a FEN."),
-        _c("W23", "warning", "Non-canonical capture path",
-           "A capture path that identifies one legal move but is not the canonical path."),
-        _c("W24", "warning", "Multi-capture split into several moves",
-           "One capture written as consecutive jumps (11x18 18x25); merged."),
-        _c("W25", "warning", "Ambiguous capture resolved by look-ahead",
-           "Only one of the candidate captures lets the rest of the game replay."),
-        _c("W26", "warning", "Irregular but usable FEN or SetUp",
-           "A FEN with a trailing dot, spaces or line breaks, lidraughts counters, a "
-           "doubled turn field, or SetUp without FEN; normalised."),
-        _c("W27", "warning", "GameType irregular or missing",
-           "A GameType whose attributes contradict the table, or none at all "
-           "(info level: the variant was inferred)."),
-        _c("W28", "warning", "Variant has no rule profile",
-           "The game is read and exported but not replayed."),
-        _c("W29", "info", "Date or time not in the standard form",
-           "A Date such as 13-01-1996 or 17 april 2009; kept as written."),
-        _c("W30", "warning", "Input is not UTF-8",
-           "The file was decoded with a legacy 8-bit encoding, named in the message."),
-        _c("W31", "info", "Character normalisation applied",
-           "A BOM removed, NBSP turned into a space, a Unicode dash or curly quote "
-           "normalised, an HTML entity in a tag name decoded."),
-        _c("W32", "warning", "Header inconsistent with the replayed game",
-           "Result or PlyCount disagree with the replay."),
+        _c(
+            "W23",
+            "warning",
+            "Non-canonical capture path",
+            "A capture path that identifies one legal move but is not the canonical path.",
+        ),
+        _c(
+            "W24",
+            "warning",
+            "Multi-capture split into several moves",
+            "One capture written as consecutive jumps (11x18 18x25); merged.",
+        ),
+        _c(
+            "W25",
+            "warning",
+            "Ambiguous capture resolved by look-ahead",
+            "Only one of the candidate captures lets the rest of the game replay.",
+        ),
+        _c(
+            "W26",
+            "warning",
+            "Irregular but usable FEN or SetUp",
+            "A FEN with a trailing dot, spaces or line breaks, lidraughts counters, a "
+            "doubled turn field, or SetUp without FEN; normalised.",
+        ),
+        _c(
+            "W27",
+            "warning",
+            "GameType irregular or missing",
+            "A GameType whose attributes contradict the table, or none at all "
+            "(info level: the variant was inferred).",
+        ),
+        _c(
+            "W28",
+            "warning",
+            "Variant has no rule profile",
+            "The game is read and exported but not replayed.",
+        ),
+        _c(
+            "W29",
+            "info",
+            "Date or time not in the standard form",
+            "A Date such as 13-01-1996 or 17 april 2009; kept as written.",
+        ),
+        _c(
+            "W30",
+            "warning",
+            "Input is not UTF-8",
+            "The file was decoded with a legacy 8-bit encoding, named in the message.",
+        ),
+        _c(
+            "W31",
+            "info",
+            "Character normalisation applied",
+            "A BOM removed, NBSP turned into a space, a Unicode dash or curly quote "
+            "normalised, an HTML entity in a tag name decoded.",
+        ),
+        _c(
+            "W32",
+            "warning",
+            "Header inconsistent with the replayed game",
+            "Result or PlyCount disagree with the replay.",
+        ),
         _c("W33", "info", "Move number disagrees with the replay", "The number is ignored."),
-        _c("W34", "warning", "'...' used as an unknown move",
-           "'...' stands for a missing move while moves follow; replay of that line stops."),
-        _c("W35", "info", "File holds no game", "The file is empty or holds only whitespace "
-           "and comments."),
-        _c("E01", "error", "Unterminated or unbalanced construct",
-           "An unclosed '{', '\"' or '(' at the end of the game, or ')' without '('."),
+        _c(
+            "W34",
+            "warning",
+            "'...' used as an unknown move",
+            "'...' stands for a missing move while moves follow; replay of that line stops.",
+        ),
+        _c(
+            "W35",
+            "info",
+            "File holds no game",
+            "The file is empty or holds only whitespace and comments.",
+        ),
+        _c(
+            "E01",
+            "error",
+            "Unterminated or unbalanced construct",
+            "An unclosed '{', '\"' or '(' at the end of the game, or ')' without '('.",
+        ),
         _c("E02", "error", "Nested comment", "A '{' inside a comment; comments do not nest."),
-        _c("E03", "error", "Unrecognised text in movetext",
-           "Text that is neither a move, a move number, a comment nor another PDN element."),
-        _c("E04", "error", "Square not on the board or malformed",
-           "A square number out of range for the board, or a malformed square."),
+        _c(
+            "E03",
+            "error",
+            "Unrecognised text in movetext",
+            "Text that is neither a move, a move number, a comment nor another PDN element.",
+        ),
+        _c(
+            "E04",
+            "error",
+            "Square not on the board or malformed",
+            "A square number out of range for the board, or a malformed square.",
+        ),
         _c("E05", "error", "Illegal move", "The move is not legal in the position."),
-        _c("E06", "error", "Quiet move while a capture is compulsory",
-           "A non-capturing move although a capture is available."),
-        _c("E07", "error", "Capture-choice rule violated",
-           "A capture of fewer pieces than the maximum, or a sequence stopped early."),
-        _c("E08", "error", "Ambiguous capture notation",
-           "A short capture that matches several legal moves with different captured sets."),
-        _c("E09", "error", "Capture path matches no legal capture",
-           "The path's squares do not describe any legal capture."),
+        _c(
+            "E06",
+            "error",
+            "Quiet move while a capture is compulsory",
+            "A non-capturing move although a capture is available.",
+        ),
+        _c(
+            "E07",
+            "error",
+            "Capture-choice rule violated",
+            "A capture of fewer pieces than the maximum, or a sequence stopped early.",
+        ),
+        _c(
+            "E08",
+            "error",
+            "Ambiguous capture notation",
+            "A short capture that matches several legal moves with different captured sets.",
+        ),
+        _c(
+            "E09",
+            "error",
+            "Capture path matches no legal capture",
+            "The path's squares do not describe any legal capture.",
+        ),
         _c("E10", "error", "Invalid FEN", "The FEN cannot describe a position; not replayed."),
-        _c("E11", "error", "Resource limit exceeded",
-           "A game larger than the size limit, or variations nested deeper than the "
-           "depth limit; the game is reported and skipped, its neighbours are read."),
-        _c("E12", "error", "Input cannot be decoded as text",
-           "The input looks binary or UTF-16; decode it first or pass --encoding."),
+        _c(
+            "E11",
+            "error",
+            "Resource limit exceeded",
+            "A game larger than the size limit, or variations nested deeper than the "
+            "depth limit; the game is reported and skipped, its neighbours are read.",
+        ),
+        _c(
+            "E12",
+            "error",
+            "Input cannot be decoded as text",
+            "The input looks binary or UTF-16; decode it first or pass --encoding.",
+        ),
     )
 }
 
@@ -191,3 +343,12 @@ class Issue:
         if self.in_variation:
             data["in_variation"] = True
         return data
+
+
+def catalogue_markdown() -> str:
+    """The code table of ``docs/diagnostics.md`` (a test keeps the two in sync)."""
+    lines = ["| Code | Default | Title | Meaning |", "|---|---|---|---|"]
+    for entry in CATALOGUE.values():
+        description = entry.description.replace("|", "\\|")
+        lines.append(f"| {entry.code} | {entry.severity.value} | {entry.title} | {description} |")
+    return "\n".join(lines) + "\n"

@@ -42,12 +42,23 @@ BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in _TABLE}
 
 #: Variants the rules engine has (or will have) a profile for.
 SUPPORTED = frozenset(
-    {"international", "english", "italian", "pool", "russian", "brazilian", "czech",
-     "turkish", "frisian"}
+    {
+        "international",
+        "english",
+        "italian",
+        "pool",
+        "russian",
+        "brazilian",
+        "czech",
+        "turkish",
+        "frisian",
+    }
 )
 
-_FULL = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])"
-                   r"\s*(?:,\s*([01]))?)?\s*$")
+_FULL = re.compile(
+    r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])"
+    r"\s*(?:,\s*([01]))?)?\s*$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +82,10 @@ def read_gametype(value: str) -> GameTypeReading:
     if match.group(2) is not None and entry is not None:
         written = ",".join(g for g in match.groups()[1:] if g is not None)
         expected = entry.full.split(",", 1)[1]
-        if written != expected and not (written + ",0" == expected):
-            irregular = f"GameType {value!r} differs from the table ({entry.full}); the number decides"
+        if written != expected and written + ",0" != expected:
+            irregular = (
+                f"GameType {value!r} differs from the table ({entry.full}); the number decides"
+            )
     if " " in value.strip():
         irregular = irregular or f"GameType {value!r} contains spaces"
     return GameTypeReading(number, name, irregular)

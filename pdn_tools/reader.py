@@ -66,10 +66,13 @@ def read_games(
         with path.open("rb") as handle:
             yield from _read(handle, opts, name or str(source), report)
     else:
-        yield from _read(_binary(source), opts, name or getattr(source, "name", "<stream>"), report)
+        label = name or str(getattr(source, "name", "<stream>"))
+        yield from _read(_binary(source), opts, label, report)
 
 
-def _read(stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | None) -> Iterator[Game]:
+def _read(
+    stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | None
+) -> Iterator[Game]:
     decoding = Decoding()
     file_report = report if report is not None else FileReport(name)
     pieces = read_pieces(stream, opts.encoding, decoding)
@@ -81,8 +84,9 @@ def _read(stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | N
             leftovers = list(chunk.issues)
             if chunk.text and chunk.text.strip():
                 leftovers.append(
-                    Issue("W06", "comment or text after the last game", chunk.line,
-                          chunk.column + 1)
+                    Issue(
+                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
+                    )
                 )
             if held is not None:
                 held.issues.extend(leftovers)
@@ -113,7 +117,9 @@ def read_game(handle: IO[bytes] | IO[str], options: ReadOptions | None = None) -
     return next(read_games(handle, options), None)
 
 
-def read_string(text: str, options: ReadOptions | None = None, name: str = "<string>") -> list[Game]:
+def read_string(
+    text: str, options: ReadOptions | None = None, name: str = "<string>"
+) -> list[Game]:
     """All games of a PDN string (convenience for tests and interactive use)."""
     return list(read_games(io.BytesIO(text.encode("utf-8")), options, name=name))
 

@@ -206,13 +206,17 @@ def read_pieces(
             return
         ends = chunk.endswith("\n")
         body = chunk[:-1] if ends else chunk
-        if fix and "\udc80" <= max(body, default="\x00") and _SURROGATE.search(body):
+        if fix and max(body, default="\x00") >= "\udc80" and _SURROGATE.search(body):
             body = _fix_surrogates(body, info, line, column)
         if "\x00" in body:
             if not nul_reported:
                 info.issues.append(
-                    Issue("W06", "NUL bytes in the input are read as spaces", line,
-                          column + body.index("\x00") + 1)
+                    Issue(
+                        "W06",
+                        "NUL bytes in the input are read as spaces",
+                        line,
+                        column + body.index("\x00") + 1,
+                    )
                 )
                 nul_reported = True
             body = body.replace("\x00", " ")

@@ -164,8 +164,12 @@ def split_chunks(
         if "\xa0" in text and not cur.nbsp_reported:
             cur.nbsp_reported = True
             cur.chunk.issues.append(
-                Issue("W31", "no-break space read as a space", line,
-                      piece.column + text.index("\xa0") + 1)
+                Issue(
+                    "W31",
+                    "no-break space read as a space",
+                    line,
+                    piece.column + text.index("\xa0") + 1,
+                )
             )
 
         while pos < len(text):
@@ -217,8 +221,10 @@ def split_chunks(
             elif kind == "tag":
                 at = match.start()
                 named = _TAG_NAME.match(text, at)
-                if named is not None and cur.repeats_header(named.group(1)) and not (
-                    cur.chunk.has_movetext
+                if (
+                    named is not None
+                    and cur.repeats_header(named.group(1))
+                    and not (cur.chunk.has_movetext)
                 ):
                     # A header-only record followed directly by the next header.
                     cur.add(text[take_from:at])
@@ -241,8 +247,12 @@ def split_chunks(
                     if nxt is None or nxt.text.lstrip().startswith("["):
                         # A line holding only '[' (an exporter artefact): skip it.
                         cur.chunk.issues.append(
-                            Issue("W06", "a line holding only '[' skipped", line,
-                                  piece.column + at + 1)
+                            Issue(
+                                "W06",
+                                "a line holding only '[' skipped",
+                                line,
+                                piece.column + at + 1,
+                            )
                         )
                         cur.add(text[take_from:at])
                         pos = take_from = at + 1
@@ -256,16 +266,20 @@ def split_chunks(
                 joined = text[at:]
                 extra: list[Piece] = []
                 found = None
+                before = piece
                 while len(extra) < MAX_TAG_LINES:
                     nxt = next_piece()
                     if nxt is None:
                         break
                     extra.append(nxt)
-                    if nxt.text.lstrip().startswith("[") and not (
-                        joined.strip() == "[" or joined.rstrip().endswith("[")
+                    if (
+                        before.ends_line
+                        and nxt.text.lstrip().startswith("[")
+                        and not (joined.strip() == "[" or joined.rstrip().endswith("["))
                     ):
                         break
-                    joined += "\n" + nxt.text
+                    joined += ("\n" if before.ends_line else "") + nxt.text
+                    before = nxt
                     found = _TAG.match(joined)
                     if found is not None:
                         break
@@ -275,12 +289,13 @@ def split_chunks(
                     pos = at + 1
                     continue
                 # Consume the pieces the tag spans; resume in the last one.
-                cur.add(text[take_from:] + "\n")
-                consumed = len(text) - at + 1
-                for i, nxt in enumerate(extra):
-                    if i < len(extra) - 1:
-                        cur.add(nxt.text + "\n")
-                        consumed += len(nxt.text) + 1
+                newline = "\n" if piece.ends_line else ""
+                cur.add(text[take_from:] + newline)
+                consumed = len(text) - at + len(newline)
+                for nxt in extra[:-1]:
+                    newline = "\n" if nxt.ends_line else ""
+                    cur.add(nxt.text + newline)
+                    consumed += len(nxt.text) + len(newline)
                 last = extra[-1]
                 offset = found.end() - consumed
                 cur.chunk.has_tags = True
@@ -323,9 +338,13 @@ def split_chunks(
                 if not literal_reported:
                     literal_reported = True
                     cur.chunk.issues.append(
-                        Issue("W06", "literal '\\r' or '\\n' characters read as whitespace "
-                              "(reported once per file)",
-                              line, piece.column + match.start() + 1)
+                        Issue(
+                            "W06",
+                            "literal '\\r' or '\\n' characters read as whitespace "
+                            "(reported once per file)",
+                            line,
+                            piece.column + match.start() + 1,
+                        )
                     )
                 pos = match.end()
             else:  # star or result: a terminator at depth 0
@@ -335,8 +354,12 @@ def split_chunks(
                 stop = match.end()
                 if kind == "result" and stop < len(text) and text[stop].isdigit():
                     cur.chunk.issues.append(
-                        Issue("W05", "result glued to the next game's move number; split",
-                              line, piece.column + stop + 1)
+                        Issue(
+                            "W05",
+                            "result glued to the next game's move number; split",
+                            line,
+                            piece.column + stop + 1,
+                        )
                     )
                 cur.add(text[take_from:stop])
                 cur.chunk.terminated = True
@@ -350,8 +373,12 @@ def split_chunks(
                     in_junk = True
                     word = text[after:].split()[0]
                     cur.chunk.issues.append(
-                        Issue("W06", f"text after the terminator skipped: {word[:40]!r}",
-                              line, piece.column + after + 1)
+                        Issue(
+                            "W06",
+                            f"text after the terminator skipped: {word[:40]!r}",
+                            line,
+                            piece.column + after + 1,
+                        )
                     )
                     pos = take_from = after
         if not in_junk:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from helpers import signature
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from helpers import signature
 
 from pdn_tools import Comment, Game, MoveText, Node, Tag, Terminator, read_string
 from pdn_tools.export.pdn import write_game
@@ -96,8 +96,13 @@ def line_of_play(draw: st.DrawFn, depth: int) -> Node:
 @st.composite
 def games(draw: st.DrawFn) -> Game:
     game = Game()
-    names = draw(st.lists(st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True),
-                          max_size=6, unique_by=str.lower))
+    names = draw(
+        st.lists(
+            st.from_regex(r"[A-Z][A-Za-z0-9_]{0,8}", fullmatch=True),
+            max_size=6,
+            unique_by=str.lower,
+        )
+    )
     game.tags = [Tag(name, draw(st.text(VALUE_ALPHABET, max_size=20))) for name in names]
     game.comments = draw(comments(allow_line=False))
     if draw(st.booleans()):
@@ -105,8 +110,9 @@ def games(draw: st.DrawFn) -> Game:
         # the main line may not start with a set-up followed by a variation; fine
         first.starting_comments = []
         game.add_variation(first)
-    game.terminator = Terminator(draw(st.sampled_from(
-        ["*", "2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2"])))
+    game.terminator = Terminator(
+        draw(st.sampled_from(["*", "2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2"]))
+    )
     if not game.tags and not game.variations:
         game.tags = [Tag("Event", "x")]
     return game

@@ -82,9 +82,9 @@ def test_long_lines_arrive_in_pieces() -> None:
 
 def test_terminator_and_tag_boundaries() -> None:
     text = (
-        '[Event "a"]\n1. 32-28 18-23 *\n'          # terminated
-        "1. 33-29 2-0\n"                            # header-less game
-        '[Event "c"]\n1. 31-27\n'                   # not terminated: W01
+        '[Event "a"]\n1. 32-28 18-23 *\n'  # terminated
+        "1. 33-29 2-0\n"  # header-less game
+        '[Event "c"]\n1. 31-27\n'  # not terminated: W01
         '[Event "d"]\n{ comment with\n\nblank lines 1-0 [x] }\n1. 34-30 1-1\n'
     )
     games = read_string(text)
@@ -117,8 +117,9 @@ def test_fen_value_broken_over_lines() -> None:
 
 
 def test_tag_split_after_its_bracket_and_missing_bracket() -> None:
-    games = read_string('[\nEvent "split"]\n[Result "*"]\n1. 32-28 *\nEvent "lost"]\n'
-                        '[Result "*"]\n1. 33-29 *')
+    games = read_string(
+        '[\nEvent "split"]\n[Result "*"]\n1. 32-28 *\nEvent "lost"]\n[Result "*"]\n1. 33-29 *'
+    )
     assert [g.tag("Event") for g in games] == ["split", "lost"]
     assert "W09" in codes(games[1])
 

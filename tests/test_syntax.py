@@ -165,7 +165,7 @@ def test_strict_mode_turns_deviations_into_errors() -> None:
 
 
 def test_line_and_semicolon_comments() -> None:
-    game = one("%preamble line\n[Event \"x\"]\n1. 32-28 ; rest of line\n18-23 *")
+    game = one('%preamble line\n[Event "x"]\n1. 32-28 ; rest of line\n18-23 *')
     assert [c.text for c in game.preamble] == ["preamble line"]
     first = game.next()
     assert first is not None and first.comments[0].kind == "semicolon"

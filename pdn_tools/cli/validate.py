@@ -19,12 +19,18 @@ from pdn_tools.report.text import issue_lines
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
-              show_default=True, help="text for people, jsonl (one object per game) for tools.")
-@click.option("--syntax-only", is_flag=True,
-              help="Only read the records; do not replay the moves.")
-@click.option("--info", "show_info", is_flag=True,
-              help="Also list info-level findings in the text format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl"]),
+    default="text",
+    show_default=True,
+    help="text for people, jsonl (one object per game) for tools.",
+)
+@click.option("--syntax-only", is_flag=True, help="Only read the records; do not replay the moves.")
+@click.option(
+    "--info", "show_info", is_flag=True, help="Also list info-level findings in the text format."
+)
 @reading_options
 def validate(
     paths: tuple[str, ...],
@@ -53,8 +59,13 @@ def validate(
     except InputError as exc:
         click.echo(f"pdn validate: {exc}", err=True)
         sys.exit(2)
-    options = ReadOptions(strict=strict, encoding=encoding, variant=variant,
-                          max_game_chars=max_game_size, max_depth=max_depth)
+    options = ReadOptions(
+        strict=strict,
+        encoding=encoding,
+        variant=variant,
+        max_game_chars=max_game_size,
+        max_depth=max_depth,
+    )
     out = click.get_text_stream("stdout")
     totals = {"files": 0, "games": 0, "error": 0, "warning": 0, "info": 0, "bad_games": 0}
     try:

@@ -105,9 +105,7 @@ class GameBuilder:
         if self.options.strict and code.startswith("W") and code not in _STRICT_EXEMPT:
             severity = Severity.ERROR
         ply = self.ply if node is not None and not in_variation else None
-        self.game.add_issue(
-            Issue(code, message, line, column, severity, ply, move, in_variation)
-        )
+        self.game.add_issue(Issue(code, message, line, column, severity, ply, move, in_variation))
 
     # -- entry -----------------------------------------------------------------
     def build(self) -> Game:
@@ -201,8 +199,13 @@ class GameBuilder:
         """Findings about the end of a line of play: a move number with no move."""
         if level.number is not None and not level.skip_first:
             value, dots, line, col = level.number
-            self.issue("W16", f"move number '{value}{dots}' has no move after it", line, col,
-                       in_variation=level.in_variation)
+            self.issue(
+                "W16",
+                f"move number '{value}{dots}' has no move after it",
+                line,
+                col,
+                in_variation=level.in_variation,
+            )
             level.number = None
         if level.deferred:
             # Variations that were to replace a following move that never came.
@@ -230,7 +233,10 @@ class GameBuilder:
         return last
 
     def _close_variation(
-        self, level: _Level, target: Node | None, stack: list[tuple[list[Any], int, _Level, Node | None]]
+        self,
+        level: _Level,
+        target: Node | None,
+        stack: list[tuple[list[Any], int, _Level, Node | None]],
     ) -> None:
         """Attach a finished variation to its branch point in the enclosing level."""
         var_root = level.current
@@ -278,9 +284,18 @@ class GameBuilder:
             self._setup(token, level)
         elif kind == "PLACEHOLDER":
             line, col = self.loc.at(token.line, token.column)
-            node = self._add_node(level, "placeholder", token.value, line, col, placeholder=token.value)
-            self.issue("W17", f"unknown-move placeholder {token.value!r}", line, col,
-                       move=token.value, node=node, in_variation=level.in_variation)
+            node = self._add_node(
+                level, "placeholder", token.value, line, col, placeholder=token.value
+            )
+            self.issue(
+                "W17",
+                f"unknown-move placeholder {token.value!r}",
+                line,
+                col,
+                move=token.value,
+                node=node,
+                in_variation=level.in_variation,
+            )
         elif kind == "ELLIPSIS":
             line, col = self.loc.at(token.line, token.column)
             self._ellipsis(level, token.value, line, col)
@@ -308,15 +323,24 @@ class GameBuilder:
         value = token.value
         if value == "{":
             if self.chunk.unclosed_comment:
-                self.issue("E01", "comment opened here is never closed; the rest of the "
-                           "game is not read", line, col)
+                self.issue(
+                    "E01",
+                    "comment opened here is never closed; the rest of the game is not read",
+                    line,
+                    col,
+                )
                 self.stopped = True
             else:
                 self.issue("E02", "'{' inside a comment (comments do not nest)", line, col)
             return
         shown = value if len(value) <= 40 else value[:37] + "..."
-        self.issue("E03", f"unrecognised text {shown!r}: expected a move, move number, "
-                   "comment, variation or result", line, col)
+        self.issue(
+            "E03",
+            f"unrecognised text {shown!r}: expected a move, move number, "
+            "comment, variation or result",
+            line,
+            col,
+        )
 
     def _comment(self, token: Any, level: _Level, kind: str) -> None:
         line, col = self.loc.at(token.line, token.column)
@@ -365,9 +389,12 @@ class GameBuilder:
                     value = "".join(value.split())
             if '"' in raw_value.replace('\\"', ""):
                 self.issue("W08", f"value of tag {name!r} holds an unescaped '\"'", line, col)
-        if any(standard_name(t.name).lower() == standard_name(name).lower() for t in self.game.tags):
-            self.issue("W09", f"tag {name!r} appears more than once; the last value wins",
-                       line, col)
+        if any(
+            standard_name(t.name).lower() == standard_name(name).lower() for t in self.game.tags
+        ):
+            self.issue(
+                "W09", f"tag {name!r} appears more than once; the last value wins", line, col
+            )
         self.game.tags.append(Tag(name, value, line, col))
 
     def _setup(self, token: Any, level: _Level) -> None:
@@ -390,12 +417,14 @@ class GameBuilder:
         self.game.terminator = Terminator(token.value, line, col)
         if not self.moves_seen:
             if level.number is not None:
-                self.issue("W19", f"empty game written as '{level.number[0]}. {token.value}'",
-                           line, col)
+                self.issue(
+                    "W19", f"empty game written as '{level.number[0]}. {token.value}'", line, col
+                )
                 level.number = None
             elif not self.game.tags:
-                self.issue("W19", f"lone terminator {token.value!r} with no tags or moves",
-                           line, col)
+                self.issue(
+                    "W19", f"lone terminator {token.value!r} with no tags or moves", line, col
+                )
 
     def _ellipsis(self, level: _Level, text: str, line: int, column: int) -> None:
         if level.number is not None and level.number[1] == "." and not level.skip_first:
@@ -448,8 +477,9 @@ class GameBuilder:
                 ):
                     self._move(level, word, line, start - line_start + 1)
                     continue
-                node = Node("move", level.current, parsed[0], None, None, word, line,
-                            start - line_start + 1)
+                node = Node(
+                    "move", level.current, parsed[0], None, None, word, line, start - line_start + 1
+                )
                 number = level.number
                 if number is not None:
                     node.number = number[0]
@@ -473,9 +503,7 @@ class GameBuilder:
                 self._run_general(text, start, line, line_start, level)
                 return
 
-    def _run_general(
-        self, text: str, pos: int, line: int, line_start: int, level: _Level
-    ) -> None:
+    def _run_general(self, text: str, pos: int, line: int, line_start: int, level: _Level) -> None:
         """Split the rest of a run from *pos* with the grammar's item patterns."""
         scanned = pos
         for m in run_items().finditer(text, pos):
@@ -497,10 +525,11 @@ class GameBuilder:
     def _number(self, level: _Level, value: str, line: int, column: int) -> None:
         if level.number is not None and not level.skip_first:
             pline, pcol = level.number[2], level.number[3]
-            self.issue("W16", f"move number '{level.number[0]}{level.number[1]}' has no move",
-                       pline, pcol)
+            self.issue(
+                "W16", f"move number '{level.number[0]}{level.number[1]}' has no move", pline, pcol
+            )
         digits = value.rstrip(".")
-        dots = value[len(digits):]
+        dots = value[len(digits) :]
         if dots == "..":
             self.issue("W16", f"move number {value!r} has two dots", line, column)
             dots = "..."
@@ -526,8 +555,9 @@ class GameBuilder:
                     continue
                 self.once.add(code)
                 message += " (reported once per game)"
-            self.issue(code, message, line, column, move=raw, node=node,
-                       in_variation=level.in_variation)
+            self.issue(
+                code, message, line, column, move=raw, node=node, in_variation=level.in_variation
+            )
 
     def _add_node(
         self,
@@ -541,8 +571,9 @@ class GameBuilder:
         placeholder: str | None = None,
         fen: str | None = None,
     ) -> Node:
-        node = Node(kind, move=move, placeholder=placeholder, fen=fen, raw=raw,
-                    line=line, column=column)
+        node = Node(
+            kind, move=move, placeholder=placeholder, fen=fen, raw=raw, line=line, column=column
+        )
         if kind != "setup":
             self.moves_seen = True
         if level.number is not None:
@@ -559,16 +590,26 @@ class GameBuilder:
             and level.last.placeholder == "..."
             and kind == "move"
         ):
-            self.issue("W34", "'...' stands for a missing move while moves follow",
-                       level.last.line, level.last.column, in_variation=level.in_variation)
+            self.issue(
+                "W34",
+                "'...' stands for a missing move while moves follow",
+                level.last.line,
+                level.last.column,
+                in_variation=level.in_variation,
+            )
         level.current.add_variation(node)
         if level.deferred:
             parent = node.parent
             assert parent is not None
             for first in level.deferred:
                 parent.add_variation(first)
-                self.issue("W20", "variation placed before the move it replaces; re-attached",
-                           first.line, first.column, in_variation=True)
+                self.issue(
+                    "W20",
+                    "variation placed before the move it replaces; re-attached",
+                    first.line,
+                    first.column,
+                    in_variation=True,
+                )
             level.deferred.clear()
         level.current = node
         level.last = node
@@ -583,26 +624,32 @@ class GameBuilder:
         result_tag = game.tag("Result")
         # A final token equal to the Result tag closes the game (4-6, a bare '-').
         if game.terminator is None and result_tag is not None and result_tag.strip():
-            last = None
-            for last in game.mainline():
-                pass
+            last = next(reversed(list(game.mainline())), None)
             if last is not None and last.raw.strip() == result_tag.strip() and last.parent:
                 last.parent.variations.remove(last)
-                game.issues[:] = [i for i in game.issues
-                                  if not (i.line == last.line and i.column == last.column)]
+                game.issues[:] = [
+                    i for i in game.issues if not (i.line == last.line and i.column == last.column)
+                ]
                 game.terminator = Terminator(last.raw, last.line, last.column)
                 self.result_from_tag = True
-                self.issue("W04", f"last token {last.raw!r} equals the Result tag; read as "
-                           "the terminator", last.line, last.column)
+                self.issue(
+                    "W04",
+                    f"last token {last.raw!r} equals the Result tag; read as the terminator",
+                    last.line,
+                    last.column,
+                )
         if game.terminator is None and chunk.next_game:
-            self.issue("W01", "game not terminated before the next game's tags",
-                       chunk.end_line, 1)
+            self.issue("W01", "game not terminated before the next game's tags", chunk.end_line, 1)
         # A dangling move number at the end of a line of play.
         self._check_results()
         self._variant()
         if self.junk > MAX_JUNK_ISSUES:
-            self.issue("E03", f"{self.junk - MAX_JUNK_ISSUES} more pieces of unrecognised text",
-                       chunk.end_line, 1)
+            self.issue(
+                "E03",
+                f"{self.junk - MAX_JUNK_ISSUES} more pieces of unrecognised text",
+                chunk.end_line,
+                1,
+            )
 
     def _check_results(self) -> None:
         game = self.game
@@ -626,13 +673,24 @@ class GameBuilder:
             and term is not None
         ):
             if term_reading.outcome != tag_reading.outcome:
-                self.issue("W02", f"terminator {term.text!r} contradicts Result tag "
-                           f"{tag_reading.raw!r}; the tag wins", term.line, term.column)
+                self.issue(
+                    "W02",
+                    f"terminator {term.text!r} contradicts Result tag "
+                    f"{tag_reading.raw!r}; the tag wins",
+                    term.line,
+                    term.column,
+                )
             elif term_reading.style != tag_reading.style and "none" not in (
-                term_reading.style, tag_reading.style
+                term_reading.style,
+                tag_reading.style,
             ):
-                self.issue("W03", f"terminator {term.text!r} and Result tag {tag_reading.raw!r} "
-                           "use different result styles", term.line, term.column)
+                self.issue(
+                    "W03",
+                    f"terminator {term.text!r} and Result tag {tag_reading.raw!r} "
+                    "use different result styles",
+                    term.line,
+                    term.column,
+                )
         date = game.tag("Date")
         if date is not None and not date_is_standard(date):
             t = next(t for t in reversed(game.tags) if t.name.lower() == "date")
@@ -646,13 +704,11 @@ class GameBuilder:
             elif std == "FEN":
                 fen = t
         if setup is not None and setup.value.strip() == "1" and fen is None:
-            self.issue("W26", "SetUp \"1\" without a FEN tag", setup.line, setup.column)
+            self.issue("W26", 'SetUp "1" without a FEN tag', setup.line, setup.column)
         if setup is not None and setup.value.strip() == "0" and fen is not None:
-            self.issue("W26", "SetUp \"0\" with a FEN tag; the FEN is used", setup.line,
-                       setup.column)
+            self.issue("W26", 'SetUp "0" with a FEN tag; the FEN is used', setup.line, setup.column)
         if fen is not None and fen.value.strip() in ("?", ""):
-            self.issue("W26", f"FEN {fen.value!r} holds no position; ignored", fen.line,
-                       fen.column)
+            self.issue("W26", f"FEN {fen.value!r} holds no position; ignored", fen.line, fen.column)
 
     def _variant(self) -> None:
         game = self.game
@@ -667,11 +723,25 @@ class GameBuilder:
                 style = BY_NUMBER[reading.number].result_style
             if reading.number is not None and (
                 reading.number not in BY_NUMBER
-                or game.variant not in ("international", "english", "italian", "pool",
-                                        "russian", "brazilian", "czech", "turkish", "frisian")
+                or game.variant
+                not in (
+                    "international",
+                    "english",
+                    "italian",
+                    "pool",
+                    "russian",
+                    "brazilian",
+                    "czech",
+                    "turkish",
+                    "frisian",
+                )
             ):
-                self.issue("W28", f"GameType {tag.value!r} has no rule profile; "
-                           "read but not replayed", tag.line, tag.column)
+                self.issue(
+                    "W28",
+                    f"GameType {tag.value!r} has no rule profile; read but not replayed",
+                    tag.line,
+                    tag.column,
+                )
         elif self.options.variant:
             game.variant = self.options.variant
         else:
@@ -679,16 +749,23 @@ class GameBuilder:
             if guess is not None:
                 game.variant = guess
                 if self.moves_seen:
-                    self.issue("W27", f"no GameType tag; variant inferred as {guess}",
-                               game.span.start_line, game.span.start_column,
-                               )
+                    self.issue(
+                        "W27",
+                        f"no GameType tag; variant inferred as {guess}",
+                        game.span.start_line,
+                        game.span.start_column,
+                    )
                     game.issues[-1].severity = Severity.INFO
         if style is not None:
             for raw, where in self._result_strings():
-                reading = read_result(raw)
-                if reading.style not in ("none", style):
-                    self.issue("W03", f"result {raw!r} is in the other style for "
-                               f"{game.variant}", where[0], where[1])
+                result = read_result(raw)
+                if result.style not in ("none", style):
+                    self.issue(
+                        "W03",
+                        f"result {raw!r} is in the other style for {game.variant}",
+                        where[0],
+                        where[1],
+                    )
                     break
 
     def _result_strings(self) -> list[tuple[str, tuple[int, int]]]:
@@ -740,8 +817,7 @@ def _parse_move(raw: str) -> _ParsedMove:
     if _DASHES.intersection(body):
         findings.append(("W31", f"Unicode dash in move {raw!r} read as '-'", False))
     if mark == "*":
-        findings.append(("W15", f"'*' glued to {body!r} read as a forced-move mark (NAG 7)",
-                         False))
+        findings.append(("W15", f"'*' glued to {body!r} read as a forced-move mark (NAG 7)", False))
     return MoveText(tuple(normal), capture), mark, tuple(findings)
 
 
