@@ -306,6 +306,7 @@ class Issue:
     ``line`` and ``column`` are 1-based and count decoded characters.  ``ply`` is the
     1-based half-move of the mainline the finding belongs to (None when not about a
     move).  ``move`` is the move text as written, when the finding is about a move.
+    ``context`` shows the source line and a caret under the column, for syntax errors.
     """
 
     code: str
@@ -316,6 +317,7 @@ class Issue:
     ply: int | None = None
     move: str | None = None
     in_variation: bool = False
+    context: str | None = None
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:
@@ -342,6 +344,8 @@ class Issue:
         }
         if self.in_variation:
             data["in_variation"] = True
+        if self.context is not None:
+            data["context"] = self.context
         return data
 
 

@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from pdn_tools.gametype import SUPPORTED
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

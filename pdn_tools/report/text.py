@@ -24,4 +24,6 @@ def issue_lines(
             f"{path}:{issue.line}:{issue.column}: {issue.level.value} {issue.code} "
             f"{issue.message} [{where}]"
         )
+        if issue.context is not None:
+            lines.extend("    " + part for part in issue.context.split("\n"))
     return lines

@@ -44,6 +44,7 @@ _SQUARE = re.compile(r"[0-9]+|[a-hA-H][1-8]")
 _MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 _SETUP = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
+_SYNTAX_ERRORS = frozenset({"E01", "E02", "E03"})
 _STRICT_EXEMPT = frozenset({"W03", "W27", "W29", "W31", "W33", "W35"})
 
 
@@ -105,7 +106,29 @@ class GameBuilder:
         if self.options.strict and code.startswith("W") and code not in _STRICT_EXEMPT:
             severity = Severity.ERROR
         ply = self.ply if node is not None and not in_variation else None
-        self.game.add_issue(Issue(code, message, line, column, severity, ply, move, in_variation))
+        context = self._context(line, column) if code in _SYNTAX_ERRORS else None
+        self.game.add_issue(
+            Issue(code, message, line, column, severity, ply, move, in_variation, context)
+        )
+
+    def _context(self, line: int, column: int) -> str | None:
+        """The source line of a syntax error with a caret under *column*."""
+        text = self.chunk.text
+        if text is None:
+            return None
+        index = line - self.chunk.line
+        lines = text.split("\n", index + 1)
+        if index >= len(lines):
+            return None
+        source = lines[index]
+        if index == 0:
+            source = " " * self.chunk.column + source
+        source = source.expandtabs(1)
+        if len(source) > 120:
+            start = max(0, column - 60)
+            source = source[start : start + 120]
+            column -= start
+        return f"{source.rstrip()}\n{' ' * (column - 1)}^"
 
     # -- entry -----------------------------------------------------------------
     def build(self) -> Game:
