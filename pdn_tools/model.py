@@ -92,19 +92,19 @@ class Node:
     """
 
     __slots__ = (
+        "_comments",
+        "_nags",
+        "_starting_comments",
         "column",
-        "comments",
         "fen",
         "kind",
         "line",
         "move",
-        "nags",
         "number",
         "number_dots",
         "parent",
         "placeholder",
         "raw",
-        "starting_comments",
         "variations",
     )
 
@@ -128,11 +128,46 @@ class Node:
         self.line = line
         self.column = column
         self.variations: list[Node] = []
-        self.comments: list[Comment] = []
-        self.starting_comments: list[Comment] = []
-        self.nags: list[int] = []
+        # Most nodes have no comments or NAGs: their lists are made on first use,
+        # which keeps reading fast (fewer allocations, less garbage-collector work).
+        self._comments: list[Comment] | None = None
+        self._starting_comments: list[Comment] | None = None
+        self._nags: list[int] | None = None
         self.number: int | None = None
         self.number_dots: str | None = None
+
+    @property
+    def comments(self) -> list[Comment]:
+        """Comments after the element, in order."""
+        if self._comments is None:
+            self._comments = []
+        return self._comments
+
+    @comments.setter
+    def comments(self, value: list[Comment]) -> None:
+        self._comments = value
+
+    @property
+    def starting_comments(self) -> list[Comment]:
+        """Comments before the first element of a variation."""
+        if self._starting_comments is None:
+            self._starting_comments = []
+        return self._starting_comments
+
+    @starting_comments.setter
+    def starting_comments(self, value: list[Comment]) -> None:
+        self._starting_comments = value
+
+    @property
+    def nags(self) -> list[int]:
+        """Numeric annotation glyphs of the element (strength marks included)."""
+        if self._nags is None:
+            self._nags = []
+        return self._nags
+
+    @nags.setter
+    def nags(self, value: list[int]) -> None:
+        self._nags = value
 
     # -- navigation --------------------------------------------------------
     def add_variation(self, node: Node) -> Node:

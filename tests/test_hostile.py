@@ -135,3 +135,12 @@ def test_memory_does_not_grow_with_file_size() -> None:
     large = _peak_while_streaming(game * 5_000)
     # ten times the input must not cost anything like ten times the memory
     assert large < small * 2 + 1_000_000, (small, large)
+
+
+def test_long_unclosed_tag_value_does_not_backtrack() -> None:
+    # Regular expressions with nested repetition can take exponential time on input
+    # that almost matches; an unclosed value over several pieces is such input.
+    data = b'[Event "' + b"x" * 1_500_000 + b'\n[Event "b"]\n1. 33-29 *\n'
+    games, _ = read_all(data, ReadOptions(max_game_chars=4_000_000))
+    assert games[-1].tag("Event") == "b"
+    assert games[0].status == "error"

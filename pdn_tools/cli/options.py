@@ -26,9 +26,9 @@ def reading_options(func: F) -> F:
         ),
         click.option(
             "--variant",
-            metavar="NAME",
+            type=click.Choice(sorted(SUPPORTED)),
             default=None,
-            help="Variant of games without a GameType tag (e.g. international).",
+            help="Variant of games without a GameType tag.",
         ),
         click.option(
             "--max-game-size",

@@ -34,7 +34,7 @@ from pdn_tools.model import (
 )
 from pdn_tools.results import read_result
 from pdn_tools.split import Chunk
-from pdn_tools.syntax.grammar import parser, run_items
+from pdn_tools.syntax.grammar import parser, run_items, tag_pattern
 from pdn_tools.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
@@ -290,8 +290,11 @@ class GameBuilder:
             self._run(token, level)
         elif kind == "COMMENT":
             self._comment(token, level, "brace")
-        elif kind == "TAG" or kind == "TAG_NOBRACKET":
-            self._tag(token, kind == "TAG_NOBRACKET")
+        elif kind == "TAG_RUN" or kind == "TAG":
+            self._tag_run(token)
+        elif kind == "TAG_NOBRACKET":
+            line, col = self.loc.at(token.line, token.column)
+            self._tag(token.value, line, col, missing_bracket=True)
         elif kind == "NAG":
             target = level.last or level.current
             target.nags.append(int(token.value[1:]))
@@ -391,9 +394,23 @@ class GameBuilder:
         else:
             self.game.comments.append(comment)
 
-    def _tag(self, token: Any, missing_bracket: bool) -> None:
-        line, col = self.loc.at(token.line, token.column)
-        raw_name, raw_value = split_tag(token.value)
+    def _tag_run(self, token: Any) -> None:
+        """Split a TAG_RUN token into its tags, each with its own position."""
+        text: str = token.value
+        line, base_col = self.loc.at(token.line, token.column)
+        line_start = -base_col + 1
+        scanned = 0
+        for m in tag_pattern().finditer(text):
+            start = m.start()
+            nl = text.count("\n", scanned, start)
+            if nl:
+                line += nl
+                line_start = text.rfind("\n", scanned, start) + 1
+            scanned = start
+            self._tag(m.group(), line, start - line_start + 1)
+
+    def _tag(self, text: str, line: int, col: int, missing_bracket: bool = False) -> None:
+        raw_name, raw_value = split_tag(text)
         name, why = normalise_name(raw_name)
         if self.moves_seen:
             self.issue("W09", f"tag [{name}] inside the movetext", line, col)

@@ -66,3 +66,9 @@ def run_items() -> re.Pattern[str]:
     return re.compile(
         "|".join(f"(?P<{n}>{pattern(n)})" for n in ("MOVE_NUMBER", "MOVE", "ELLIPSIS"))
     )
+
+
+@cache
+def tag_pattern() -> re.Pattern[str]:
+    """One tag, for splitting a TAG_RUN token."""
+    return re.compile(pattern("TAG"))

@@ -1,0 +1,595 @@
+"""Legal move generation for every rules description, on bitboards.
+
+One generator serves all variants: it reads the :class:`~pdn_tools.rules.variant.Variant`
+fields (men's capture directions, king range and landing, capture choice, removal
+timing, promotion during a capture) and the board's precomputed tables.  Nothing here
+knows a variant by name or a board by size.
+
+Capture sequences are searched depth first from every piece that can capture.  With
+removal after the move (the "Turkish strike" rule) the jumped pieces stay on the board,
+block the capturing piece and cannot be jumped again; the moving piece's own start
+square counts as empty, so a sequence may cross or end on it.  A king that can continue
+after a capture must land on a square from which it continues.  Complete sequences are
+gathered under their identity (from, to, captured set); every route is kept as a path of
+landing squares, because notation needs them.  The capture-choice rule is applied last
+(majority: keep the sequences taking the most pieces).
+
+Most positions need no search: whole-board shifts find every man step and every
+one-piece jump at once, and when no jump can continue and no king can capture, the
+moves come ready-made from :mod:`.movetables`.  Only longer captures build new
+:class:`Move` objects.
+
+:class:`Generator` also has a path-free entry point, :meth:`Generator.raw_moves`, and a
+leaf counter, used by :mod:`.perft` to avoid building :class:`Move` objects.
+"""
+
+from __future__ import annotations
+
+from pdn_tools.rules.geometry import Geometry, geometry_for
+from pdn_tools.rules.move import Move
+from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, tables_for
+from pdn_tools.rules.position import Position
+from pdn_tools.rules.variant import (
+    INTERNATIONAL,
+    CaptureChoice,
+    CapturePromotion,
+    Color,
+    KingLanding,
+    KingRange,
+    Removal,
+    Variant,
+)
+
+RawMove = tuple[int, int, int, bool]
+"""(from bit, to bit, captured mask, promotes): a move without squares or paths."""
+BitPath = tuple[int, ...]
+CaptureEntry = tuple[bool, list[BitPath]]
+"""(promoted, routes) of one capture identity found by :meth:`Generator.captures`."""
+
+
+_WHITE = Color.WHITE
+
+
+class Generator:
+    """Move generation for one rules description (get it from :func:`generator_for`).
+
+    Bulk work (which men can step, which men can capture, counting quiet moves) uses
+    whole-board shifts; capture sequences and king moves walk the precomputed tables.
+    Per side, the shift amounts are split into left and right shifts up front so the
+    hot loops contain no sign tests or helper calls.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        geo = geometry_for(variant.board)
+        self.geometry: Geometry = geo
+        self.step = geo.step
+        self.rays = geo.rays
+        self.valid = geo.valid
+        self.square_of = geo.square_of
+        self.flying = variant.king_range is KingRange.FLYING
+        self.land_first_only = (
+            variant.king_landing is KingLanding.DIRECTLY_BEHIND or not self.flying
+        )
+        self.immediate = variant.removal is Removal.IMMEDIATE
+        self.majority = variant.capture_choice is CaptureChoice.MAJORITY
+        self.capture_promotion = variant.capture_promotion
+        tables = tables_for(variant, geo)
+        self.man_capture_dirs = tables.man_capture_dirs
+        self.step_shifts = tables.step_shifts
+        self.capture_shifts = tables.capture_shifts
+        self.promotion_rows = (geo.white_promotion, geo.black_promotion)
+        self.ray_masks = geo.ray_masks
+        self.ray_index = geo.ray_index
+        self.increasing = geo.increasing
+        self.code_bits = tables.code_bits
+        self.king_reach = tables.king_reach
+        self.king_reach_masks = tables.king_reach_masks
+        self.king_codes = tables.king_codes
+        self.quiet_table = tables.quiet
+        self.step_chunks = tables.step_chunks
+        self.jump_table = tables.jumps
+
+    # ------------------------------------------------------------------ captures
+    def has_capture(self, own_men: int, own_kings: int, opp: int, white: bool) -> bool:
+        """Whether the side to move must capture (cheaper than generating captures)."""
+        empty = self.valid & ~(own_men | own_kings | opp)
+        left, right = self.capture_shifts[0 if white else 1]
+        for n in left:
+            if (((own_men << n) & opp) << n) & empty:
+                return True
+        for n in right:
+            if (((own_men >> n) & opp) >> n) & empty:
+                return True
+        if own_kings:
+            return self._king_can_capture(own_kings, opp, empty)
+        return False
+
+    def _king_can_capture(self, kings: int, opp: int, empty: int) -> bool:
+        """Whether one of *kings* can capture: the nearest piece on one of its rays is
+        an opponent's (adjacent for a short king) with an empty square behind it."""
+        flying = self.flying
+        step = self.step
+        occupied = self.valid & ~empty
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            square = low.bit_length() - 1
+            index = self.ray_index[square]
+            for d, mask in enumerate(self.ray_masks[square]):
+                blockers = mask & occupied
+                if not blockers:
+                    continue
+                if self.increasing[d]:
+                    near = (blockers & -blockers).bit_length() - 1
+                else:
+                    near = blockers.bit_length() - 1
+                if (opp >> near) & 1 and (flying or not index[d][near]):
+                    behind = step[near][d]
+                    if behind >= 0 and (empty >> behind) & 1:
+                        return True
+        return False
+
+    def _king_free(self, square: int, occupied: int) -> list[int]:
+        """How many squares a king on *square* can move along each ray (quiet moves)."""
+        out = []
+        index = self.ray_index[square]
+        increasing = self.increasing
+        reach = self.king_reach[square]
+        for d, mask in enumerate(self.king_reach_masks[square]):
+            blockers = mask & occupied
+            if not blockers:
+                out.append(len(reach[d]))
+            elif increasing[d]:
+                out.append(index[d][(blockers & -blockers).bit_length() - 1])
+            else:
+                out.append(index[d][blockers.bit_length() - 1])
+        return out
+
+    def single_captures(
+        self, own_men: int, own_kings: int, opp: int, white: bool
+    ) -> list[RawMove] | None:
+        """The legal moves when every capture is one man taking one piece, else None.
+
+        The common case (most captures in play and in perft) needs no search: the
+        landing squares of all jumps in one direction come from two whole-board shifts,
+        and :meth:`_jumps_continue` tells in bulk whether any jump could go on.  If a
+        king can capture, or a jump could continue, the answer is None and
+        :meth:`captures` searches.
+        """
+        empty = self.valid & ~(own_men | own_kings | opp)
+        side = 0 if white else 1
+        left, right = self.capture_shifts[side]
+        by_direction = []
+        lands_all = 0
+        for n in left:
+            lands = (((own_men << n) & opp) << n) & empty
+            if lands:
+                by_direction.append((n, True, lands))
+                lands_all |= lands
+        for n in right:
+            lands = (((own_men >> n) & opp) >> n) & empty
+            if lands:
+                by_direction.append((n, False, lands))
+                lands_all |= lands
+        if own_kings and self._king_can_capture(own_kings, opp, empty):
+            return None
+        if self._jumps_continue(lands_all, opp, empty, side):
+            return None
+        promo_row = self.promotion_rows[side]
+        out: list[RawMove] = []
+        for n, shift_left, lands in by_direction:
+            while lands:
+                land = lands & -lands
+                lands ^= land
+                to = land.bit_length() - 1
+                if shift_left:
+                    out.append((to - n - n, to, land >> n, bool(land & promo_row)))
+                else:
+                    out.append((to + n + n, to, land << n, bool(land & promo_row)))
+        return out
+
+    def _jumps_continue(self, lands: int, opp: int, empty: int, side: int) -> bool:
+        """Whether a man that has just jumped onto one of *lands* may jump again.
+
+        Checked in bulk on the position before the move: from a landing square the
+        jump back over its own victim would land on the origin, which is occupied in
+        that picture, and no other jump meets the victim or the origin; so the test
+        counts exactly the real continuations.  Crowning rules may end or change the
+        sequence on the far row.
+        """
+        if not lands:
+            return False
+        promo_row = self.promotion_rows[side]
+        rule = self.capture_promotion
+        if lands & promo_row:
+            if rule is CapturePromotion.CROWN_AND_CONTINUE:
+                return True
+            if rule is CapturePromotion.CROWN_AND_STOP:
+                lands &= ~promo_row
+        left, right = self.capture_shifts[side]
+        for n in left:
+            if (((lands << n) & opp) << n) & empty:
+                return True
+        for n in right:  # noqa: SIM110 - a generator expression is slower here
+            if (((lands >> n) & opp) >> n) & empty:
+                return True
+        return False
+
+    def captures(
+        self,
+        own_men: int,
+        own_kings: int,
+        opp: int,
+        white: bool,
+        with_paths: bool,
+    ) -> dict[tuple[int, int, int], CaptureEntry]:
+        """All capture sequences after the capture-choice rule.
+
+        Returns identity (from bit, to bit, captured mask) -> (promoted, routes): the
+        routes as paths of bits, gathered only *with_paths*; promoted is true if any
+        route crowns the man.
+        """
+        step = self.step
+        rays = self.rays
+        ray_masks = self.ray_masks
+        ray_index = self.ray_index
+        increasing = self.increasing
+        valid = self.valid
+        flying = self.flying
+        first_only = self.land_first_only
+        immediate = self.immediate
+        majority = self.majority
+        promotion_rule = self.capture_promotion
+        side = 0 if white else 1
+        promo_row = self.promotion_rows[side]
+        man_dirs = self.man_capture_dirs[side]
+        base_empty = self.valid & ~(own_men | own_kings | opp)
+        found: dict[tuple[int, int, int], CaptureEntry] = {}
+        best = [1]
+        origin = [0]
+
+        def record(square: int, captured: int, path: BitPath, promoted: bool) -> None:
+            if majority:
+                n = captured.bit_count()
+                if n < best[0]:
+                    return
+                if n > best[0]:
+                    best[0] = n
+                    found.clear()
+            key = (origin[0], square, captured)
+            entry = found.get(key)
+            if entry is None:
+                found[key] = (promoted, [path])
+            else:
+                if promoted and not entry[0]:
+                    found[key] = entry = (True, entry[1])
+                if with_paths:
+                    entry[1].append(path)
+
+        def king(square: int, captured: int, empty: int, path: BitPath, crowned: bool) -> bool:
+            """Extend a king's sequence from *square*; True if it captured further.
+
+            *crowned* marks a man crowned during this capture (it records as promoting).
+            """
+            any_capture = False
+            occupied = valid & ~empty
+            index = ray_index[square]
+            for d, mask in enumerate(ray_masks[square]):
+                blockers = mask & occupied
+                if not blockers:
+                    continue
+                if increasing[d]:
+                    victim = (blockers & -blockers).bit_length() - 1
+                else:
+                    victim = blockers.bit_length() - 1
+                if not flying and index[d][victim]:
+                    continue
+                vbit = 1 << victim
+                if not opp & vbit or captured & vbit:
+                    continue
+                after = captured | vbit
+                now_empty = empty | vbit if immediate else empty
+                lands = rays[victim][d]
+                blockers = ray_masks[victim][d] & valid & ~now_empty
+                if blockers:
+                    if increasing[d]:
+                        near = (blockers & -blockers).bit_length() - 1
+                    else:
+                        near = blockers.bit_length() - 1
+                    lands = lands[: ray_index[victim][d][near]]
+                if first_only:
+                    lands = lands[:1]
+                if not lands:
+                    continue
+                any_capture = True
+                continued = False
+                stops = []
+                for land in lands:
+                    nxt = (*path, land) if with_paths else path
+                    if king(land, after, now_empty, nxt, crowned):
+                        continued = True
+                    elif not continued:
+                        stops.append((land, nxt))
+                if not continued:
+                    for land, nxt in stops:
+                        record(land, after, nxt, crowned)
+            return any_capture
+
+        def man(square: int, captured: int, empty: int, path: BitPath) -> bool:
+            """Extend a man's sequence from *square*; True if it captured further."""
+            any_capture = False
+            neighbours = step[square]
+            for d in man_dirs:
+                victim = neighbours[d]
+                if victim < 0:
+                    continue
+                vbit = 1 << victim
+                if not opp & vbit or captured & vbit:
+                    continue
+                land = step[victim][d]
+                now_empty = empty | vbit if immediate else empty
+                if land < 0 or not (now_empty >> land) & 1:
+                    continue
+                any_capture = True
+                after = captured | vbit
+                nxt = (*path, land) if with_paths else path
+                if (1 << land) & promo_row:
+                    if promotion_rule is CapturePromotion.CROWN_AND_STOP:
+                        record(land, after, nxt, True)
+                        continue
+                    if promotion_rule is CapturePromotion.CROWN_AND_CONTINUE:
+                        if not king(land, after, now_empty, nxt, True):
+                            record(land, after, nxt, True)
+                        continue
+                if not man(land, after, now_empty, nxt):
+                    record(land, after, nxt, bool((1 << land) & promo_row))
+            return any_capture
+
+        # Men that can capture at all, found with whole-board shifts.
+        candidates = 0
+        left, right = self.capture_shifts[side]
+        for n in left:
+            candidates |= (((base_empty >> n) & opp) >> n) & own_men
+        for n in right:
+            candidates |= (((base_empty << n) & opp) << n) & own_men
+        while candidates:
+            low = candidates & -candidates
+            square = low.bit_length() - 1
+            candidates ^= low
+            origin[0] = square
+            man(square, 0, base_empty | low, (square,) if with_paths else ())
+        kings = own_kings
+        while kings:
+            low = kings & -kings
+            square = low.bit_length() - 1
+            kings ^= low
+            origin[0] = square
+            king(square, 0, base_empty | low, (square,) if with_paths else (), False)
+        return found
+
+    # ------------------------------------------------------------------ quiet moves
+    def quiet(self, own_men: int, own_kings: int, opp: int, white: bool) -> list[RawMove]:
+        """Non-capturing moves (valid only when no capture exists), in generation order."""
+        empty = self.valid & ~(own_men | own_kings | opp)
+        side = 0 if white else 1
+        promo_row = self.promotion_rows[side]
+        left, right = self.step_shifts[side]
+        moves: list[RawMove] = []
+        append = moves.append
+        for n in left:
+            targets = (own_men << n) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                targets ^= low
+                append((to - n, to, 0, bool(low & promo_row)))
+        for n in right:
+            targets = (own_men >> n) & empty
+            while targets:
+                low = targets & -targets
+                to = low.bit_length() - 1
+                targets ^= low
+                append((to + n, to, 0, bool(low & promo_row)))
+        kings = own_kings
+        occupied = self.valid & ~empty
+        while kings:
+            low = kings & -kings
+            square = low.bit_length() - 1
+            kings ^= low
+            reach = self.king_reach[square]
+            for d, free in enumerate(self._king_free(square, occupied)):
+                for to in reach[d][:free]:
+                    append((square, to, 0, False))
+        return moves
+
+    def raw_moves(self, own_men: int, own_kings: int, opp: int, white: bool) -> list[RawMove]:
+        """Legal moves without paths: captures if any, else quiet moves."""
+        if self.has_capture(own_men, own_kings, opp, white):
+            singles = self.single_captures(own_men, own_kings, opp, white)
+            if singles is not None:
+                return singles
+            found = self.captures(own_men, own_kings, opp, white, False)
+            return [
+                (frm, to, cap, (1 << frm) & own_men != 0 and entry[0])
+                for (frm, to, cap), entry in found.items()
+            ]
+        return self.quiet(own_men, own_kings, opp, white)
+
+    def count_moves(self, own_men: int, own_kings: int, opp: int, white: bool) -> int:
+        """Number of distinct legal moves (the perft leaf count), without listing them.
+
+        One-jump captures are counted by population counts of the landing masks (each
+        landing in a direction belongs to exactly one origin); quiet men moves likewise.
+        """
+        empty = self.valid & ~(own_men | own_kings | opp)
+        side = 0 if white else 1
+        left, right = self.capture_shifts[side]
+        lands_all = 0
+        jumps = 0
+        for n in left:
+            lands = (((own_men << n) & opp) << n) & empty
+            if lands:
+                lands_all |= lands
+                jumps += lands.bit_count()
+        for n in right:
+            lands = (((own_men >> n) & opp) >> n) & empty
+            if lands:
+                lands_all |= lands
+                jumps += lands.bit_count()
+        if (own_kings and self._king_can_capture(own_kings, opp, empty)) or (
+            lands_all and self._jumps_continue(lands_all, opp, empty, side)
+        ):
+            return len(self.captures(own_men, own_kings, opp, white, False))
+        if jumps:
+            return jumps
+        total = 0
+        left, right = self.step_shifts[side]
+        for n in left:
+            total += ((own_men << n) & empty).bit_count()
+        for n in right:
+            total += ((own_men >> n) & empty).bit_count()
+        kings = own_kings
+        occupied = self.valid & ~empty
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            total += sum(self._king_free(low.bit_length() - 1, occupied))
+        return total
+
+    # ------------------------------------------------------------------ public moves
+    def legal_moves(self, position: Position) -> list[Move]:
+        """All legal moves of *position*, sorted by (from, to, captured squares).
+
+        Quiet moves and one-jump captures come from precomputed tables of immutable
+        :class:`Move` objects (sorted through integer codes); only longer captures
+        build new moves, with every route.
+        """
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        if geometry is not self.geometry:
+            raise ValueError(f"a position on {geometry} given to the {self.variant.name} rules")
+        white = turn is _WHITE
+        if white:
+            own_men, own_kings, opp = white_men, white_kings, black_men | black_kings
+            side = 0
+        else:
+            own_men, own_kings, opp = black_men, black_kings, white_men | white_kings
+            side = 1
+        bits = self.code_bits
+        empty = self.valid & ~(own_men | own_kings | opp)
+        left, right = self.capture_shifts[side]
+        jumps_by_direction = []
+        lands_all = 0
+        for n in left:
+            lands = (((own_men << n) & opp) << n) & empty
+            if lands:
+                jumps_by_direction.append((n + n, lands))
+                lands_all |= lands
+        for n in right:
+            lands = (((own_men >> n) & opp) >> n) & empty
+            if lands:
+                jumps_by_direction.append((-n - n, lands))
+                lands_all |= lands
+        king_capture = bool(own_kings) and self._king_can_capture(own_kings, opp, empty)
+        must_capture = king_capture or bool(lands_all)
+        if not must_capture:
+            codes: list[int] = []
+            extend = codes.extend
+            for n, is_left, tables in self.step_chunks[side]:
+                targets = ((own_men << n) if is_left else (own_men >> n)) & empty
+                for table in tables:
+                    chunk = targets & CHUNK_MASK
+                    if chunk:
+                        extend(table[chunk])
+                    targets >>= CHUNK
+                    if not targets:
+                        break
+            kings = own_kings
+            occupied = self.valid & ~empty
+            while kings:
+                low = kings & -kings
+                kings ^= low
+                square = low.bit_length() - 1
+                king_codes = self.king_codes[square]
+                for d, free in enumerate(self._king_free(square, occupied)):
+                    if free:
+                        codes.extend(king_codes[d][:free])
+            codes.sort()
+            return list(map(self.quiet_table[side].__getitem__, codes))
+        if not king_capture and not self._jumps_continue(lands_all, opp, empty, side):
+            # Only one-jump captures by men: moves from the table, as for quiet moves.
+            codes = []
+            for distance, lands in jumps_by_direction:
+                while lands:
+                    land = lands & -lands
+                    lands ^= land
+                    to = land.bit_length() - 1
+                    codes.append((((to - distance) << bits) | to) << 1)
+            codes.sort()
+            return list(map(self.jump_table[side].__getitem__, codes))
+        sq = self.square_of
+        found = self.captures(own_men, own_kings, opp, white, True)
+        moves: list[Move] = []
+        square_at = sq.__getitem__
+        for (frm, to, cap), (promoted, routes) in found.items():
+            paths: tuple[tuple[int, ...], ...]
+            if len(routes) == 1:
+                paths = (tuple(map(square_at, routes[0])),)
+            else:
+                paths = tuple(sorted({tuple(map(square_at, route)) for route in routes}))
+            taken = []
+            rest = cap
+            while rest:
+                low = rest & -rest
+                taken.append(sq[low.bit_length() - 1])
+                rest ^= low
+            moves.append(
+                Move(
+                    sq[frm],
+                    sq[to],
+                    frozenset(taken),
+                    paths,
+                    promoted and bool((1 << frm) & own_men),
+                    1 << frm,
+                    1 << to,
+                    cap,
+                )
+            )
+        if len(moves) > 1:
+            moves.sort(key=_sort_key)
+        return moves
+
+
+def _sort_key(move: Move) -> tuple[int, int, list[int]]:
+    return (move.from_sq, move.to_sq, sorted(move.captures))
+
+
+_GENERATORS: dict[int, tuple[Variant, Generator]] = {}
+_DEFAULT: list[Generator] = []
+"""The international generator once built (the default variant skips the lookup)."""
+
+
+def generator_for(variant: Variant) -> Generator:
+    """The generator of a rules description, built once per description object.
+
+    Looked up by object identity: hashing a whole frozen description on every call
+    would cost more than generating the moves of a quiet position.
+    """
+    entry = _GENERATORS.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        entry = (variant, Generator(variant))
+        _GENERATORS[id(variant)] = entry
+        if variant is INTERNATIONAL:
+            _DEFAULT.append(entry[1])
+    return entry[1]
+
+
+def legal_moves(position: Position, variant: Variant = INTERNATIONAL) -> list[Move]:
+    """All legal moves of *position* under *variant*, sorted by (from, to, captures).
+
+    Moves with the same identity (from, to, captured set) appear once, with all their
+    routes in :attr:`Move.paths`.  An empty list means the side to move has lost.
+    """
+    if variant is INTERNATIONAL and _DEFAULT:
+        return _DEFAULT[0].legal_moves(position)
+    return generator_for(variant).legal_moves(position)

@@ -1,0 +1,153 @@
+"""Positions: four bitboards and the side to move.
+
+A :class:`Position` is immutable and hashable.  Its bitboards use the bit layout of its
+board's :class:`~pdn_tools.rules.geometry.Geometry`; squares go in and out as PDN
+numbers through the accessors.  :meth:`Position.apply` plays a move produced by the move
+generator for this position; it does not check legality (the generator did).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from pdn_tools.rules.geometry import Geometry, geometry_for
+from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
+
+if TYPE_CHECKING:
+    from pdn_tools.rules.move import Move
+
+PositionKey = tuple[int, int, int, int, bool]
+"""Hashable identity of a position for repetition: placement and side to move."""
+
+
+class Position(NamedTuple):
+    """Men and kings of both sides (bitboards) and the side to move.
+
+    A named tuple rather than a frozen dataclass: positions are created once per ply
+    (and per node in tree walks), and a tuple is several times cheaper to build.  The
+    geometry compares by identity (one object per board), so equal positions of the
+    same board compare and hash equal.
+    """
+
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: Color
+    geometry: Geometry
+
+    @classmethod
+    def from_squares(
+        cls,
+        variant: Variant = INTERNATIONAL,
+        *,
+        white_men: tuple[int, ...] | list[int] = (),
+        white_kings: tuple[int, ...] | list[int] = (),
+        black_men: tuple[int, ...] | list[int] = (),
+        black_kings: tuple[int, ...] | list[int] = (),
+        turn: Color = Color.WHITE,
+    ) -> Position:
+        """Build a position from square lists (no validation; see :mod:`.fen`)."""
+        geo = geometry_for(variant.board)
+        return Position(
+            geo.mask_of(white_men),
+            geo.mask_of(white_kings),
+            geo.mask_of(black_men),
+            geo.mask_of(black_kings),
+            turn,
+            geo,
+        )
+
+    @classmethod
+    def initial(cls, variant: Variant = INTERNATIONAL) -> Position:
+        """The variant's start position: men on the first ``men_rows`` rows each."""
+        geo = geometry_for(variant.board)
+        black = 0
+        white = 0
+        for row in range(variant.men_rows):
+            black |= geo.row_masks[row]
+            white |= geo.row_masks[-1 - row]
+        return Position(white, 0, black, 0, variant.first_mover, geo)
+
+    def __repr__(self) -> str:
+        from pdn_tools.rules.fen import write_fen
+
+        return f"Position({write_fen(self)!r})"
+
+    @property
+    def white_to_move(self) -> bool:
+        """True when White is to move."""
+        return self.turn is Color.WHITE
+
+    def key(self) -> PositionKey:
+        """Placement and side to move: equal keys are the same position (IP-04)."""
+        return (
+            self.white_men,
+            self.white_kings,
+            self.black_men,
+            self.black_kings,
+            self.turn is Color.WHITE,
+        )
+
+    def placement_key(self) -> tuple[int, int, int, int]:
+        """Placement only, for the house rule that ignores the side to move (IP-04)."""
+        return (self.white_men, self.white_kings, self.black_men, self.black_kings)
+
+    def men(self, color: Color) -> list[int]:
+        """Squares of *color*'s men, ascending."""
+        return self.geometry.squares(self.white_men if color is Color.WHITE else self.black_men)
+
+    def kings(self, color: Color) -> list[int]:
+        """Squares of *color*'s kings, ascending."""
+        mask = self.white_kings if color is Color.WHITE else self.black_kings
+        return self.geometry.squares(mask)
+
+    def piece_count(self, color: Color) -> int:
+        """Number of *color*'s pieces."""
+        if color is Color.WHITE:
+            return (self.white_men | self.white_kings).bit_count()
+        return (self.black_men | self.black_kings).bit_count()
+
+    def piece_at(self, square: int) -> tuple[Color, bool] | None:
+        """(colour, is_king) of the piece on *square*, or None when it is empty."""
+        bit = 1 << self.geometry.bit_of[square]
+        if self.white_men & bit:
+            return (Color.WHITE, False)
+        if self.white_kings & bit:
+            return (Color.WHITE, True)
+        if self.black_men & bit:
+            return (Color.BLACK, False)
+        if self.black_kings & bit:
+            return (Color.BLACK, True)
+        return None
+
+    def with_turn(self, turn: Color) -> Position:
+        """The same placement with *turn* to move."""
+        return Position(
+            self.white_men, self.white_kings, self.black_men, self.black_kings, turn, self.geometry
+        )
+
+    def apply(self, move: Move) -> Position:
+        """The position after *move* (generated for this position), other side to move."""
+        wm, wk, bm, bk = self.white_men, self.white_kings, self.black_men, self.black_kings
+        src, dst, cap = move.from_mask, move.to_mask, move.capture_mask
+        keep = ~cap
+        if self.turn is Color.WHITE:
+            if wm & src:
+                wm ^= src
+                if move.promotes:
+                    wk |= dst
+                else:
+                    wm |= dst
+            else:
+                wk = (wk ^ src) | dst
+            return Position(wm, wk, bm & keep, bk & keep, Color.BLACK, self.geometry)
+        if bm & src:
+            bm ^= src
+            if move.promotes:
+                bk |= dst
+            else:
+                bm |= dst
+        else:
+            bk = (bk ^ src) | dst
+        return Position(wm & keep, wk & keep, bm, bk, Color.WHITE, self.geometry)

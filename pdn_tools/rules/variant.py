@@ -1,0 +1,172 @@
+"""Rules descriptions: one frozen dataclass per variant, read by one engine.
+
+A variant is *data*.  The move generator, FEN reader and notation code never test a
+variant's name; they read the fields below (board size and numbering, which way men
+capture, how far kings reach, how a capture is chosen, when captured pieces leave the
+board, what happens to a man that reaches the far row during a capture).  International
+draughts (rules.md §4.1) is the instance :data:`INTERNATIONAL`; further variants are
+further instances, not copies of the engine.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Color(enum.Enum):
+    """A side.  White sits at the bottom of every diagram and moves up the board."""
+
+    WHITE = "W"
+    BLACK = "B"
+
+    @property
+    def opponent(self) -> Color:
+        """The other side."""
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+
+class KingRange(enum.Enum):
+    """How far a king moves and captures along a diagonal."""
+
+    FLYING = "flying"
+    """Any distance over empty squares (International, Russian, Brazilian, ...)."""
+    SHORT = "short"
+    """One square; captures an adjacent piece, landing directly behind (English)."""
+
+
+class CaptureChoice(enum.Enum):
+    """Which of the available capture sequences the player may choose."""
+
+    MAJORITY = "majority"
+    """Only sequences taking the most pieces (kings and men count one each)."""
+    FREE = "free"
+    """Any complete sequence (Russian, English, pool)."""
+
+
+class Removal(enum.Enum):
+    """When jumped pieces leave the board."""
+
+    AFTER_MOVE = "after-move"
+    """Turkish-strike rule: they stay (and block) until the move ends."""
+    IMMEDIATE = "immediate"
+    """Each jumped piece disappears at once; its square may be crossed again."""
+
+
+class CapturePromotion(enum.Enum):
+    """What happens to a man that lands on its far row in the middle of a capture."""
+
+    STAYS_MAN = "stays-man"
+    """It continues as a man; it is crowned only if the move ends there (FMJD)."""
+    CROWN_AND_CONTINUE = "crown-and-continue"
+    """It is crowned at once and continues capturing as a king (Russian)."""
+    CROWN_AND_STOP = "crown-and-stop"
+    """It is crowned and the move ends there (English, house rules)."""
+
+
+class KingLanding(enum.Enum):
+    """Where a flying king may land behind a captured piece."""
+
+    FREE = "free"
+    """Any empty square behind it, restricted to squares that continue the capture
+    when the sequence can continue (FMJD art. 4.3)."""
+    DIRECTLY_BEHIND = "directly-behind"
+    """Only the square directly behind the captured piece (house-rules profile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSpec:
+    """Size and numbering of a diagonal board.
+
+    ``width`` and ``height`` count all squares; only the dark ones are playing squares.
+    ``dark_near_left`` says whether White's near-left corner is a playing square (True on
+    the international and standard 8x8 boards, False on the turned Italian board).
+    Numbering always runs row by row from White's top-left, left to right
+    (rules.md §1.1); both dimensions must be even.
+    """
+
+    width: int = 10
+    height: int = 10
+    dark_near_left: bool = True
+
+    def __post_init__(self) -> None:
+        if self.width % 2 or self.height % 2 or self.width < 4 or self.height < 4:
+            raise ValueError(f"unsupported board {self.width}x{self.height}")
+
+    @property
+    def squares(self) -> int:
+        """Number of playing squares (and of the highest square number)."""
+        return self.width * self.height // 2
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRules:
+    """Draw-rule parameters in plies (rules.md §5-§6); used by the replay, not movegen."""
+
+    repetitions: int = 3
+    """Occurrence that makes a repetition draw (third)."""
+    king_moves_plies: int | None = 50
+    """Plies of only non-capturing king moves (the FMJD 25-move rule)."""
+    three_v_one_plies: int | None = 32
+    """Plies allowed in the 16-move class (three pieces with a king v a lone king)."""
+    two_v_one_plies: int | None = 10
+    """Plies allowed in the 5-move class (at most two pieces with a king v a lone king)."""
+    repetition_includes_side_to_move: bool = True
+    """IP-04: positions compare placement and side to move (FMJD)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A complete rules description read by the generic engine.
+
+    Every field is something the engine consults; nothing in the engine tests ``name``.
+    """
+
+    name: str
+    gametype: int | None
+    board: BoardSpec = field(default_factory=BoardSpec)
+    first_mover: Color = Color.WHITE
+    men_rows: int = 4
+    """Rows of men per side in the start position (4 on 10x10, 3 on 8x8)."""
+    men_capture_backward: bool = True
+    king_range: KingRange = KingRange.FLYING
+    king_landing: KingLanding = KingLanding.FREE
+    capture_choice: CaptureChoice = CaptureChoice.MAJORITY
+    removal: Removal = Removal.AFTER_MOVE
+    capture_promotion: CapturePromotion = CapturePromotion.STAYS_MAN
+    capture_separator: str = "x"
+    draw_rules: DrawRules = field(default_factory=DrawRules)
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def max_pieces(self) -> int:
+        """Pieces per side in the start position: the most a legal position may hold."""
+        return self.men_rows * self.board.width // 2
+
+
+INTERNATIONAL = Variant(
+    name="international",
+    gametype=20,
+    aliases=("fmjd", "standard", "20"),
+)
+"""International draughts under the FMJD rules (rules.md §4.1)."""
+
+_VARIANTS: tuple[Variant, ...] = (INTERNATIONAL,)
+
+
+def variants() -> tuple[Variant, ...]:
+    """Every rules description the engine knows."""
+    return _VARIANTS
+
+
+def variant_by_name(name: str) -> Variant:
+    """Look a variant up by name, alias or GameType number (case-insensitive).
+
+    Raises ``KeyError`` with the known names when *name* is unknown.
+    """
+    wanted = name.strip().lower()
+    for variant in _VARIANTS:
+        if wanted == variant.name or wanted in variant.aliases:
+            return variant
+    known = ", ".join(v.name for v in _VARIANTS)
+    raise KeyError(f"unknown variant {name!r} (known: {known})")

@@ -1,0 +1,84 @@
+"""Square numbering (rules.md §1), rules descriptions and position basics."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pdn_tools.rules import (
+    INTERNATIONAL,
+    BoardSpec,
+    Color,
+    Position,
+    geometry_for,
+    legal_moves,
+    parse_fen,
+    variant_by_name,
+    write_fen,
+)
+from pdn_tools.rules.geometry import DOWN_LEFT, UP_RIGHT
+
+
+def test_square_coordinates_follow_the_formula() -> None:
+    geo = geometry_for(BoardSpec())
+    for square in range(1, 51):
+        row, index = divmod(square - 1, 5)
+        col = 2 * index + 1 if row % 2 == 0 else 2 * index
+        assert geo.coords[square] == (row, col)
+
+
+def test_long_diagonal_and_edges() -> None:
+    geo = geometry_for(BoardSpec())
+    ray = geo.rays[geo.bit_of[46]][UP_RIGHT]
+    assert [geo.square_of[b] for b in ray] == [41, 37, 32, 28, 23, 19, 14, 10, 5]
+    for square in (6, 16, 26, 36, 46):  # left edge: nothing further left
+        assert geo.step[geo.bit_of[square]][DOWN_LEFT] == -1
+    assert geo.squares(geo.white_promotion) == [1, 2, 3, 4, 5]
+    assert geo.squares(geo.black_promotion) == [46, 47, 48, 49, 50]
+
+
+def test_turned_board_numbering() -> None:
+    # Italian board (rules.md §1.4): square 1 on a8, the diagonal 1-5-10-14-19-23-28-32.
+    geo = geometry_for(BoardSpec(8, 8, dark_near_left=False))
+    assert geo.coords[1] == (0, 0) and geo.coords[32] == (7, 7)
+    ray = geo.rays[geo.bit_of[1]][3]
+    assert [geo.square_of[b] for b in ray] == [5, 10, 14, 19, 23, 28, 32]
+
+
+def test_an_8x8_description_uses_the_same_engine() -> None:
+    # International rules on the standard 8x8 board (as Brazilian draughts): White men
+    # on 21-32; 21 (5,0) can only go to 17, and 22, 23, 24 have two steps each.
+    eight = replace(INTERNATIONAL, name="8x8", gametype=None, board=BoardSpec(8, 8), men_rows=3)
+    start = Position.initial(eight)
+    assert write_fen(start) == "W:W21-32:B1-12"
+    moves = legal_moves(start, eight)
+    assert len(moves) == 7
+    assert {m.from_sq for m in moves} == {21, 22, 23, 24}
+    assert eight.max_pieces == 12
+
+
+def test_variant_lookup() -> None:
+    assert variant_by_name("international") is INTERNATIONAL
+    assert variant_by_name("20") is INTERNATIONAL
+    assert variant_by_name(" FMJD ") is INTERNATIONAL
+    with pytest.raises(KeyError, match="unknown variant"):
+        variant_by_name("chess")
+
+
+def test_position_key_and_moves_identity() -> None:
+    a = parse_fen("W:W31-50:B1-20").position
+    b = parse_fen("W:B1-20:W50,49,48,47,46,45,44,43,42,41,31-40").position
+    assert a.key() == b.key() and hash(a) == hash(b)
+    assert a.with_turn(Color.BLACK).key() != a.key()
+    assert a.placement_key() == a.with_turn(Color.BLACK).placement_key()
+    moves_a = legal_moves(a)
+    assert moves_a == legal_moves(b)
+    assert len(set(moves_a)) == 9
+    assert a.piece_at(31) == (Color.WHITE, False) and a.piece_at(25) is None
+
+
+def test_a_position_of_another_board_is_refused() -> None:
+    eight = replace(INTERNATIONAL, name="8x8", gametype=None, board=BoardSpec(8, 8), men_rows=3)
+    with pytest.raises(ValueError, match="8x8"):
+        legal_moves(Position.initial(eight), INTERNATIONAL)

@@ -1,0 +1,122 @@
+"""Property tests over random legal games from the start position."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.rules import (
+    Color,
+    MatchKind,
+    Position,
+    legal_moves,
+    move_texts,
+    parse_fen,
+    parse_move,
+    perft,
+    write_fen,
+)
+from pdn_tools.rules.geometry import geometry_for
+from pdn_tools.rules.variant import INTERNATIONAL
+
+GEO = geometry_for(INTERNATIONAL.board)
+
+
+def random_game(seed: int, plies: int) -> list[Position]:
+    """Positions of a random legal game (stops early when a side cannot move)."""
+    rng = random.Random(seed)
+    position = Position.initial()
+    positions = [position]
+    for _ in range(plies):
+        moves = legal_moves(position)
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+        positions.append(position)
+    return positions
+
+
+def assert_valid(position: Position) -> None:
+    men_w, men_b = position.white_men, position.black_men
+    kings_w, kings_b = position.white_kings, position.black_kings
+    boards = [men_w, kings_w, men_b, kings_b]
+    for i, a in enumerate(boards):
+        assert a & ~GEO.valid == 0
+        for b in boards[i + 1 :]:
+            assert a & b == 0
+    assert men_w & GEO.white_promotion == 0
+    assert men_b & GEO.black_promotion == 0
+    assert position.piece_count(Color.WHITE) <= 20 and position.piece_count(Color.BLACK) <= 20
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(20, 160))
+def test_random_games_stay_valid(seed: int, plies: int) -> None:
+    positions = random_game(seed, plies)
+    for before, after in itertools.pairwise(positions):
+        assert_valid(after)
+        assert after.turn is before.turn.opponent
+        assert after.piece_count(Color.WHITE) <= before.piece_count(Color.WHITE)
+        assert after.piece_count(Color.BLACK) <= before.piece_count(Color.BLACK)
+        result = parse_fen(write_fen(after))
+        assert result.position == after and result.warnings == ()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 140))
+def test_notation_round_trips(seed: int, plies: int) -> None:
+    position = random_game(seed, plies)[-1]
+    moves = legal_moves(position)
+    for move, text in zip(moves, move_texts(moves), strict=True):
+        match = parse_move(text, moves)
+        assert match.move == move
+        assert match.kind in (MatchKind.EXACT, MatchKind.ABBREVIATED)
+        for path in move.paths:
+            squares_match = parse_move(path, moves, capture=move.is_capture)
+            assert squares_match.move == move, (text, path, squares_match)
+            assert not squares_match.separator_mismatch
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 120))
+def test_moves_are_distinct_and_captures_follow_majority(seed: int, plies: int) -> None:
+    position = random_game(seed, plies)[-1]
+    moves = legal_moves(position)
+    assert len({m.identity for m in moves}) == len(moves)
+    if any(m.captures for m in moves):
+        assert all(m.captures for m in moves)
+        assert len({len(m.captures) for m in moves}) == 1
+    for move in moves:
+        for path in move.paths:
+            assert path[0] == move.from_sq and path[-1] == move.to_sq
+            assert len(path) == max(2, len(move.captures) + 1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32), st.integers(10, 120))
+def test_fast_perft_agrees_with_public_api(seed: int, plies: int) -> None:
+    position = random_game(seed, plies)[-1]
+    slow = sum(len(legal_moves(position.apply(m))) for m in legal_moves(position))
+    assert perft(position, 2) == slow
+    assert perft(position, 1) == len(legal_moves(position))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(30, 160), st.randoms(use_true_random=False))
+def test_partial_paths_never_pick_another_move(seed: int, plies: int, rng: random.Random) -> None:
+    # Leaving intermediate squares out of a route gives that move (exact, non-canonical)
+    # or an ambiguity that includes it -- never a different move and never a refusal.
+    position = random_game(seed, plies)[-1]
+    moves = legal_moves(position)
+    for move in moves:
+        for path in move.paths:
+            inner = [s for s in path[1:-1] if rng.random() < 0.5]
+            written = (path[0], *inner, path[-1])
+            match = parse_move(written, moves, capture=True)
+            if match.kind is MatchKind.AMBIGUOUS:
+                assert move in match.candidates
+            else:
+                assert match.move == move, (written, match)
