@@ -206,7 +206,7 @@ def read_pieces(
             return
         ends = chunk.endswith("\n")
         body = chunk[:-1] if ends else chunk
-        if fix and max(body, default="\x00") >= "\udc80" and _SURROGATE.search(body):
+        if fix and not body.isascii() and _SURROGATE.search(body):
             body = _fix_surrogates(body, info, line, column)
         if "\x00" in body:
             if not nul_reported:

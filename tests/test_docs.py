@@ -21,3 +21,18 @@ def test_readme_commands_match_ci() -> None:
     assert test_command in readme
     assert test_command in ci
     assert "python3 -m pip install . && pdn validate corpus/" in readme
+
+
+def test_cli_reference_lists_every_option() -> None:
+    import click
+
+    from pdn_tools.cli import main
+
+    text = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    for name, command in main.commands.items():
+        assert f"`pdn {name}" in text, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                for opt in param.opts:
+                    if opt.startswith("--") and opt != "--help":
+                        assert f"`{opt}" in text, (name, opt)

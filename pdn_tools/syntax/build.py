@@ -19,7 +19,7 @@ from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from pdn_tools.diagnostics import Issue, Severity
-from pdn_tools.gametype import BY_NUMBER, infer_variant, read_gametype
+from pdn_tools.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
 from pdn_tools.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -34,7 +34,7 @@ from pdn_tools.model import (
 )
 from pdn_tools.results import read_result
 from pdn_tools.split import Chunk
-from pdn_tools.syntax.grammar import parser, run_items, tag_pattern
+from pdn_tools.syntax.grammar import parser, pattern, run_items, tag_pattern
 from pdn_tools.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
@@ -87,6 +87,7 @@ class GameBuilder:
         self.squares: list[str] = []
         self.ply = 0
         self.once: set[str] = set()
+        self.tag_keys: set[str] = set()
         self.result_from_tag = False
         self.stopped = False
 
@@ -429,12 +430,12 @@ class GameBuilder:
                     value = "".join(value.split())
             if '"' in raw_value.replace('\\"', ""):
                 self.issue("W08", f"value of tag {name!r} holds an unescaped '\"'", line, col)
-        if any(
-            standard_name(t.name).lower() == standard_name(name).lower() for t in self.game.tags
-        ):
+        key = standard_name(name).lower()
+        if key in self.tag_keys:
             self.issue(
                 "W09", f"tag {name!r} appears more than once; the last value wins", line, col
             )
+        self.tag_keys.add(key)
         self.game.tags.append(Tag(name, value, line, col))
 
     def _setup(self, token: Any, level: _Level) -> None:
@@ -506,6 +507,10 @@ class GameBuilder:
                 line_start = text.rfind("\n", pos, start) + 1
             pos = start + len(word)
             parsed = moves.get(word)
+            if parsed is None and _WHOLE_MOVE.fullmatch(word) is not None:
+                parsed = moves[word] = _parse_move(word)
+                if len(moves) > _MOVE_CACHE_SIZE:
+                    moves.clear()
             if parsed is not None:
                 last = level.last
                 if (
@@ -762,19 +767,7 @@ class GameBuilder:
             if reading.number is not None and reading.number in BY_NUMBER:
                 style = BY_NUMBER[reading.number].result_style
             if reading.number is not None and (
-                reading.number not in BY_NUMBER
-                or game.variant
-                not in (
-                    "international",
-                    "english",
-                    "italian",
-                    "pool",
-                    "russian",
-                    "brazilian",
-                    "czech",
-                    "turkish",
-                    "frisian",
-                )
+                reading.number not in BY_NUMBER or game.variant not in SUPPORTED
             ):
                 self.issue(
                     "W28",
@@ -823,6 +816,7 @@ _Finding = tuple[str, str, bool]  # code, message, reported once per game
 _ParsedMove = tuple[MoveText, str | None, tuple[_Finding, ...]]
 _MOVES: dict[str, _ParsedMove] = {}
 _MOVE_CACHE_SIZE = 50_000
+_WHOLE_MOVE = re.compile(pattern("MOVE"))
 
 
 def _parse_move(raw: str) -> _ParsedMove:
