@@ -233,6 +233,13 @@ CATALOGUE: dict[str, Code] = {
             "The file is empty or holds only whitespace and comments.",
         ),
         _c(
+            "W36",
+            "info",
+            "Play continued after a draw condition",
+            "A draw condition of the FMJD rules (threefold repetition, 25-, 16- or 5-move "
+            "rule) held and the record goes on; the condition is listed in the game's draws.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -356,3 +363,15 @@ def catalogue_markdown() -> str:
         description = entry.description.replace("|", "\\|")
         lines.append(f"| {entry.code} | {entry.severity.value} | {entry.title} | {description} |")
     return "\n".join(lines) + "\n"
+
+
+#: Codes that stay at their level in strict mode: facts about a record, not deviations
+#: from the PDN 3.0 writing grammar.
+STRICT_EXEMPT = frozenset({"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36"})
+
+
+def escalate(issues: list[Issue]) -> None:
+    """Strict mode: turn every warning-level deviation in *issues* into an error."""
+    for issue in issues:
+        if issue.code.startswith("W") and issue.code not in STRICT_EXEMPT:
+            issue.severity = Severity.ERROR

@@ -47,9 +47,12 @@ def test_jsonl_schema_and_order(tmp_path: Path) -> None:
         "result",
         "issues",
         "draws",
+        "replayed",
+        "final_fen",
     }
     assert (first["line"], first["plies"], first["result"], first["status"]) == (1, 2, "2-0", "ok")
     assert first["variant"] == "international"
+    assert first["replayed"] is True and first["final_fen"] == "W:W28,31,33-50:B1-17,19,20,23"
     assert second["status"] == "error"
     e03 = next(i for i in second["issues"] if i["code"] == "E03")
     assert set(e03) >= {"code", "severity", "message", "line", "column", "ply", "move"}
@@ -142,3 +145,17 @@ def test_installed_entry_point_runs_from_any_directory(tmp_path: Path) -> None:
         [pdn, "validate", "g.pdn"], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_replay_findings_and_syntax_only(tmp_path: Path) -> None:
+    path = tmp_path / "illegal.pdn"
+    path.write_text('[Event "x"]\n[GameType "20"]\n1. 32-28 18-23 2. 28-23 *\n', encoding="utf-8")
+    done = run("validate", str(path), "--format", "jsonl")
+    record = json.loads(done.stdout)
+    assert done.returncode == 1
+    e05 = next(i for i in record["issues"] if i["code"] == "E05")
+    assert (e05["ply"], e05["move"], e05["line"], e05["column"]) == (3, "28-23", 3, 19)
+    assert record["plies"] == 2
+    syntax = run("validate", str(path), "--format", "jsonl", "--syntax-only")
+    assert syntax.returncode == 0
+    assert json.loads(syntax.stdout)["replayed"] is False

@@ -10,9 +10,11 @@ from typing import TextIO
 import click
 
 from pdn_tools.cli.options import reading_options
+from pdn_tools.diagnostics import escalate
 from pdn_tools.model import ReadOptions
 from pdn_tools.paths import InputError, check, expand
 from pdn_tools.reader import FileReport, read_games
+from pdn_tools.replay import ReplayOptions, replay_game
 from pdn_tools.report.records import file_record, game_record
 from pdn_tools.report.text import issue_lines
 
@@ -70,7 +72,7 @@ def validate(
     totals = {"files": 0, "games": 0, "error": 0, "warning": 0, "info": 0, "bad_games": 0}
     try:
         for path in expand(paths):
-            _validate_file(path, options, fmt, show_info, stdin_filename, out, totals)
+            _validate_file(path, options, syntax_only, fmt, show_info, stdin_filename, out, totals)
     except InputError as exc:
         click.echo(f"pdn validate: {exc}", err=True)
         sys.exit(2)
@@ -90,6 +92,7 @@ def validate(
 def _validate_file(
     path: str,
     options: ReadOptions,
+    syntax_only: bool,
     fmt: str,
     show_info: bool,
     stdin_filename: str | None,
@@ -101,12 +104,18 @@ def _validate_file(
     source = click.get_binary_stream("stdin") if path == "-" else path
     totals["files"] += 1
     for game in read_games(source, options, name=name, report=report):
+        replay = None
+        if not syntax_only:
+            known = len(game.issues)
+            replay = replay_game(game, ReplayOptions(variant=options.variant))
+            if options.strict:
+                escalate(game.issues[known:])
         totals["games"] += 1
         _count(game.issues, totals)
         if game.status == "error":
             totals["bad_games"] += 1
         if fmt == "jsonl":
-            out.write(json.dumps(game_record(game), ensure_ascii=False) + "\n")
+            out.write(json.dumps(game_record(game, replay), ensure_ascii=False) + "\n")
         else:
             for line in issue_lines(name, game.index, game.issues, show_info):
                 out.write(line + "\n")

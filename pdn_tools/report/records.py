@@ -11,20 +11,28 @@ from typing import Any
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.model import Game
+from pdn_tools.replay import ReplayResult
 
 
-def game_record(game: Game) -> dict[str, Any]:
-    """The JSON-ready summary of *game*."""
+def game_record(game: Game, replay: ReplayResult | None = None) -> dict[str, Any]:
+    """The JSON-ready summary of *game*, with what its replay established if given.
+
+    ``plies`` counts the main-line half-moves replayed when the game was replayed,
+    else those read; ``replayed`` says which.
+    """
+    replayed = replay is not None and replay.replayed
     return {
         "file": game.file,
         "game": game.index,
         "line": game.span.start_line,
         "variant": game.variant,
         "status": game.status,
-        "plies": game.plies,
+        "plies": replay.plies if replay is not None and replayed else game.plies,
         "result": game.result,
         "issues": [issue.to_dict() for issue in game.issues],
-        "draws": [],
+        "draws": [dict(d) for d in replay.draws] if replay is not None else [],
+        "replayed": replayed,
+        "final_fen": replay.final_fen if replay is not None else None,
     }
 
 
@@ -42,4 +50,6 @@ def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
         "result": None,
         "issues": [issue.to_dict() for issue in issues],
         "draws": [],
+        "replayed": False,
+        "final_fen": None,
     }

@@ -18,7 +18,7 @@ from typing import Any
 from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
 from pdn_tools.model import (
     FORCED_NAG,
@@ -45,7 +45,6 @@ _MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 _SETUP = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
 _SYNTAX_ERRORS = frozenset({"E01", "E02", "E03"})
-_STRICT_EXEMPT = frozenset({"W03", "W27", "W29", "W31", "W33", "W35"})
 
 
 @dataclass
@@ -104,7 +103,7 @@ class GameBuilder:
         in_variation: bool = False,
     ) -> None:
         severity: Severity | None = None
-        if self.options.strict and code.startswith("W") and code not in _STRICT_EXEMPT:
+        if self.options.strict and code.startswith("W") and code not in STRICT_EXEMPT:
             severity = Severity.ERROR
         ply = self.ply if node is not None and not in_variation else None
         context = self._context(line, column) if code in _SYNTAX_ERRORS else None

@@ -1,0 +1,176 @@
+"""The FMJD draw conditions counted exactly as rules.md §5.2 says.
+
+Positions are numbered from the start (or set-up) position, position 0; the position
+after the p-th replayed ply is position p.  :class:`DrawTracker` is told about every
+replayed ply and answers which draw conditions first hold at the new position.  It is
+cheap to copy, because a variation inherits the history of the line it branches from.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pdn_tools.replay.options import DrawRule, ReplayOptions
+from pdn_tools.rules import Color, Move, Position, Variant
+
+ARTICLES: dict[DrawRule, str] = {
+    "threefold": "FMJD draw rules (rules.md §5.1): the same position, same side to move, "
+    "for the third time",
+    "25-move": "FMJD draw rules (rules.md §5.1): 25 moves by each player with only "
+    "non-capturing king moves",
+    "16-move": "FMJD draw rules (rules.md §5.1): 16 moves each with three pieces "
+    "including a king against a lone king",
+    "5-move": "FMJD draw rules (rules.md §5.1): 5 moves each with at most two pieces "
+    "including a king against a lone king",
+}
+
+MaterialClass = Literal["16", "5"] | None
+
+
+def material_class(position: Position) -> MaterialClass:
+    """Which material draw rule the position falls under, if any (rules.md §5.1).
+
+    "16": three kings, two kings and a man, or a king and two men against a lone
+    king; "5": two kings, a king and a man, or a king against a lone king.
+    """
+    wk = position.white_kings.bit_count()
+    wm = position.white_men.bit_count()
+    bk = position.black_kings.bit_count()
+    bm = position.black_men.bit_count()
+    for sk, sm, ok, om in ((wk, wm, bk, bm), (bk, bm, wk, wm)):
+        if ok == 1 and om == 0 and sk >= 1:
+            total = sk + sm
+            if total == 3:
+                return "16"
+            if total <= 2:
+                return "5"
+    return None
+
+
+class DrawTracker:
+    """Counts for the four FMJD draw rules along one line of play."""
+
+    __slots__ = (
+        "_class",
+        "_deadline",
+        "_deadline_rule",
+        "_fired",
+        "_king_plies",
+        "_last_reset",
+        "_options",
+        "_ply",
+        "_repetition_limit",
+        "_seen",
+        "_window_plies",
+    )
+
+    def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
+        self._options = options
+        rules = variant.draw_rules
+        self._repetition_limit = rules.repetitions
+        self._king_plies = rules.king_moves_plies
+        self._window_plies = (rules.three_v_one_plies, rules.two_v_one_plies)
+        self._fired: set[DrawRule] = set()
+        self.reset(start)
+
+    def reset(self, start: Position) -> None:
+        """Start counting afresh from *start* (game start or a set-up, IP-15)."""
+        self._ply = 0
+        self._last_reset = 0
+        self._seen: dict[object, int] = {}
+        if self._options.ip03_setup_counts_for_repetition:
+            self._seen[self._key(start)] = 1
+        self._class: MaterialClass = material_class(start)
+        self._deadline: int | None = None
+        self._deadline_rule: DrawRule | None = None
+        self._enter_class(None, self._class, promotion=False)
+
+    def copy(self) -> DrawTracker:
+        """An independent copy (for a variation branching here)."""
+        other = DrawTracker.__new__(DrawTracker)
+        for name in DrawTracker.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._seen = dict(self._seen)
+        other._fired = set(self._fired)
+        return other
+
+    def _key(self, position: Position) -> object:
+        if self._options.ip04_repetition_includes_side_to_move:
+            return position.key()
+        return position.placement_key()
+
+    def _enter_class(self, before: MaterialClass, after: MaterialClass, promotion: bool) -> None:
+        sixteen, five = self._window_plies
+        p = self._ply
+        if after == before:
+            if after == "16" and promotion and self._options.ip02_promotion_restarts_16:
+                self._set_deadline("16-move", sixteen)
+            return
+        if after == "16":
+            self._set_deadline("16-move", sixteen)
+        elif after == "5":
+            if five is None:
+                self._deadline = None
+                self._deadline_rule = None
+                return
+            fresh = p + five
+            if (
+                before == "16"
+                and self._options.ip01_capture_in_16_window == "earlier"
+                and self._deadline is not None
+                and self._deadline_rule == "16-move"
+                and self._deadline <= fresh
+            ):
+                return  # the running 16-move limit comes first and stays
+            self._deadline = fresh
+            self._deadline_rule = "5-move"
+        else:
+            self._deadline = None
+            self._deadline_rule = None
+
+    def _set_deadline(self, rule: DrawRule, plies: int | None) -> None:
+        if plies is None:
+            self._deadline = None
+            self._deadline_rule = None
+        else:
+            self._deadline = self._ply + plies
+            self._deadline_rule = rule
+
+    def play(
+        self, before: Position, move: Move, after: Position, after_has_moves: bool
+    ) -> list[DrawRule]:
+        """Count *move* (played from *before*, giving *after*); the rules that first
+        hold at the new position.  A move that leaves the opponent without a legal
+        move wins, so it reaches no draw (rules.md §5.2, "win beats draw")."""
+        self._ply += 1
+        p = self._ply
+        moved_king = before.piece_at(move.from_sq)
+        is_king = moved_king is not None and moved_king[1]
+        if move.captures or not is_king:
+            self._last_reset = p
+            self._seen = {}
+        key = self._key(after)
+        count = self._seen.get(key, 0) + 1
+        self._seen[key] = count
+        if move.captures or move.promotes:
+            # Material changes only by a capture or a promotion.
+            new_class = material_class(after)
+            self._enter_class(self._class, new_class, move.promotes)
+            self._class = new_class
+        hits: list[DrawRule] = []
+        if not after_has_moves:
+            return hits
+        if count >= self._repetition_limit:
+            hits.append("threefold")
+        if self._king_plies is not None and p - self._last_reset == self._king_plies:
+            hits.append("25-move")
+        if self._deadline is not None and p == self._deadline and self._deadline_rule:
+            hits.append(self._deadline_rule)
+        fresh = [h for h in hits if h not in self._fired]
+        self._fired.update(fresh)
+        return fresh
+
+
+def side_name(color: Color) -> str:
+    """``White`` or ``Black``."""
+    return "White" if color is Color.WHITE else "Black"

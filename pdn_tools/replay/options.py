@@ -1,0 +1,118 @@
+"""Replay options and results: what the caller may configure and what replay returns.
+
+The options carry the configurable interpretation points of rules.md §7 that the
+FMJD draw rules need (IP-01 to IP-04, IP-15), the look-ahead bounds used to resolve
+ambiguous captures and to find repairs, and the variant to assume for games whose
+variant is unknown.  The result is plain data so that exporters and reports can use
+it without knowing how replay works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypedDict
+
+from pdn_tools.model import Node
+from pdn_tools.rules import Move
+
+DrawRule = Literal["threefold", "25-move", "16-move", "5-move"]
+
+
+@dataclass(slots=True)
+class ReplayOptions:
+    """How replay interprets the rules and how much searching it may do.
+
+    Defaults follow rules.md §7.  ``variant`` is used only for games whose variant is
+    ``unknown`` (no GameType tag and nothing to infer it from).
+    """
+
+    variant: str | None = None
+    """Variant name for games the reader could not classify (``None``: not replayed)."""
+    lookahead: bool = True
+    """Resolve an ambiguous short capture when exactly one candidate lets the rest of
+    the main line replay (W25); off: every ambiguity is E08 (pdn-format.md §10.4)."""
+    lookahead_plies: int = 40
+    """How many later plies a look-ahead replays before it counts as a success."""
+    repair_hints: bool = True
+    """Append a "did you mean" repair to illegal-move errors, found by look-ahead."""
+    max_repair_searches: int = 50
+    """Repair searches per game at most (each may replay a few thousand plies); later
+    errors get no hint.  Bounds the work a hostile record full of illegal variations
+    can cause."""
+    merge_split_captures: bool = True
+    """Merge a capture written jump by jump (``11x18 18x25``) into one move (W24)."""
+    draws: bool = True
+    """Detect the FMJD draw conditions (rules.md §5)."""
+    ip01_capture_in_16_window: Literal["earlier", "fresh"] = "earlier"
+    """IP-01: a capture turning the 16-move class into the 5-move class: the earlier of
+    the running 16-move limit and a fresh 5-move limit (A, default) or a fresh 5-move
+    count only (B)."""
+    ip02_promotion_restarts_16: bool = False
+    """IP-02: whether a promotion inside the 16-move class restarts its count (no)."""
+    ip03_setup_counts_for_repetition: bool = True
+    """IP-03: whether the start or set-up position is the first occurrence (yes)."""
+    ip04_repetition_includes_side_to_move: bool = True
+    """IP-04: positions compare placement and side to move (FMJD, yes)."""
+    ip15_setup_resets_counters: bool = True
+    """IP-15: an in-game ``/FEN/`` resets all draw counters (yes)."""
+
+
+class DrawEvent(TypedDict):
+    """A draw condition that first holds at ``ply`` (1-based main-line half-move)."""
+
+    rule: DrawRule
+    ply: int
+    article: str
+
+
+@dataclass(slots=True)
+class ReplayedMove:
+    """One replayed main-line move: where it was written and what it is."""
+
+    ply: int
+    """1-based half-move slot of the main line (as :attr:`pdn_tools.model.Game.plies`
+    counts them: moves and placeholders)."""
+    node: Node
+    move: Move
+    """The engine move: ``from_sq``, ``to_sq``, ``captures``, every route in ``paths``."""
+    text: str
+    """Canonical notation of the move in its position (short form when unambiguous)."""
+    merged: tuple[Node, ...] = ()
+    """Further nodes merged into this move (a capture written jump by jump, W24)."""
+
+
+@dataclass(slots=True)
+class ReplayStop:
+    """Where and why replay of the main line stopped before its end."""
+
+    ply: int
+    line: int
+    column: int
+    reason: str
+    code: str | None = None
+    """The diagnostic code of the finding that stopped replay (None for a placeholder)."""
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    """What replaying one game established.
+
+    ``replayed`` is False when the game was not replayed at all (variant without rule
+    profile, unknown variant, invalid FEN tag); ``skipped`` then says why.
+    """
+
+    replayed: bool = False
+    skipped: str | None = None
+    plies: int = 0
+    """Main-line plies replayed (a merged split capture counts once)."""
+    completed: bool = False
+    """Whether the whole main line replayed (no illegal move, no placeholder)."""
+    stop: ReplayStop | None = None
+    final_fen: str | None = None
+    """FEN of the position after the last replayed main-line ply."""
+    final_side_has_moves: bool | None = None
+    """Whether the side to move in the final position has a legal move."""
+    draws: list[DrawEvent] = field(default_factory=list)
+    continued_after_draw: int | None = None
+    """Ply of the first main-line move played after a draw condition held."""
+    moves: list[ReplayedMove] = field(default_factory=list)

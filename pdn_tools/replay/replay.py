@@ -1,0 +1,758 @@
+"""Replay a game read by the reader: legality, notation, numbers, results and draws.
+
+The replay walks the game tree with the rules engine.  Every move token is matched to
+the legal moves of its position (:func:`pdn_tools.rules.parse_move`); what does not
+match is explained with a stable code and evidence, and, when one legal move lets the
+rest of the record replay, the message names it as the probable repair.  Variations
+replay from the position before the move they replace.  Findings go to
+``game.issues``; :class:`~pdn_tools.replay.options.ReplayResult` carries the facts
+exporters need (resolved moves, final position, draw events).
+
+Look-ahead (replaying the following moves of the line with a candidate) is used only
+on an ambiguity or an error, so replaying a correct game costs one move generation,
+one match and one position per ply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.model import Game, Node
+from pdn_tools.replay.diagnose import closeness, explain
+from pdn_tools.replay.draws import ARTICLES, DrawTracker, side_name
+from pdn_tools.replay.options import (
+    ReplayedMove,
+    ReplayOptions,
+    ReplayResult,
+    ReplayStop,
+)
+from pdn_tools.results import read_result
+from pdn_tools.rules import (
+    FenError,
+    MatchKind,
+    Move,
+    Position,
+    Variant,
+    legal_moves,
+    move_text,
+    parse_fen,
+    parse_move,
+    path_text,
+    variant_by_name,
+    write_fen,
+)
+from pdn_tools.tags import standard_name
+
+_ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
+_MAX_BRANCHES = 64
+"""Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
+
+
+@dataclass(slots=True)
+class _State:
+    """Where a line of play stands: the position (None once replay of the line has
+    stopped), its legal moves, the draw counters and the expected move number."""
+
+    position: Position | None
+    legal: list[Move] | None
+    tracker: DrawTracker | None
+    fullmove: int | None
+
+    def copy(self) -> _State:
+        """An independent state for a variation branching here."""
+        return _State(
+            self.position,
+            self.legal,
+            self.tracker.copy() if self.tracker is not None else None,
+            self.fullmove,
+        )
+
+
+class _Replayer:
+    """Replays one game; holds the variant, the options and the findings."""
+
+    def __init__(self, game: Game, variant: Variant, options: ReplayOptions) -> None:
+        self.game = game
+        self.variant = variant
+        self.options = options
+        self.issues: list[Issue] = []
+        self.result = ReplayResult(replayed=True)
+        self.has_fen = False
+        self.repairs = 0
+        """Repair searches done so far (bounded by ``max_repair_searches``)."""
+        """Whether the game starts from a FEN tag other than the initial position."""
+        self._last_known: Position | None = None
+        """The main line's last position before replay stopped (for ``final_fen``)."""
+
+    # -- findings --------------------------------------------------------------
+    def issue(
+        self, code: str, message: str, node: Node, ply: int | None, in_variation: bool
+    ) -> None:
+        """Record a finding located at *node*."""
+        self.issues.append(
+            Issue(
+                code,
+                message,
+                node.line,
+                node.column,
+                ply=ply,
+                move=node.raw or node.element_text(),
+                in_variation=in_variation,
+            )
+        )
+
+    # -- entry -------------------------------------------------------------------
+    def run(self, start: Position) -> None:
+        """Replay the main line (and its variations) from *start*; fill the result."""
+        opts = self.options
+        tracker = DrawTracker(start, self.variant, opts) if opts.draws else None
+        has_fen = self.has_fen = start != Position.initial(self.variant)
+        state = _State(start, None, tracker, None if has_fen else 1)
+        nodes = list(self.game.mainline())
+        final = self.line(nodes, state, False, 0)
+        res = self.result
+        last = final.position
+        if last is None:
+            last = self._last_known
+        res.final_fen = write_fen(last) if last is not None else None
+        if final.position is not None:
+            legal = final.legal
+            if legal is None:
+                legal = legal_moves(final.position, self.variant)
+            res.final_side_has_moves = bool(legal)
+            res.completed = res.stop is None
+            if res.completed:
+                self.check_headers(final.position, legal)
+
+    # -- lines -------------------------------------------------------------------
+    def line(self, nodes: list[Node], state: _State, in_var: bool, ply: int) -> _State:
+        """Replay *nodes* (one line, in order) from *state*; alternatives met on the way
+        are replayed as variations.  Returns the state at the end of the line."""
+        i = 0
+        main = not in_var
+        while i < len(nodes):
+            node = nodes[i]
+            parent = node.parent
+            if (
+                parent is not None
+                and len(parent.variations) > 1
+                and parent.variations[0] is node
+                and state.position is not None
+            ):
+                for alt in parent.variations[1:]:
+                    self.line([alt, *alt.mainline()], state.copy(), True, ply)
+            if node.kind == "setup":
+                self.setup(node, state, ply, in_var)
+                i += 1
+                continue
+            ply += 1
+            if node.kind == "placeholder":
+                if state.position is not None and main:
+                    self._last_known = state.position
+                    if self.result.stop is None:
+                        self.result.stop = ReplayStop(
+                            ply,
+                            node.line,
+                            node.column,
+                            "unknown move: replay of the line stops until a set-up",
+                        )
+                state.position = None
+                state.legal = None
+                i += 1
+                continue
+            if state.position is None:
+                i += 1
+                continue
+            used = self.move(nodes, i, state, in_var, ply)
+            ply += max(0, used - 1)
+            i += max(1, used)
+        return state
+
+    def setup(self, node: Node, state: _State, ply: int, in_var: bool) -> None:
+        """A ``/FEN/`` set-up: replaces the position and resets the draw counters."""
+        try:
+            fen = parse_fen(node.fen or "", self.variant)
+        except FenError as exc:
+            self.issue("E10", f"invalid set-up FEN: {exc}", node, ply or None, in_var)
+            if not in_var and state.position is not None:
+                self._last_known = state.position
+                self.stop(node, ply + 1, "E10", f"invalid set-up FEN: {exc}")
+            state.position = None
+            state.legal = None
+            return
+        for warning in fen.warnings:
+            self.issue("W26", f"set-up FEN: {warning}", node, ply or None, in_var)
+        state.position = fen.position
+        state.legal = None
+        state.fullmove = None
+        if state.tracker is not None and self.options.ip15_setup_resets_counters:
+            state.tracker.reset(fen.position)
+
+    def stop(self, node: Node, ply: int, code: str, reason: str) -> None:
+        """Record where the main line stopped (the first stop wins)."""
+        if self.result.stop is None:
+            self.result.stop = ReplayStop(ply, node.line, node.column, reason, code)
+
+    # -- moves -------------------------------------------------------------------
+    def squares(self, node: Node) -> tuple[int, ...] | str:
+        """The written squares as numbers, or the reason they are not on the board."""
+        assert node.move is not None
+        size = self.variant.board.width * self.variant.board.height // 2
+        out: list[int] = []
+        for s in node.move.squares:
+            if not s.isdigit():
+                return f"square {s!r} is not on the board (squares are numbered 1-{size})"
+            n = int(s)
+            if not 1 <= n <= size:
+                return f"square {n} is not on the board (squares are numbered 1-{size})"
+            out.append(n)
+        return tuple(out)
+
+    def move(self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int) -> int:
+        """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on
+        a stop, more when a split capture was merged)."""
+        node = nodes[i]
+        assert node.move is not None and state.position is not None
+        position = state.position
+        legal = state.legal if state.legal is not None else legal_moves(position, self.variant)
+        variant = self.variant
+        squares = self.squares(node)
+        self.numbers(node, state, ply, in_var, squares, legal)
+        if state.position is None:
+            return 1
+        if isinstance(squares, str):
+            self.fail(nodes, i, state, in_var, ply, "E04", squares, None)
+            return 1
+        if not legal:
+            side = side_name(position.turn)
+            self.fail(
+                nodes, i, state, in_var, ply, "E05",
+                f"the game is over: {side} has no legal move", None,
+            )  # fmt: skip
+            return 1
+        match = parse_move(squares, legal, variant, capture=node.move.capture)
+        chosen: Move | None = match.move
+        used = 1
+        if match.kind in _ACCEPTED and chosen is not None:
+            if match.kind is MatchKind.NONCANONICAL:
+                self.issue(
+                    "W23",
+                    f"non-canonical capture path; canonical: {path_text(chosen, variant)}",
+                    node, ply, in_var,
+                )  # fmt: skip
+            if match.separator_mismatch:
+                kind = "capture" if chosen.is_capture else "quiet move"
+                sep = "x" if node.move.capture else "-"
+                self.issue(
+                    "W12",
+                    f"separator does not match the move: a {kind} written with '{sep}' "
+                    f"({move_text(chosen, legal, variant)})",
+                    node, ply, in_var,
+                )  # fmt: skip
+        elif match.kind is MatchKind.AMBIGUOUS:
+            cands = match.candidates
+            texts = ", ".join(path_text(c, variant) for c in cands)
+            ok: list[Move] = []
+            rest = len(nodes) - i - 1
+            if self.options.lookahead and rest > 0:
+                ok = [c for c in cands if self.follows(position.apply(c), nodes, i + 1)]
+            if len(ok) == 1:
+                chosen = ok[0]
+                self.issue(
+                    "W25",
+                    f"ambiguous capture ({texts}); only {path_text(chosen, variant)} lets "
+                    f"the rest of the line replay",
+                    node, ply, in_var,
+                )  # fmt: skip
+            else:
+                why = ""
+                if self.options.lookahead and rest > 0:
+                    why = (
+                        "; none of them lets the rest of the line replay"
+                        if not ok
+                        else "; look-ahead cannot decide between "
+                        + ", ".join(path_text(c, variant) for c in ok)
+                    )
+                self.fail(
+                    nodes, i, state, in_var, ply, "E08",
+                    f"ambiguous capture: candidates {texts}{why}", None, hint=False,
+                )  # fmt: skip
+                return 1
+        else:
+            merged = None
+            if match.kind is MatchKind.NO_MATCH and self.options.merge_split_captures:
+                merged = self.merge(position, legal, nodes, i)
+            if merged is not None:
+                chosen, used = merged
+                parts = " ".join(n.raw for n in nodes[i : i + used])
+                self.issue(
+                    "W24",
+                    f"capture written jump by jump ({parts}); merged into "
+                    f"{move_text(chosen, legal, variant)}",
+                    node, ply, in_var,
+                )  # fmt: skip
+            elif match.kind is MatchKind.WRONG_PATH:
+                alts = ", ".join(path_text(c, variant) for c in match.candidates)
+                self.fail(
+                    nodes, i, state, in_var, ply, "E09",
+                    f"the path fits no legal capture from {squares[0]} to {squares[-1]} "
+                    f"(legal: {alts})",
+                    squares,
+                )  # fmt: skip
+                return 1
+            else:
+                code, reason = explain(squares, position, legal, variant, node.move.capture)
+                self.fail(nodes, i, state, in_var, ply, code, reason, squares)
+                return 1
+        assert chosen is not None
+        self.play(nodes[i : i + used], state, chosen, legal, in_var, ply)
+        return used
+
+    def play(
+        self,
+        written: list[Node],
+        state: _State,
+        move: Move,
+        legal: list[Move],
+        in_var: bool,
+        ply: int,
+    ) -> None:
+        """Apply a resolved move to the line's state; main line: record it and count
+        the draw rules."""
+        before = state.position
+        assert before is not None
+        after = before.apply(move)
+        after_legal = legal_moves(after, self.variant)
+        state.position = after
+        state.legal = after_legal
+        if state.fullmove is not None and before.turn is not self.variant.first_mover:
+            state.fullmove += 1
+        res = self.result
+        if not in_var:
+            res.plies += 1
+            res.moves.append(
+                ReplayedMove(
+                    ply,
+                    written[0],
+                    move,
+                    move_text(move, legal, self.variant),
+                    tuple(written[1:]),
+                )
+            )
+            if res.draws and res.continued_after_draw is None:
+                res.continued_after_draw = ply
+                first = res.draws[0]
+                self.issue(
+                    "W36",
+                    f"play continues after a draw condition ({first['rule']} rule held at "
+                    f"ply {first['ply']})",
+                    written[0],
+                    ply,
+                    False,
+                )
+        if state.tracker is not None:
+            hits = state.tracker.play(before, move, after, bool(after_legal))
+            if hits and not in_var:
+                for rule in hits:
+                    res.draws.append({"rule": rule, "ply": ply, "article": ARTICLES[rule]})
+
+    def merge(
+        self, position: Position, legal: list[Move], nodes: list[Node], i: int
+    ) -> tuple[Move, int] | None:
+        """A capture written jump by jump from ``nodes[i]`` on, merged into one legal
+        move: (move, nodes used), or None."""
+        first = nodes[i].move
+        if first is None or not legal or not legal[0].is_capture:
+            return None
+        path = list(first.squares)
+        j = i + 1
+        while j < len(nodes) and j - i < 20:
+            nxt = nodes[j]
+            if nxt.kind != "move" or nxt.move is None or nxt.move.squares[0] != path[-1]:
+                return None
+            if nxt.variations[1:] or (nxt.parent is not None and nxt.parent.variations[1:]):
+                return None
+            path.extend(nxt.move.squares[1:])
+            if not all(s.isdigit() for s in path):
+                return None
+            match = parse_move(tuple(int(s) for s in path), legal, self.variant, capture=True)
+            if match.move is not None:
+                return match.move, j - i + 1
+            j += 1
+        return None
+
+    def follows(self, position: Position, nodes: list[Node], j: int, budget: int = -1) -> bool:
+        """Whether the moves ``nodes[j:]`` replay legally from *position* for the
+        look-ahead length (a set-up, a placeholder or the end of the line ends the
+        check successfully)."""
+        if budget < 0:
+            budget = self.options.lookahead_plies
+        branches = [_MAX_BRANCHES]
+        return self._follows(position, nodes, j, budget, branches)
+
+    def _follows(
+        self, position: Position, nodes: list[Node], j: int, budget: int, branches: list[int]
+    ) -> bool:
+        """:meth:`follows` with a shared branch budget (ambiguous moves branch)."""
+        variant = self.variant
+        while budget > 0 and j < len(nodes):
+            node = nodes[j]
+            if node.kind != "move" or node.move is None:
+                return True
+            if not all(s.isdigit() for s in node.move.squares):
+                return False
+            squares = tuple(int(s) for s in node.move.squares)
+            legal = legal_moves(position, variant)
+            if not legal:
+                return False
+            match = parse_move(squares, legal, variant, capture=node.move.capture)
+            if match.move is not None:
+                position = position.apply(match.move)
+                j += 1
+                budget -= 1
+                continue
+            if match.kind is MatchKind.AMBIGUOUS:
+                for cand in match.candidates:
+                    branches[0] -= 1
+                    if branches[0] < 0:
+                        return False
+                    if self._follows(position.apply(cand), nodes, j + 1, budget - 1, branches):
+                        return True
+                return False
+            merged = (
+                self.merge(position, legal, nodes, j) if match.kind is MatchKind.NO_MATCH else None
+            )
+            if merged is None:
+                return False
+            position = position.apply(merged[0])
+            j += merged[1]
+            budget -= 1
+        return True
+
+    def fail(
+        self,
+        nodes: list[Node],
+        i: int,
+        state: _State,
+        in_var: bool,
+        ply: int,
+        code: str,
+        reason: str,
+        squares: tuple[int, ...] | None,
+        *,
+        hint: bool = True,
+    ) -> None:
+        """Report an illegal move and stop replay of the line."""
+        node = nodes[i]
+        position = state.position
+        assert position is not None
+        message = reason
+        if (
+            not in_var
+            and ply == 1
+            and node.number is not None
+            and node.number > 1
+            and not self.has_fen
+        ):
+            message += (
+                f"; the record starts at move {node.number} without a FEN tag, so it is "
+                "probably a fragment replayed from the initial position"
+            )
+        if (
+            hint
+            and squares is not None
+            and self.options.repair_hints
+            and self.repairs < self.options.max_repair_searches
+        ):
+            self.repairs += 1
+            repair = self.repair(squares, position, nodes, i, state)
+            if repair:
+                message += "; " + repair
+        later = sum(1 for n in nodes[i + 1 :] if n.kind in ("move", "placeholder"))
+        message += f"; replay {'of this variation ' if in_var else ''}stops here"
+        message += f"; {later} later plies not checked" if later else ""
+        self.issue(code, message, node, ply, in_var)
+        if not in_var:
+            self._last_known = position
+            self.stop(node, ply, code, reason)
+        state.position = None
+        state.legal = None
+
+    def repair(
+        self,
+        squares: tuple[int, ...],
+        position: Position,
+        nodes: list[Node],
+        i: int,
+        state: _State,
+    ) -> str:
+        """A "did you mean" for an illegal move: legal moves, closest first, with which
+        the rest of the line replays; or a move that seems missing before it."""
+        variant = self.variant
+        legal = state.legal if state.legal is not None else legal_moves(position, variant)
+        rest = sum(1 for n in nodes[i + 1 :] if n.kind == "move")
+        horizon = min(rest, self.options.lookahead_plies)
+        ranked = sorted(((closeness(squares, m), m) for m in legal), key=lambda t: t[0][0])
+        if rest == 0:
+            near = [(why, m) for (rank, why), m in ranked if rank <= 1]
+            if len(near) == 1:
+                why, m = near[0]
+                return (
+                    f"did you mean {move_text(m, legal, variant)} ({why})? "
+                    "the record ends here, so look-ahead cannot confirm it"
+                )
+            return ""
+        good = [
+            (rank, why, m)
+            for (rank, why), m in ranked
+            if self.follows(position.apply(m), nodes, i + 1)
+        ]
+        if good:
+            best = good[0]
+            alts = [g for g in good if g[0] == best[0]]
+            text = move_text(best[2], legal, variant)
+            if len(alts) == 1:
+                return (
+                    f"did you mean {text} ({best[1]})? with it the next "
+                    f"{horizon} plies replay legally"
+                )
+            names = ", ".join(move_text(g[2], legal, variant) for g in alts[:4])
+            return f"the next {horizon} plies replay legally after any of {names}"
+        # A move of the side to move missing before the written one.
+        missing: list[tuple[Move, Move]] = []
+        for m in legal:
+            after = position.apply(m)
+            after_legal = legal_moves(after, variant)
+            match = parse_move(squares, after_legal, variant)
+            if match.move is not None and self.follows(after.apply(match.move), nodes, i + 1):
+                missing.append((m, match.move))
+                if len(missing) > 3:
+                    break
+        if missing:
+            side = side_name(position.turn)
+            names = ", ".join(move_text(m, legal, variant) for m, _ in missing[:3])
+            return (
+                f"a move of {side} seems to be missing before it (e.g. {names}): "
+                f"with it the next {horizon} plies replay legally"
+            )
+        if self.follows(position, nodes, i + 1):
+            return f"the move looks superfluous: without it the next {horizon} plies replay legally"
+        listed = ""
+        if len(legal) <= 6:
+            listed = "; legal here: " + ", ".join(move_text(m, legal, variant) for m in legal)
+        return "no single-move repair lets the rest of the line replay" + listed
+
+    # -- move numbers --------------------------------------------------------------
+    def numbers(
+        self,
+        node: Node,
+        state: _State,
+        ply: int,
+        in_var: bool,
+        squares: tuple[int, ...] | str,
+        legal: list[Move],
+    ) -> None:
+        """W33 for a number that disagrees with the replay; W34 for ``N. ...`` while the
+        first mover is to move (a missing move: replay of the line stops)."""
+        number, dots = node.number, node.number_dots
+        if number is None or state.position is None:
+            return
+        first_to_move = state.position.turn is self.variant.first_mover
+        second_dots = dots is not None and "..." in dots
+        if dots == ". ..." and first_to_move:
+            fits = (
+                not isinstance(squares, str) and parse_move(squares, legal, self.variant).accepted
+            )
+            if not fits:
+                self.issue(
+                    "W34",
+                    f"'{number}. ...' stands for a missing move of "
+                    f"{side_name(state.position.turn)}; replay of this line stops",
+                    node, ply, in_var,
+                )  # fmt: skip
+                if not in_var:
+                    self._last_known = state.position
+                    self.stop(node, ply, "W34", "a move is missing ('N. ...')")
+                state.position = None
+                state.legal = None
+                return
+        expected = state.fullmove
+        side = side_name(state.position.turn)
+        if expected is None:
+            state.fullmove = number
+            if second_dots == first_to_move:
+                self.issue(
+                    "W33",
+                    f"'{number}{dots}' but {side} is to move",
+                    node, ply, in_var,
+                )  # fmt: skip
+            return
+        if number != expected or second_dots == first_to_move:
+            self.issue(
+                "W33",
+                f"'{number}{dots}' written, but move {expected} of {side} is played here",
+                node, ply, in_var,
+            )  # fmt: skip
+            state.fullmove = number
+
+    # -- headers -------------------------------------------------------------------
+    def check_headers(self, position: Position, legal: list[Move]) -> None:
+        """W32: the Result (tag or terminator) against a lost final position, and the
+        PlyCount tag against the replayed plies."""
+        game = self.game
+        res = self.result
+        if not legal:
+            loser = position.turn
+            winner = loser.opponent
+            expected = "first-wins" if winner is self.variant.first_mover else "second-wins"
+            for value, where in self._result_sources():
+                outcome = read_result(value).outcome
+                if outcome in ("unknown", expected):
+                    continue
+                said = {
+                    "draw": "a draw",
+                    "first-wins": f"a win for {side_name(self.variant.first_mover)}",
+                    "second-wins": f"a win for {side_name(self.variant.first_mover.opponent)}",
+                    "both-lost": "both sides lost",
+                }[outcome]
+                self.issues.append(
+                    Issue(
+                        "W32",
+                        f"result {value!r} says {said}, but {side_name(loser)} is to move "
+                        f"with no legal move after ply {res.moves[-1].ply if res.moves else 0} "
+                        f"and has lost (final position {write_fen(position)})",
+                        where[0],
+                        where[1],
+                    )
+                )
+                break
+        tag = next((t for t in reversed(game.tags) if t.name.lower() == "plycount"), None)
+        if tag is not None and tag.value.strip().isdigit():
+            count = int(tag.value.strip())
+            if count != res.plies:
+                self.issues.append(
+                    Issue(
+                        "W32",
+                        f"PlyCount {count} but {res.plies} plies were replayed",
+                        tag.line,
+                        tag.column,
+                    )
+                )
+
+    def _result_sources(self) -> list[tuple[str, tuple[int, int]]]:
+        """The Result tag and the terminator, with where they are written."""
+        game = self.game
+        out: list[tuple[str, tuple[int, int]]] = []
+        tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "Result"), None)
+        if tag is not None:
+            out.append((tag.value, (tag.line, tag.column)))
+        term = game.terminator
+        if term is not None:
+            out.append((term.text, (term.line, term.column)))
+        return out
+
+
+def _start_position(
+    game: Game, variant: Variant, issues: list[Issue]
+) -> tuple[Position | None, str | None]:
+    """The start position: the FEN tag (``?`` or empty ignored) or the variant's
+    initial position.  An invalid FEN is E10 at the tag: (None, reason)."""
+    tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
+    if tag is None or tag.value.strip() in ("", "?"):
+        return Position.initial(variant), None
+    try:
+        fen = parse_fen(tag.value, variant)
+    except FenError as exc:
+        issues.append(Issue("E10", f"invalid FEN tag: {exc}; not replayed", tag.line, tag.column))
+        return None, f"invalid FEN: {exc}"
+    for warning in fen.warnings:
+        issues.append(Issue("W26", f"FEN tag: {warning}", tag.line, tag.column))
+    return fen.position, None
+
+
+def _uncertain_inference(game: Game) -> bool:
+    """Whether the reader guessed the variant (no GameType tag, W27) for a game that
+    starts from a FEN and whose squares all fit an 8x8 board.
+
+    The guess looks at the first moves only, which says little when the game starts
+    from a set-up position: 8x8 problem collections without GameType were taken for
+    10x10 (``wiegerw__pdn/succeed/Tricks traps and shots.pdn``).  Such a game is
+    replayed, but if it does not replay without errors its findings are dropped and
+    it counts as not replayed: errors under a guessed variant would be false errors.
+    """
+    if any(standard_name(t.name) == "GameType" for t in game.tags):
+        return False
+    if not any(i.code == "W27" and "inferred" in i.message for i in game.issues):
+        return False
+    fen = game.tag("FEN")
+    if fen is None or fen.strip() in ("", "?"):
+        return False
+    numbers = [int(n) for n in re.findall(r"\d+", fen)]
+    for node in _all_nodes(game):
+        if node.move is not None:
+            numbers.extend(int(s) for s in node.move.squares if s.isdigit())
+    return max(numbers, default=0) <= 32
+
+
+def _all_nodes(root: Node) -> list[Node]:
+    """Every node of the tree below *root* (iterative)."""
+    out: list[Node] = []
+    stack = list(root.variations)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.variations)
+    return out
+
+
+def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResult:
+    """Replay *game* and append the findings to ``game.issues``.
+
+    Variant: the game's variant, or ``options.variant`` when it is ``unknown``; a
+    variant without a rule profile gets W28 (unless the reader gave it) and is not
+    replayed.  The main line stops at the first illegal move (the rest is kept and
+    not checked); variations replay from their branch position and stop on their own.
+    """
+    opts = options or ReplayOptions()
+    name = game.variant
+    if name == "unknown":
+        if opts.variant is None:
+            return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
+        name = opts.variant
+    try:
+        variant = variant_by_name(name)
+    except KeyError:
+        if not any(i.code == "W28" for i in game.issues):
+            game.issues.append(
+                Issue(
+                    "W28",
+                    f"no rule profile yet for variant {name!r}; read but not replayed",
+                    game.span.start_line,
+                    game.span.start_column,
+                )
+            )
+        return ReplayResult(skipped=f"no rule profile for {name!r}")
+    guessed = _uncertain_inference(game)
+    issues: list[Issue] = []
+    start, problem = _start_position(game, variant, issues)
+    if start is None:
+        if guessed:
+            return ReplayResult(skipped=f"{_GUESSED}; {problem}")
+        game.issues.extend(issues)
+        return ReplayResult(skipped=problem)
+    replayer = _Replayer(game, variant, opts)
+    replayer.issues = issues
+    replayer.run(start)
+    if guessed and any(i.level is Severity.ERROR for i in replayer.issues):
+        # The guess is the likelier culprit than the record: report nothing.
+        return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
+    game.issues.extend(sorted(replayer.issues, key=lambda i: (i.line, i.column)))
+    return replayer.result
+
+
+_GUESSED = "variant guessed by the reader from squares that fit an 8x8 board as well"
+
+
+__all__ = ["replay_game"]

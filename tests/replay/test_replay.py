@@ -1,0 +1,376 @@
+"""Replay validator: every diagnostic it emits, draw rules at their exact ply,
+variations, set-ups and the result checks, on small hand-made records."""
+
+from __future__ import annotations
+
+import pytest
+
+from pdn_tools import read_string
+from pdn_tools.diagnostics import CATALOGUE, Issue
+from pdn_tools.model import Game
+from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+
+G = '[GameType "20"]\n'
+REPLAY_CODES = {"E04", "E05", "E06", "E07", "E08", "E09", "E10", "W12", "W23", "W24", "W25"}
+REPLAY_CODES |= {"W26", "W28", "W32", "W33", "W34"}
+
+
+def run(text: str, **options: object) -> tuple[Game, ReplayResult, list[Issue]]:
+    """Read one game, replay it, and return the game, the result and the replay's issues."""
+    game = read_string(text)[0]
+    before = len(game.issues)
+    result = replay_game(game, ReplayOptions(**options))  # type: ignore[arg-type]
+    return game, result, game.issues[before:]
+
+
+def codes(issues: list[Issue]) -> list[str]:
+    """The codes of *issues*, in order."""
+    return [i.code for i in issues]
+
+
+def test_replay_codes_are_catalogued() -> None:
+    assert REPLAY_CODES.issubset(CATALOGUE)
+
+
+def test_legal_game_replays_completely() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 *")
+    assert issues == []
+    assert result.completed and result.plies == 7 and result.stop is None
+    assert result.final_fen == "B:W28,31,34-36,38-50:B1-13,15-18,20"
+    assert [m.text for m in result.moves][:4] == ["32-28", "19-23", "28x19", "14x23"]
+    assert result.moves[2].move.captures == frozenset({23})
+
+
+def test_e04_square_off_the_board() -> None:
+    _, result, issues = run(G + "1. 51-46 *")
+    assert codes(issues) == ["E04"] and "51" in issues[0].message
+    assert result.stop is not None and result.stop.code == "E04"
+    _, _, issues = run(G + "1. c3-d4 *")
+    assert codes(issues) == ["E04"]
+
+
+@pytest.mark.parametrize(
+    ("moves", "needle"),
+    [
+        ("1. 22-27 *", "no white piece on 22"),
+        ("1. 32-37 *", "37 is occupied by a white man"),
+        ("1. 33-27 *", "not on a diagonal"),
+        ("1. 32-28 17-21 2. 28-32 *", "cannot move backward"),
+        ("1. 32-23 *", "a man moves one square"),
+    ],
+)
+def test_e05_illegal_move_says_why(moves: str, needle: str) -> None:
+    game, result, issues = run(G + moves)
+    assert codes(issues) == ["E05"], issues
+    assert needle in issues[0].message
+    assert issues[0].move == moves.split()[-2] and issues[0].ply is not None
+    assert not result.completed and game.status == "error"
+
+
+def test_e05_message_counts_unchecked_plies_and_ply_is_mainline_halfmove() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 2. 33-27 14-19 3. 37-32 *")
+    assert codes(issues) == ["E05"] and issues[0].ply == 3
+    assert "replay stops here; 2 later plies not checked" in issues[0].message
+    assert result.plies == 2 and result.stop is not None and result.stop.ply == 3
+
+
+def test_e06_quiet_move_while_capture_compulsory() -> None:
+    _, _, issues = run(G + "1. 32-28 19-23 2. 31-27 *")
+    assert codes(issues) == ["E06"] and "28x19" in issues[0].message
+
+
+def test_e07_fewer_pieces_than_the_maximum() -> None:
+    _, _, issues = run('[FEN "W:W28,45:B23,14,40"]' + G + "1. 45x34 *")
+    assert codes(issues) == ["E07"]
+    assert "maximum is 2" in issues[0].message and "28x19x10" in issues[0].message
+
+
+def test_e07_capture_stopped_while_it_can_continue() -> None:
+    _, _, issues = run('[FEN "W:W28,45:B23,14,40"]' + G + "1. 28x19 *", merge_split_captures=False)
+    assert codes(issues) == ["E07"] and "must continue" in issues[0].message
+
+
+def test_w24_split_capture_is_merged() -> None:
+    _, result, issues = run('[FEN "W:W28,45:B23,14,40,1"]' + G + "1. 28x19 19x10 1-7 *")
+    assert codes(issues) == ["W24"] and "28x10" in issues[0].message
+    assert result.completed and result.plies == 2
+    assert result.moves[0].move.captures == frozenset({23, 14}) and len(result.moves[0].merged) == 1
+
+
+AMBIG = '[FEN "W:WK27,48:B29,20,39,22,3"]\n' + G
+
+
+def test_w25_ambiguity_resolved_by_lookahead() -> None:
+    _, result, issues = run(AMBIG + "1. 27x43 20-25 *")
+    assert codes(issues) == ["W25"] and "27x18x34x43" in issues[0].message
+    assert result.completed and result.moves[0].move.captures == frozenset({22, 29, 39})
+
+
+def test_e08_ambiguity_lookahead_cannot_decide() -> None:
+    _, result, issues = run(AMBIG + "1. 27x43 3-8 *")
+    assert codes(issues) == ["E08"]
+    assert "27x9x25x43" in issues[0].message and "27x18x34x43" in issues[0].message
+    assert not result.completed
+
+
+def test_e08_without_lookahead() -> None:
+    _, _, issues = run(AMBIG + "1. 27x43 20-25 *", lookahead=False)
+    assert codes(issues) == ["E08"]
+
+
+def test_w23_noncanonical_path() -> None:
+    _, result, issues = run(AMBIG + "1. 27x9x43 *")
+    assert codes(issues) == ["W23"] and "27x9x25x43" in issues[0].message
+    assert result.completed
+
+
+def test_e09_path_fits_no_capture() -> None:
+    _, _, issues = run(AMBIG + "1. 27x22x43 *")
+    assert codes(issues) == ["E09"]
+    _, _, issues = run(G + "1. 32-28 19-23 2. 28x19x10 *")
+    assert codes(issues) == ["E09"]
+    _, _, issues = run(G + "1. 32x28x23 *")
+    assert codes(issues) == ["E09"] and "no capture is possible" in issues[0].message
+
+
+def test_w12_separator_mismatch() -> None:
+    _, result, issues = run(G + "1. 32x28 19-23 2. 28-19 14x23 *")
+    assert codes(issues) == ["W12", "W12"]
+    assert "capture written with '-'" in issues[1].message and result.completed
+
+
+def test_w33_move_number_disagrees() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 5. 28x19 14x23 *")
+    assert codes(issues) == ["W33"] and issues[0].level.value == "info"
+    assert result.completed
+    _, _, issues = run(G + "1. 32-28 19-23 2... 28x19 *")
+    assert codes(issues) == ["W33"]
+
+
+def test_w34_ellipsis_for_a_missing_move() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 2. ... 18-22 3. 37-32 *")
+    assert codes(issues) == ["W34"] and not result.completed and result.plies == 2
+
+
+def test_repair_hint_one_digit() -> None:
+    _, _, issues = run(G + "1. 32-28 19-23 2. 28x18 14x23 3. 33-28 *")
+    assert codes(issues) == ["E05"]
+    assert "did you mean 28x19 (one mistyped digit" in issues[0].message
+
+
+def test_repair_hint_missing_move() -> None:
+    _, _, issues = run(G + "1. 32-28 2. 37-32 19-23 *")
+    assert codes(issues) == ["W33", "E05"]
+    assert "a move of Black seems to be missing" in issues[1].message
+
+
+def test_variation_errors_are_marked_and_main_line_continues() -> None:
+    text = G + "1. 32-28 (1. 33-27 19-23) (1. 33-29 19-23 2. 29x18) 19-23 2. 28x19 14x23 *"
+    _, result, issues = run(text)
+    assert codes(issues) == ["E05", "E05"] and all(i.in_variation for i in issues)
+    assert "variation" in issues[0].message
+    assert result.completed and result.plies == 4
+
+
+def test_variation_replays_from_branch_position() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 (1... 17-22 2. 28x17 11x22) 2. 28x19 14x23 *")
+    assert issues == [] and result.completed
+
+
+def test_setup_mid_game_and_invalid_setup() -> None:
+    _, result, issues = run(G + '1. 32-28 19-23 /FEN "W:W33:B3"/ 2. 33-29 3-8 *')
+    assert issues == [] and result.completed and result.final_fen == "W:W29:B8"
+    _, result, issues = run(G + '1. 32-28 19-23 /FEN "W:W55:B3"/ 2. 33-29 *')
+    assert codes(issues) == ["E10"] and not result.completed
+
+
+def test_black_to_move_from_fen() -> None:
+    _, result, issues = run('[FEN "B:W33:B3"]\n' + G + "1... 3-8 2. 33-29 *")
+    assert issues == [] and result.completed and result.final_fen == "B:W29:B8"
+
+
+def test_invalid_fen_tag_is_e10_and_not_replayed() -> None:
+    game, result, issues = run('[FEN "W:W55:B3"]\n' + G + "1. 33-29 *")
+    assert codes(issues) == ["E10"] and not result.replayed
+    fen_tag = game.tags[0]
+    assert (issues[0].line, issues[0].column) == (fen_tag.line, fen_tag.column)
+
+
+def test_w28_variant_without_profile() -> None:
+    _, result, issues = run('[GameType "21"]\n1. 11-15 23-19 *')
+    assert codes(issues) == ["W28"] and not result.replayed
+
+
+def test_unknown_variant_uses_option() -> None:
+    text = '[FEN "W:W29:B3"]\n1. 29-24 *'
+    _, result, _ = run(text)
+    assert not result.replayed
+    _, result, issues = run(text, variant="international")
+    assert result.completed and issues == []
+
+
+def test_w32_result_contradicts_lost_position() -> None:
+    _, result, issues = run('[Result "1-1"]\n[FEN "W:W28:B23"]\n' + G + "1. 28x19 1-1")
+    assert "W32" in codes(issues) and "has lost" in issues[0].message
+    assert result.final_side_has_moves is False
+    _, _, issues = run('[Result "2-0"]\n[FEN "W:W28:B23"]\n' + G + "1. 28x19 2-0")
+    assert issues == []
+
+
+def test_w32_plycount() -> None:
+    _, _, issues = run('[PlyCount "5"]\n' + G + "1. 32-28 19-23 *")
+    assert codes(issues) == ["W32"] and "PlyCount 5" in issues[0].message
+
+
+def _game(fen: str, first: list[str], cycle: list[str], plies: int) -> str:
+    """A record from *fen* (White to move): the *first* moves, then *cycle* repeated."""
+    moves = first + [cycle[i % len(cycle)] for i in range(plies)]
+    out: list[str] = []
+    for i, move in enumerate(moves):
+        if i % 2 == 0:
+            out.append(f"{i // 2 + 1}.")
+        out.append(move)
+    return f'[FEN "{fen}"]\n' + G + " ".join(out) + " *"
+
+
+def draws(result: ReplayResult) -> list[tuple[str, int]]:
+    """The draw events as (rule, ply)."""
+    return [(d["rule"], d["ply"]) for d in result.draws]
+
+
+def test_threefold_repetition_at_exact_ply() -> None:
+    text = _game("W:WK47,K50:BK1,K4", [], ["47-42", "1-7", "42-47", "7-1"], 10)
+    _, result, issues = run(text)
+    assert draws(result) == [("threefold", 8)]
+    assert [(i.code, i.ply, i.level.value) for i in issues] == [("W36", 9, "info")]
+    assert "third time" in result.draws[0]["article"]
+    assert result.continued_after_draw == 9
+    # IP-03 off: the set-up position is not the first occurrence.
+    _, result, _ = run(text, ip03_setup_counts_for_repetition=False)
+    assert draws(result) == [("threefold", 9)]
+
+
+def test_25_move_rule_counts_from_the_last_man_move() -> None:
+    text = _game("W:WK47,K50,35:BK1,K4", ["35-30"], ["1-7", "47-42", "7-1", "42-47"], 52)
+    _, result, issues = run(text)
+    assert draws(result) == [("threefold", 9), ("25-move", 51)]
+    assert [(i.code, i.ply) for i in issues] == [("W36", 10)]
+
+
+def test_16_move_rule() -> None:
+    text = _game("W:WK47,K48,K49:BK5", [], ["49-44", "5-10", "44-49", "10-5"], 34)
+    _, result, _ = run(text)
+    assert draws(result) == [("threefold", 8), ("16-move", 32)]
+
+
+def test_5_move_rule_from_start_and_from_a_capture() -> None:
+    text = _game("W:WK47,K48:BK5", [], ["48-43", "5-10", "43-48", "10-5"], 12)
+    _, result, _ = run(text)
+    assert ("5-move", 10) in draws(result)
+    # The capture on ply 1 creates K+M v K: ply 1 is not counted, the limit is ply 11.
+    text = _game("W:WK47,33:BK5,28", ["33x22"], ["5-10", "47-42", "10-5", "42-47"], 12)
+    _, result, _ = run(text)
+    assert draws(result) == [("threefold", 9), ("5-move", 11)]
+
+
+def test_no_draw_when_the_limit_move_wins() -> None:
+    # 2K v K: White's 10th ply captures the lone king: a win, not a 5-move draw.
+    moves = ["48-43", "5-10", "43-48", "10-5", "48-43", "5-10", "43-48", "10-5", "48-43"]
+    text = _game("W:WK47,K48:BK5", moves, [], 0)
+    game = read_string(text)[0]
+    result = replay_game(game)
+    assert ("5-move", 10) not in draws(result)
+
+
+def test_draw_tracking_can_be_switched_off() -> None:
+    text = _game("W:WK47,K50:BK1,K4", [], ["47-42", "1-7", "42-47", "7-1"], 10)
+    _, result, _ = run(text, draws=False)
+    assert result.draws == []
+
+
+def test_uncertain_variant_inference() -> None:
+    # No GameType, a FEN and squares that fit 8x8: the reader's 10x10 guess is weak.
+    _, result, issues = run('[FEN "W:W32:B3"]\n1. 32-27 3-8 *')
+    assert result.replayed and result.completed and issues == []
+    _, result, issues = run('[FEN "W:W32:B3"]\n1. 32-27 3-7 *')
+    assert not result.replayed and result.skipped and issues == []
+
+
+def test_ip01_capture_inside_the_16_move_window() -> None:
+    # 3K v K from the start; on ply 26 the lone king takes a king: 2K v K.
+    cycle = ["49-44", "5-10", "44-49", "10-5"]
+    first = [cycle[i % 4] for i in range(24)] + ["47-41", "5x46"]
+    text = _game("W:WK47,K48,K49:BK5", first, ["49-44", "46-41", "44-49", "41-46"], 12)
+    # (A, default) the earlier of the running 16-move limit (ply 32) and 26 + 10.
+    _, result, issues = run(text)
+    assert draws(result) == [("threefold", 8), ("16-move", 32)]
+    assert [(i.code, i.ply) for i in issues] == [("W36", 9)]
+    # (B) a fresh 5-move count only.
+    _, result, _ = run(text, ip01_capture_in_16_window="fresh")
+    assert draws(result) == [("threefold", 8), ("5-move", 36)]
+
+
+def test_ip02_promotion_inside_the_16_move_class() -> None:
+    # K+2M v K from the start; the man on 7 is crowned on ply 1 (2K+M v K).
+    moves = ["47-42", "10-5", "42-47", "5-10"]
+    text = _game("W:WK47,7,45:BK5", ["7-2", "5-10"], moves, 32)
+    # Default: the class did not change, the count runs from the start (ply 32).
+    _, result, issues = run(text)
+    assert draws(result) == [("threefold", 9), ("16-move", 32)]
+    assert [(i.code, i.ply) for i in issues] == [("W36", 10)]
+    # Option: the promotion restarts the count (ply 1 + 32).
+    _, result, _ = run(text, ip02_promotion_restarts_16=True)
+    assert draws(result) == [("threefold", 9), ("16-move", 33)]
+
+
+def test_repair_hint_superfluous_move() -> None:
+    _, _, issues = run(G + "1. 32-28 19-23 2. 28x19 33-29 14x23 3. 37-32 *")
+    assert [i.code for i in issues if i.code.startswith("E")] == ["E05"]
+    assert "superfluous" in next(i for i in issues if i.code == "E05").message
+
+
+def test_move_after_the_game_ended() -> None:
+    _, result, issues = run('[FEN "W:W28:B23"]\n' + G + "1. 28x19 2-7 *")
+    assert codes(issues) == ["E05"] and "game is over" in issues[0].message
+    assert result.plies == 1 and not result.completed
+
+
+def test_w26_tolerated_fen_irregularity() -> None:
+    _, result, issues = run('[FEN "W:W33:B3."]\n' + G + "1. 33-29 *")
+    assert codes(issues) == ["W26"] and result.completed
+
+
+def test_issue_positions_and_written_move() -> None:
+    game, _, issues = run(G + "1. 32-28 19-23\n2. 28x18 *")
+    assert (issues[0].line, issues[0].column, issues[0].move) == (3, 4, "28x18")
+    assert issues[0] in game.issues
+
+
+def test_e09_squares_of_a_capture_out_of_order() -> None:
+    # Horizon engine logs write king paths scrambled (``24x15x29x47`` for 47x29x15).
+    _, _, issues = run('[FEN "W:W28,45:B23,14,40"]\n' + G + "1. 19x10x28 *")
+    assert codes(issues) == ["E09"] and "legal capture 28x19x10" in issues[0].message
+    assert "in another order" in issues[0].message
+
+
+def test_fragment_without_fen_is_explained() -> None:
+    _, _, issues = run(G + "9. 37-31 26x37 *")
+    error = next(i for i in issues if i.code == "E05")
+    assert "starts at move 9 without a FEN tag" in error.message
+
+
+def test_setup_after_an_illegal_move_resumes_replay() -> None:
+    # pdn-format.md §8.4: a set-up records an irregular move played over the board.
+    text = G + '1. 32-28 19-23 2. 33-27 /FEN "B:W28,40:B23"/ 2... 23x32 *'
+    _, result, issues = run(text)
+    assert codes(issues) == ["E05"]
+    assert result.stop is not None and result.stop.ply == 3 and not result.completed
+    assert result.final_fen == "W:W40:B32"
+
+
+def test_repair_searches_are_bounded() -> None:
+    text = G + "1. 32-28 19-23 2. 28x18 14x23 3. 33-28 *"
+    _, _, issues = run(text, max_repair_searches=0)
+    assert codes(issues) == ["E05"] and "did you mean" not in issues[0].message
+    _, _, issues = run(text, repair_hints=False)
+    assert "did you mean" not in issues[0].message
