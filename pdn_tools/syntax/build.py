@@ -484,33 +484,50 @@ class GameBuilder:
     def _run(self, token: Any, level: _Level) -> None:
         """Split a MOVE_RUN token into move numbers, moves and ellipses.
 
-        This is the hot loop of reading.  Words are taken with ``str.split``; a word
-        that is a known plain move (no findings, no mark, nothing pending on the
-        level) or a plain move number is handled in place.  At the first other word
-        the rest of the run goes through the grammar's MOVE_NUMBER/MOVE/ELLIPSIS
-        patterns (:meth:`_run_general`).
+        This is the hot loop of reading.  Words are taken line by line with
+        ``str.split``; a plain move number, or a move whose parse is cached and plain
+        (no findings, no mark, nothing pending on the level), is handled in place.  At
+        the first other word the rest of the run goes through the grammar's
+        MOVE_NUMBER/MOVE/ELLIPSIS patterns (:meth:`_run_general`).
         """
         text: str = token.value
-        line, base_col = self.loc.at(token.line, token.column)
-        line_start = -base_col + 1  # column = offset - line_start + 1
-        pos = 0
+        line, col0 = self.loc.at(token.line, token.column)
         moves = _MOVES
+        whole_move = _WHOLE_MOVE.fullmatch
         counting = not level.in_variation
-        find = text.find
-        count = text.count
-        for word in text.split():
-            start = find(word, pos)
-            nl = count("\n", pos, start)
-            if nl:
-                line += nl
-                line_start = text.rfind("\n", pos, start) + 1
-            pos = start + len(word)
-            parsed = moves.get(word)
-            if parsed is None and _WHOLE_MOVE.fullmatch(word) is not None:
-                parsed = moves[word] = _parse_move(word)
-                if len(moves) > _MOVE_CACHE_SIZE:
-                    moves.clear()
-            if parsed is not None:
+        moved = False
+        offset = 0  # offset in *text* of the current row
+        for index, row in enumerate(text.split("\n")):
+            if index:
+                line += 1
+                col0 = 1
+            find = row.find
+            pos = 0
+            for word in row.split():
+                start = find(word, pos)
+                pos = start + len(word)
+                column = col0 + start
+                if word[-1] == ".":
+                    digits = word[:-1]
+                    if not digits.isdigit():
+                        self.moves_seen = self.moves_seen or moved
+                        self._run_general(text, offset + start, line, offset + 1 - col0, level)
+                        return
+                    if level.number is not None and not level.skip_first:
+                        self._number(level, word, line, column)
+                    else:
+                        level.number = (int(digits), ".", line, column)
+                        level.skip_first = False
+                    continue
+                parsed = moves.get(word)
+                if parsed is None:
+                    if whole_move(word) is None:
+                        self.moves_seen = self.moves_seen or moved
+                        self._run_general(text, offset + start, line, offset + 1 - col0, level)
+                        return
+                    if len(moves) >= _MOVE_CACHE_SIZE:
+                        moves.clear()
+                    parsed = moves[word] = _parse_move(word)
                 last = level.last
                 if (
                     parsed[1] is not None
@@ -519,33 +536,26 @@ class GameBuilder:
                     or level.deferred
                     or (last is not None and last.kind == "placeholder")
                 ):
-                    self._move(level, word, line, start - line_start + 1)
+                    self._move(level, word, line, column)
                     continue
-                node = Node(
-                    "move", level.current, parsed[0], None, None, word, line, start - line_start + 1
-                )
+                current = level.current
+                node = Node("move", current, parsed[0], None, None, word, line, column)
                 number = level.number
                 if number is not None:
                     node.number = number[0]
                     node.number_dots = ". ..." if level.skip_first else number[1]
                     level.number = None
                     level.skip_first = False
-                level.current.variations.append(node)
+                current.variations.append(node)
                 level.current = level.last = node
-                self.moves_seen = True
+                moved = True
                 if counting:
                     self.ply += 1
                 if len(self.squares) < 8:
                     self.squares.extend(parsed[0].squares)
-            elif word[-1] == "." and word[:-1].isdigit():
-                if level.number is not None and not level.skip_first:
-                    self._number(level, word, line, start - line_start + 1)
-                else:
-                    level.number = (int(word[:-1]), ".", line, start - line_start + 1)
-                    level.skip_first = False
-            else:
-                self._run_general(text, start, line, line_start, level)
-                return
+            offset += len(row) + 1
+        if moved:
+            self.moves_seen = True
 
     def _run_general(self, text: str, pos: int, line: int, line_start: int, level: _Level) -> None:
         """Split the rest of a run from *pos* with the grammar's item patterns."""
