@@ -36,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from peer_engine import best_time  # noqa: E402  (same folder; standard library only)
+
 from pdn_tools.rules import (  # noqa: E402
     Position,
     legal_moves,
@@ -65,15 +67,6 @@ def sample_positions(count: int, seed: int = SEED) -> list[Position]:
             seen.setdefault(position.key(), position)
     keys = sorted(seen)
     return [seen[k] for k in rng.sample(keys, count)]
-
-
-def best_time(fn: Any, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def our_side(fens: list[str], repeats: int, depths: list[int]) -> dict[str, Any]:
