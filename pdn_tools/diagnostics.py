@@ -297,6 +297,13 @@ CATALOGUE: dict[str, Code] = {
             "Input cannot be decoded as text",
             "The input looks binary or UTF-16; decode it first or pass --encoding.",
         ),
+        _c(
+            "E13",
+            "error",
+            "Internal error",
+            "pdn-tools failed on this game (a bug, please report it with the record); the "
+            "game is reported with what was read and the next game is read as usual.",
+        ),
     )
 }
 

@@ -94,7 +94,18 @@ def _read(
                 file_report.issues.extend(leftovers)
             continue
         index += 1
-        game = build_game(chunk, opts)
+        try:
+            game = build_game(chunk, opts)
+        except Exception as exc:  # a bug must cost one game, never the file
+            game = Game()
+            game.add_issue(
+                Issue(
+                    "E13",
+                    f"internal error while reading this game: {exc!r}",
+                    chunk.line,
+                    chunk.column + 1,
+                )
+            )
         game.file = name
         game.index = index
         if index == 1:

@@ -10,7 +10,7 @@ from typing import TextIO
 import click
 
 from pdn_tools.cli.options import reading_options
-from pdn_tools.diagnostics import escalate
+from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.model import ReadOptions
 from pdn_tools.paths import InputError, check, expand
 from pdn_tools.reader import FileReport, read_games
@@ -107,7 +107,18 @@ def _validate_file(
         replay = None
         if not syntax_only:
             known = len(game.issues)
-            replay = replay_game(game, ReplayOptions(variant=options.variant))
+            try:
+                replay = replay_game(game, ReplayOptions(variant=options.variant))
+            except Exception as exc:  # a bug must cost one game, never the run
+                start = game.span
+                game.add_issue(
+                    Issue(
+                        "E13",
+                        f"internal error while replaying: {exc!r}",
+                        start.start_line,
+                        start.start_column,
+                    )
+                )
             if options.strict:
                 escalate(game.issues[known:])
         totals["games"] += 1
@@ -117,8 +128,8 @@ def _validate_file(
         if fmt == "jsonl":
             out.write(json.dumps(game_record(game, replay), ensure_ascii=False) + "\n")
         else:
-            for line in issue_lines(name, game.index, game.issues, show_info):
-                out.write(line + "\n")
+            for text in issue_lines(name, game.index, game.issues, show_info):
+                out.write(text + "\n")
     if report.games == 0 and report.issues:
         _count(report.issues, totals)
         if any(i.level.value == "error" for i in report.issues):
@@ -126,10 +137,10 @@ def _validate_file(
         if fmt == "jsonl":
             out.write(json.dumps(file_record(name, report.issues), ensure_ascii=False) + "\n")
         else:
-            for line in issue_lines(name, 0, report.issues, show_info):
-                out.write(line + "\n")
+            for text in issue_lines(name, 0, report.issues, show_info):
+                out.write(text + "\n")
 
 
-def _count(issues: list, totals: dict[str, int]) -> None:  # type: ignore[type-arg]
+def _count(issues: list[Issue], totals: dict[str, int]) -> None:
     for issue in issues:
         totals[issue.level.value] += 1
