@@ -308,11 +308,6 @@ CATALOGUE: dict[str, Code] = {
 }
 
 
-def severity_of(code: str) -> Severity:
-    """Default severity of *code*."""
-    return CATALOGUE[code].severity
-
-
 @dataclass(slots=True)
 class Issue:
     """One finding, located in the source.

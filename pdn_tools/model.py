@@ -18,7 +18,6 @@ from pdn_tools.diagnostics import Issue, Severity
 
 #: Standard strength marks and the NAG numbers they are stored as (pdn-format.md §8.1).
 MARK_TO_NAG: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-NAG_TO_MARK: dict[int, str] = {v: k for k, v in MARK_TO_NAG.items()}
 #: NAG of a forced move; a glued ``*`` is stored as this (W15).
 FORCED_NAG = 7
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,8 +132,3 @@ def read_string(
 ) -> list[Game]:
     """All games of a PDN string (convenience for tests and interactive use)."""
     return list(read_games(io.BytesIO(text.encode("utf-8")), options, name=name))
-
-
-def stdin_binary() -> BinaryIO:
-    """Standard input as bytes."""
-    return sys.stdin.buffer

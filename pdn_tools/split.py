@@ -115,7 +115,6 @@ _SPECIAL = _special()
 #: A cheap test that a line holds none of the characters or results _SPECIAL finds.
 _QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?![0-9])|1/2|\u00bd|0\.5")
 _TAG = re.compile(pattern("TAG"))
-_TAG_NOBRACKET = re.compile(r"[ \t]*[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\]")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]]+)")

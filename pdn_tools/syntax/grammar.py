@@ -55,12 +55,6 @@ def pattern(name: str) -> str:
 
 
 @cache
-def compiled(name: str, flags: int = 0) -> re.Pattern[str]:
-    """Terminal *name* compiled on its own."""
-    return re.compile(pattern(name), flags)
-
-
-@cache
 def run_items() -> re.Pattern[str]:
     """Splits a MOVE_RUN token into MOVE_NUMBER, MOVE and ELLIPSIS items."""
     return re.compile(
