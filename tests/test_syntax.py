@@ -188,3 +188,13 @@ def test_variant_inference() -> None:
     assert one('[GameType "25"]\n1. c3-d4 *').variant == "russian"
     assert "W28" in codes(one('[GameType "97"]\n1. 32-28 *'))
     assert "W27" in codes(one('[GameType "20,W,10,10,N1,0"]\n1. 32-28 *'))
+
+
+def test_positions_after_comments_spanning_lines() -> None:
+    game = one("1. 32-28 {a\nb c} 18-23 $2 {d}\n  2. 38-32 *")
+    first, second, third = list(game.mainline())
+    assert (first.comments[0].line, first.comments[0].column) == (1, 10)
+    assert first.comments[0].text == "a\nb c"
+    assert (second.line, second.column, second.nags) == (2, 6, [2])
+    assert [c.text for c in second.comments] == ["d"]
+    assert (third.line, third.column, third.number) == (3, 6, 2)

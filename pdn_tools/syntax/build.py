@@ -370,7 +370,10 @@ class GameBuilder:
 
     def _comment(self, token: Any, level: _Level, kind: str) -> None:
         line, col = self.loc.at(token.line, token.column)
-        value = token.value
+        self._comment_at(token.value, line, col, level, kind)
+
+    def _comment_at(self, value: str, line: int, col: int, level: _Level, kind: str) -> None:
+        """Attach the comment *value* (as written, delimiters included) where it belongs."""
         if kind == "brace":
             text = value[1:-1]
             inner = text.find("{")
@@ -482,37 +485,70 @@ class GameBuilder:
             node.move = MoveText(node.move.squares, node.move.capture, mark)
 
     def _run(self, token: Any, level: _Level) -> None:
-        """Split a MOVE_RUN token into move numbers, moves and ellipses.
+        """Split a MOVE_RUN token into its items.
 
-        This is the hot loop of reading.  Words are taken line by line with
-        ``str.split``; a plain move number, or a move whose parse is cached and plain
-        (no findings, no mark, nothing pending on the level), is handled in place.  At
-        the first other word the rest of the run goes through the grammar's
-        MOVE_NUMBER/MOVE/ELLIPSIS patterns (:meth:`_run_general`).
+        This is the hot loop of reading.  The run is cut at its brace comments; each
+        piece between them is split into words line by line with ``str.split``.  A
+        plain move number, a NAG, or a move whose parse is cached and plain (no
+        findings, no mark, nothing pending on the level) is handled in place.  At the
+        first other word the rest of the run goes through the grammar's item patterns
+        (:meth:`_run_general`).
         """
         text: str = token.value
         line, col0 = self.loc.at(token.line, token.column)
+        line_start = 1 - col0  # column = offset - line_start + 1
+        pos = 0
+        end = len(text)
+        while pos < end:
+            brace = text.find("{", pos)
+            stop = brace if brace >= 0 else end
+            if stop > pos:
+                resume = self._words(text, pos, stop, line, line_start, level)
+                if resume is not None:
+                    self._run_general(text, *resume, level)
+                    return
+                newlines = text.count("\n", pos, stop)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", pos, stop) + 1
+            if brace < 0:
+                return
+            close = text.find("}", brace)
+            body = text[brace : close + 1]
+            self._comment_at(body, line, brace - line_start + 1, level, "brace")
+            if "\n" in body:
+                line += body.count("\n")
+                line_start = brace + body.rfind("\n") + 1
+            pos = close + 1
+
+    def _words(
+        self, text: str, begin: int, end: int, line: int, line_start: int, level: _Level
+    ) -> tuple[int, int, int] | None:
+        """Handle the words of ``text[begin:end]`` (no comments in it).
+
+        Returns None when every word was handled, else (offset, line, line_start)
+        of the first word the general path must take.
+        """
         moves = _MOVES
         whole_move = _WHOLE_MOVE.fullmatch
         counting = not level.in_variation
         moved = False
-        offset = 0  # offset in *text* of the current row
-        for index, row in enumerate(text.split("\n")):
+        offset = begin
+        for index, row in enumerate(text[begin:end].split("\n")):
             if index:
                 line += 1
-                col0 = 1
+                line_start = offset
             find = row.find
             pos = 0
             for word in row.split():
                 start = find(word, pos)
                 pos = start + len(word)
-                column = col0 + start
+                column = offset + start - line_start + 1
                 if word[-1] == ".":
                     digits = word[:-1]
                     if not digits.isdigit():
                         self.moves_seen = self.moves_seen or moved
-                        self._run_general(text, offset + start, line, offset + 1 - col0, level)
-                        return
+                        return offset + start, line, line_start
                     if level.number is not None and not level.skip_first:
                         self._number(level, word, line, column)
                     else:
@@ -521,10 +557,12 @@ class GameBuilder:
                     continue
                 parsed = moves.get(word)
                 if parsed is None:
+                    if word[0] == "$" and word[1:].isdigit():
+                        (level.last or level.current).nags.append(int(word[1:]))
+                        continue
                     if whole_move(word) is None:
                         self.moves_seen = self.moves_seen or moved
-                        self._run_general(text, offset + start, line, offset + 1 - col0, level)
-                        return
+                        return offset + start, line, line_start
                     if len(moves) >= _MOVE_CACHE_SIZE:
                         moves.clear()
                     parsed = moves[word] = _parse_move(word)
@@ -556,6 +594,7 @@ class GameBuilder:
             offset += len(row) + 1
         if moved:
             self.moves_seen = True
+        return None
 
     def _run_general(self, text: str, pos: int, line: int, line_start: int, level: _Level) -> None:
         """Split the rest of a run from *pos* with the grammar's item patterns."""
@@ -573,6 +612,10 @@ class GameBuilder:
                 self._move(level, m.group(), line, column)
             elif kind == "MOVE_NUMBER":
                 self._number(level, m.group(), line, column)
+            elif kind == "COMMENT":
+                self._comment_at(m.group(), line, column, level, "brace")
+            elif kind == "NAG":
+                (level.last or level.current).nags.append(int(m.group()[1:]))
             else:
                 self._ellipsis(level, m.group(), line, column)
 

@@ -56,10 +56,9 @@ def pattern(name: str) -> str:
 
 @cache
 def run_items() -> re.Pattern[str]:
-    """Splits a MOVE_RUN token into MOVE_NUMBER, MOVE and ELLIPSIS items."""
-    return re.compile(
-        "|".join(f"(?P<{n}>{pattern(n)})" for n in ("MOVE_NUMBER", "MOVE", "ELLIPSIS"))
-    )
+    """Splits a MOVE_RUN token into its items (numbers, moves, '...', comments, NAGs)."""
+    names = ("MOVE_NUMBER", "MOVE", "ELLIPSIS", "COMMENT", "NAG")
+    return re.compile("|".join(f"(?P<{n}>{pattern(n)})" for n in names))
 
 
 @cache
