@@ -117,6 +117,7 @@ _QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?![0-9])|1/2|\u00bd|0\.
 _TAG = re.compile(pattern("TAG"))
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
+_PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
 _TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]]+)")
 _CAN_START = re.compile(r"[0-9{(/$;\[%]|[a-hA-H][1-8]|-|\.\.\.")
 _BLANK = re.compile(r"(?:\s|\\[rn])*")
@@ -157,9 +158,22 @@ def split_chunks(
             cur = start(line, piece.column)
         take_from = 0  # start of the text of this piece not yet added to the chunk
 
-        if not in_comment and not in_junk and piece.column == 0 and text.startswith("%"):
-            cur.add(text + ("\n" if piece.ends_line else ""))
-            continue
+        if not in_comment and not in_junk and piece.column == 0:
+            if text.startswith("%"):
+                cur.add(text + ("\n" if piece.ends_line else ""))
+                continue
+            # The common header line, one plain tag on its own: no need to scan it.
+            plain = _PLAIN_TAG_LINE.match(text)
+            if (
+                plain is not None
+                and not cur.chunk.has_movetext
+                and not cur.repeats_header(plain.group(1))
+            ):
+                cur.chunk.has_tags = True
+                cur.add(text + ("\n" if piece.ends_line else ""))
+                continue
+            # Otherwise (a repeated tag after Result starts the next header) the
+            # general path below handles the line.
         if "\xa0" in text and not cur.nbsp_reported:
             cur.nbsp_reported = True
             cur.chunk.issues.append(
