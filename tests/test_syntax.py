@@ -198,3 +198,13 @@ def test_positions_after_comments_spanning_lines() -> None:
     assert (second.line, second.column, second.nags) == (2, 6, [2])
     assert [c.text for c in second.comments] == ["d"]
     assert (third.line, third.column, third.number) == (3, 6, 2)
+
+
+def test_nags_and_fallbacks_inside_runs_attach_to_the_right_move() -> None:
+    game = one("1. 32-28 $1 18-23 2. 38-32 $2 $3 12-18 3. 1- 6 $4 7-12 ( 3... 17-21 $5 ) *")
+    nodes = list(game.mainline())
+    assert [n.nags for n in nodes] == [[1], [], [2, 3], [], [4], []]
+    assert game.plies == 6
+    alternative = nodes[4].variations[1]
+    assert alternative.element_text() == "17-21" and alternative.nags == [5]
+    assert [i.ply for i in game.issues if i.code == "W10"] == [5]

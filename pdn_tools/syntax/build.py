@@ -527,74 +527,91 @@ class GameBuilder:
         """Handle the words of ``text[begin:end]`` (no comments in it).
 
         Returns None when every word was handled, else (offset, line, line_start)
-        of the first word the general path must take.
+        of the first word the general path must take.  Level state that only the
+        general path changes is read once and refreshed after each fallback.
         """
         moves = _MOVES
         whole_move = _WHOLE_MOVE.fullmatch
         counting = not level.in_variation
-        moved = False
+        plies = 0
+        need_squares = len(self.squares) < 8
+
+        def plain_level() -> bool:
+            last = level.last
+            return (
+                not level.before
+                and not level.deferred
+                and (last is None or last.kind != "placeholder")
+            )
+
+        plain = plain_level()
+        current = level.current
         offset = begin
-        for index, row in enumerate(text[begin:end].split("\n")):
-            if index:
-                line += 1
-                line_start = offset
-            find = row.find
-            pos = 0
-            for word in row.split():
-                start = find(word, pos)
-                pos = start + len(word)
-                column = offset + start - line_start + 1
-                if word[-1] == ".":
-                    digits = word[:-1]
-                    if not digits.isdigit():
-                        self.moves_seen = self.moves_seen or moved
-                        return offset + start, line, line_start
-                    if level.number is not None and not level.skip_first:
-                        self._number(level, word, line, column)
-                    else:
-                        level.number = (int(digits), ".", line, column)
-                        level.skip_first = False
-                    continue
-                parsed = moves.get(word)
-                if parsed is None:
-                    if word[0] == "$" and word[1:].isdigit():
-                        (level.last or level.current).nags.append(int(word[1:]))
+        try:
+            for index, row in enumerate(text[begin:end].split("\n")):
+                if index:
+                    line += 1
+                    line_start = offset
+                base = offset - line_start + 1
+                find = row.find
+                pos = 0
+                for word in row.split():
+                    start = find(word, pos)
+                    pos = start + len(word)
+                    if word[-1] == ".":
+                        digits = word[:-1]
+                        if not digits.isdigit():
+                            return offset + start, line, line_start
+                        if level.number is not None and not level.skip_first:
+                            self._number(level, word, line, base + start)
+                        else:
+                            level.number = (int(digits), ".", line, base + start)
+                            level.skip_first = False
                         continue
-                    if whole_move(word) is None:
-                        self.moves_seen = self.moves_seen or moved
-                        return offset + start, line, line_start
-                    if len(moves) >= _MOVE_CACHE_SIZE:
-                        moves.clear()
-                    parsed = moves[word] = _parse_move(word)
-                last = level.last
-                if (
-                    parsed[1] is not None
-                    or parsed[2]
-                    or level.before
-                    or level.deferred
-                    or (last is not None and last.kind == "placeholder")
-                ):
-                    self._move(level, word, line, column)
-                    continue
-                current = level.current
-                node = Node("move", current, parsed[0], None, None, word, line, column)
-                number = level.number
-                if number is not None:
-                    node.number = number[0]
-                    node.number_dots = ". ..." if level.skip_first else number[1]
-                    level.number = None
-                    level.skip_first = False
-                current.variations.append(node)
-                level.current = level.last = node
-                moved = True
-                if counting:
-                    self.ply += 1
-                if len(self.squares) < 8:
-                    self.squares.extend(parsed[0].squares)
-            offset += len(row) + 1
-        if moved:
-            self.moves_seen = True
-        return None
+                    parsed = moves.get(word)
+                    if parsed is None:
+                        if word[0] == "$" and word[1:].isdigit():
+                            # the element just read: a node made here, else the level's last
+                            target = current if current is not level.current else level.last
+                            (target or current).nags.append(int(word[1:]))
+                            continue
+                        if whole_move(word) is None:
+                            return offset + start, line, line_start
+                        if len(moves) >= _MOVE_CACHE_SIZE:
+                            moves.clear()
+                        parsed = moves[word] = _parse_move(word)
+                    if not plain or parsed[1] is not None or parsed[2]:
+                        if current is not level.current:
+                            level.current = level.last = current
+                        if counting:
+                            self.ply += plies
+                        plies = 0
+                        self._move(level, word, line, base + start)
+                        current = level.current
+                        plain = plain_level()
+                        need_squares = len(self.squares) < 8
+                        continue
+                    node = Node("move", current, parsed[0], None, None, word, line, base + start)
+                    number = level.number
+                    if number is not None:
+                        node.number = number[0]
+                        node.number_dots = ". ..." if level.skip_first else number[1]
+                        level.number = None
+                        level.skip_first = False
+                    current.variations.append(node)
+                    current = node
+                    plies += 1
+                    if need_squares:
+                        self.squares.extend(parsed[0].squares)
+                        need_squares = len(self.squares) < 8
+                offset += len(row) + 1
+            return None
+        finally:
+            if current is not level.current:
+                level.current = level.last = current
+                self.moves_seen = True
+            if counting:
+                self.ply += plies
 
     def _run_general(self, text: str, pos: int, line: int, line_start: int, level: _Level) -> None:
         """Split the rest of a run from *pos* with the grammar's item patterns."""
