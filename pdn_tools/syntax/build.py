@@ -398,19 +398,53 @@ class GameBuilder:
             self.game.comments.append(comment)
 
     def _tag_run(self, token: Any) -> None:
-        """Split a TAG_RUN token into its tags, each with its own position."""
+        """Split a TAG_RUN token into its tags, each with its own position.
+
+        A plain tag (``[Name "value"]`` with nothing to unescape) is handled in place,
+        its name's reading cached; any other tag goes through :meth:`_tag`.
+        """
         text: str = token.value
         line, base_col = self.loc.at(token.line, token.column)
         line_start = -base_col + 1
         scanned = 0
-        for m in tag_pattern().finditer(text):
-            start = m.start()
-            nl = text.count("\n", scanned, start)
+        pos = text.find("[")
+        general = tag_pattern().match
+        while pos >= 0:
+            nl = text.count("\n", scanned, pos)
             if nl:
                 line += nl
-                line_start = text.rfind("\n", scanned, start) + 1
-            scanned = start
-            self._tag(m.group(), line, start - line_start + 1)
+                line_start = text.rfind("\n", scanned, pos) + 1
+            scanned = pos
+            column = pos - line_start + 1
+            plain = _PLAIN_TAG.match(text, pos)
+            if plain is not None and not self.moves_seen:
+                raw_name = plain.group(1)
+                known = _TAG_NAMES.get(raw_name)
+                if known is None:
+                    if len(_TAG_NAMES) >= _MOVE_CACHE_SIZE:
+                        _TAG_NAMES.clear()
+                    name, why = normalise_name(raw_name)
+                    known = _TAG_NAMES[raw_name] = (name, why, standard_name(name).lower())
+                name, why, key = known
+                if why is not None:
+                    self.issue("W07", why, line, column)
+                if key in self.tag_keys:
+                    self.issue(
+                        "W09",
+                        f"tag {name!r} appears more than once; the last value wins",
+                        line,
+                        column,
+                    )
+                self.tag_keys.add(key)
+                self.game.tags.append(Tag(name, plain.group(2), line, column))
+                end = plain.end()
+            else:
+                match = general(text, pos)
+                if match is None:  # cannot happen: the run is made of TAG matches
+                    return
+                self._tag(match.group(), line, column)
+                end = match.end()
+            pos = text.find("[", end)
 
     def _tag(self, text: str, line: int, col: int, missing_bracket: bool = False) -> None:
         raw_name, raw_value = split_tag(text)
@@ -886,6 +920,10 @@ _ParsedMove = tuple[MoveText, str | None, tuple[_Finding, ...]]
 _MOVES: dict[str, _ParsedMove] = {}
 _MOVE_CACHE_SIZE = 50_000
 _WHOLE_MOVE = re.compile(pattern("MOVE"))
+#: A tag with a plain value (no escapes, quotes or line breaks) and a plain name.
+_PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
+#: Cached readings of tag names: raw name -> (name, why irregular, standard key).
+_TAG_NAMES: dict[str, tuple[str, str | None, str]] = {}
 
 
 def _parse_move(raw: str) -> _ParsedMove:
