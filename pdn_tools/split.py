@@ -115,6 +115,7 @@ _SPECIAL = _special()
 #: A cheap test that a line holds none of the characters or results _SPECIAL finds.
 _QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?![0-9])|1/2|\u00bd|0\.5")
 _TAG = re.compile(pattern("TAG"))
+_CLOSED_COMMENT = re.compile(r"\{[^{}\n]*+\}")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
@@ -214,9 +215,15 @@ def split_chunks(
                 cur.chunk.column = piece.column + pos
                 continue
 
-            if _QUICK.search(text, pos) is None:
+            probe = text[pos:] if pos else text
+            if "{" in probe:
+                # Comments opened and closed on this line cannot end or start a game.
+                probe = _CLOSED_COMMENT.sub(" ", probe)
+                if "{" in probe or "}" in probe:
+                    probe = ""  # an unclosed or stray brace: take the general path
+            if probe and _QUICK.search(probe) is None:
                 # Plain movetext (the common case): nothing can end or start a game here.
-                if not cur.chunk.has_movetext and _visible(text[pos:]):
+                if not cur.chunk.has_movetext and _visible(probe):
                     cur.chunk.has_movetext = True
                 pos = len(text)
                 break
