@@ -113,7 +113,7 @@ def _special() -> re.Pattern[str]:
 
 _SPECIAL = _special()
 #: A cheap test that a line holds none of the characters or results _SPECIAL finds.
-_QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?![0-9])|1/2|\u00bd|0\.5")
+_QUICK = re.compile(r"[{}\[\]();/*\\%\"]|[012] ?- ?[012](?:(?![0-9])|(?=0*1\.))|1/2|\u00bd|0\.5")
 _TAG = re.compile(pattern("TAG"))
 _CLOSED_COMMENT = re.compile(r"\{[^{}\n]*+\}")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")

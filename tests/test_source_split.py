@@ -140,3 +140,9 @@ def test_empty_and_blank_inputs() -> None:
 def test_chunks_carry_their_positions() -> None:
     chunks = list(split_chunks(read_pieces(io.BytesIO(b'[A "1"]\n1. 32-28 * 1. 33-29 *'))))
     assert [(c.line, c.column, c.terminated) for c in chunks] == [(1, 0, True), (2, 10, True)]
+
+
+def test_glued_result_on_a_line_with_comments() -> None:
+    games = read_string("01.32-28 {0} 18-23 {0} 0-201.33-29 {0} 19-23 {1} 1-1\n")
+    assert [g.terminator.text for g in games if g.terminator] == ["0-2", "1-1"]
+    assert [g.plies for g in games] == [2, 2]
