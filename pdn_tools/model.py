@@ -295,7 +295,14 @@ class Game(Node):
     @property
     def plies(self) -> int:
         """Half-moves on the main line (moves and unknown-move placeholders)."""
-        return sum(1 for node in self.mainline() if node.kind in ("move", "placeholder"))
+        count = 0
+        line = self.variations
+        while line:
+            node = line[0]
+            if node.kind != "setup":  # moves and placeholders fill ply slots
+                count += 1
+            line = node.variations
+        return count
 
     @property
     def status(self) -> Literal["ok", "warning", "error"]:
