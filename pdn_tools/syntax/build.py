@@ -87,6 +87,8 @@ class GameBuilder:
         self.ply = 0
         self.once: set[str] = set()
         self.tag_keys: set[str] = set()
+        self.tags_by_key: dict[str, Tag] = {}
+        self.result_tags: list[Tag] = []
         self.result_from_tag = False
         self.stopped = False
 
@@ -435,8 +437,7 @@ class GameBuilder:
                         line,
                         column,
                     )
-                self.tag_keys.add(key)
-                self.game.tags.append(Tag(name, plain.group(2), line, column))
+                self._add_tag(key, Tag(name, plain.group(2), line, column))
                 end = plain.end()
             else:
                 match = general(text, pos)
@@ -471,8 +472,15 @@ class GameBuilder:
             self.issue(
                 "W09", f"tag {name!r} appears more than once; the last value wins", line, col
             )
+        self._add_tag(key, Tag(name, value, line, col))
+
+    def _add_tag(self, key: str, tag: Tag) -> None:
+        """Keep *tag*, and index it by its standard name (lower case) for the checks."""
         self.tag_keys.add(key)
-        self.game.tags.append(Tag(name, value, line, col))
+        self.tags_by_key[key] = tag
+        if key == "result":
+            self.result_tags.append(tag)
+        self.game.tags.append(tag)
 
     def _setup(self, token: Any, level: _Level) -> None:
         line, col = self.loc.at(token.line, token.column)
@@ -769,7 +777,8 @@ class GameBuilder:
     def _finish(self) -> None:
         game = self.game
         chunk = self.chunk
-        result_tag = game.tag("Result")
+        result = self.tags_by_key.get("result")
+        result_tag = result.value if result is not None else None
         # A final token equal to the Result tag closes the game (4-6, a bare '-').
         if game.terminator is None and result_tag is not None and result_tag.strip():
             last = next(reversed(list(game.mainline())), None)
@@ -801,10 +810,7 @@ class GameBuilder:
 
     def _check_results(self) -> None:
         game = self.game
-        tag = None
-        for t in game.tags:
-            if standard_name(t.name) == "Result":
-                tag = t
+        tag = self.tags_by_key.get("result")
         term = game.terminator
         tag_reading = read_result(tag.value) if tag is not None else None
         if tag_reading is not None and tag_reading.irregular and tag is not None:
@@ -839,18 +845,16 @@ class GameBuilder:
                     term.line,
                     term.column,
                 )
-        date = game.tag("Date")
-        if date is not None and not date_is_standard(date):
-            t = next(t for t in reversed(game.tags) if t.name.lower() == "date")
-            self.issue("W29", f"Date {date!r} is not in the form YYYY.MM.DD", t.line, t.column)
-        setup = None
-        fen = None
-        for t in game.tags:
-            std = standard_name(t.name)
-            if std == "SetUp":
-                setup = t
-            elif std == "FEN":
-                fen = t
+        date = self.tags_by_key.get("date")
+        if date is not None and not date_is_standard(date.value):
+            self.issue(
+                "W29",
+                f"Date {date.value!r} is not in the form YYYY.MM.DD",
+                date.line,
+                date.column,
+            )
+        setup = self.tags_by_key.get("setup")
+        fen = self.tags_by_key.get("fen")
         if setup is not None and setup.value.strip() == "1" and fen is None:
             self.issue("W26", 'SetUp "1" without a FEN tag', setup.line, setup.column)
         if setup is not None and setup.value.strip() == "0" and fen is not None:
@@ -861,7 +865,7 @@ class GameBuilder:
     def _variant(self) -> None:
         game = self.game
         style = None
-        tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "GameType"), None)
+        tag = self.tags_by_key.get("gametype")
         if tag is not None:
             reading = read_gametype(tag.value)
             game.variant = reading.variant
@@ -905,10 +909,7 @@ class GameBuilder:
                     break
 
     def _result_strings(self) -> list[tuple[str, tuple[int, int]]]:
-        out: list[tuple[str, tuple[int, int]]] = []
-        for t in self.game.tags:
-            if standard_name(t.name) == "Result":
-                out.append((t.value.strip(), (t.line, t.column)))
+        out = [(t.value.strip(), (t.line, t.column)) for t in self.result_tags]
         term = self.game.terminator
         if term is not None:
             out.append((term.text, (term.line, term.column)))
