@@ -90,6 +90,12 @@ class _Builder:
         chunk.text = None if chunk.oversize else "".join(self.parts)
         return chunk
 
+    def cut(self, text: str, end_line: int) -> Chunk:
+        """Finish the chunk with *text* because the next game's tags begin here."""
+        self.add(text)
+        self.chunk.next_game = True
+        return self.finish(end_line)
+
     def is_blank(self) -> bool:
         return not self.chunk.oversize and not any(_visible(p) for p in self.parts)
 
@@ -247,16 +253,12 @@ def split_chunks(
                     and not (cur.chunk.has_movetext)
                 ):
                     # A header-only record followed directly by the next header.
-                    cur.add(text[take_from:at])
-                    cur.chunk.next_game = True
-                    yield cur.finish(line)
+                    yield cur.cut(text[take_from:at], line)
                     cur = start(line, piece.column + at)
                     cur.repeats_header(named.group(1))
                     take_from = at
                 if cur.chunk.has_movetext:
-                    cur.add(text[take_from:at])
-                    cur.chunk.next_game = True
-                    yield cur.finish(line)
+                    yield cur.cut(text[take_from:at], line)
                     cur = start(line, piece.column + at)
                     take_from = at
                 tag = _TAG.match(text, at)
@@ -333,9 +335,7 @@ def split_chunks(
             elif kind == "tagnb":
                 # A tag line that lost its '[' (the parser reports W09).
                 if cur.chunk.has_movetext:
-                    cur.add(text[take_from:pos])
-                    cur.chunk.next_game = True
-                    yield cur.finish(line)
+                    yield cur.cut(text[take_from:pos], line)
                     cur = start(line, piece.column + pos)
                     take_from = pos
                 cur.chunk.has_tags = True

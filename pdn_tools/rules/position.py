@@ -133,21 +133,17 @@ class Position(NamedTuple):
         src, dst, cap = move.from_mask, move.to_mask, move.capture_mask
         keep = ~cap
         if self.turn is Color.WHITE:
-            if wm & src:
-                wm ^= src
-                if move.promotes:
-                    wk |= dst
-                else:
-                    wm |= dst
-            else:
-                wk = (wk ^ src) | dst
+            wm, wk = _relocate(wm, wk, src, dst, move.promotes)
             return Position(wm, wk, bm & keep, bk & keep, Color.BLACK, self.geometry)
-        if bm & src:
-            bm ^= src
-            if move.promotes:
-                bk |= dst
-            else:
-                bm |= dst
-        else:
-            bk = (bk ^ src) | dst
+        bm, bk = _relocate(bm, bk, src, dst, move.promotes)
         return Position(wm & keep, wk & keep, bm, bk, Color.WHITE, self.geometry)
+
+
+def _relocate(men: int, kings: int, src: int, dst: int, promotes: bool) -> tuple[int, int]:
+    """The mover's (men, kings) after its piece goes from *src* to *dst*."""
+    if men & src:
+        men ^= src
+        if promotes:
+            return men, kings | dst
+        return men | dst, kings
+    return men, (kings ^ src) | dst

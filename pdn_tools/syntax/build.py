@@ -412,10 +412,7 @@ class GameBuilder:
         pos = text.find("[")
         general = tag_pattern().match
         while pos >= 0:
-            nl = text.count("\n", scanned, pos)
-            if nl:
-                line += nl
-                line_start = text.rfind("\n", scanned, pos) + 1
+            line, line_start = _advance(text, scanned, pos, line, line_start)
             scanned = pos
             column = pos - line_start + 1
             plain = _PLAIN_TAG.match(text, pos)
@@ -549,18 +546,12 @@ class GameBuilder:
                 if resume is not None:
                     self._run_general(text, *resume, level)
                     return
-                newlines = text.count("\n", pos, stop)
-                if newlines:
-                    line += newlines
-                    line_start = text.rfind("\n", pos, stop) + 1
+                line, line_start = _advance(text, pos, stop, line, line_start)
             if brace < 0:
                 return
             close = text.find("}", brace)
-            body = text[brace : close + 1]
-            self._comment_at(body, line, brace - line_start + 1, level, "brace")
-            if "\n" in body:
-                line += body.count("\n")
-                line_start = brace + body.rfind("\n") + 1
+            self._comment_at(text[brace : close + 1], line, brace - line_start + 1, level, "brace")
+            line, line_start = _advance(text, brace, close + 1, line, line_start)
             pos = close + 1
 
     def _words(
@@ -660,10 +651,7 @@ class GameBuilder:
         scanned = pos
         for m in run_items().finditer(text, pos):
             start = m.start()
-            nl = text.count("\n", scanned, start)
-            if nl:
-                line += nl
-                line_start = text.rfind("\n", scanned, start) + 1
+            line, line_start = _advance(text, scanned, start, line, line_start)
             scanned = start
             kind = m.lastgroup
             column = start - line_start + 1
@@ -914,6 +902,18 @@ class GameBuilder:
         if term is not None:
             out.append((term.text, (term.line, term.column)))
         return out
+
+
+def _advance(text: str, begin: int, end: int, line: int, line_start: int) -> tuple[int, int]:
+    """Line number and line-start offset after ``text[begin:end]``.
+
+    Token texts carry their own line breaks; positions inside them are computed from
+    the token's start by counting the breaks passed over.
+    """
+    newlines = text.count("\n", begin, end)
+    if newlines:
+        return line + newlines, text.rfind("\n", begin, end) + 1
+    return line, line_start
 
 
 _Finding = tuple[str, str, bool]  # code, message, reported once per game
