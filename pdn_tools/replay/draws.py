@@ -62,10 +62,12 @@ class DrawTracker:
         "_repetition_limit",
         "_seen",
         "_window_plies",
+        "_with_turn",
     )
 
     def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
         self._options = options
+        self._with_turn = options.ip04_repetition_includes_side_to_move
         rules = variant.draw_rules
         self._repetition_limit = rules.repetitions
         self._king_plies = rules.king_moves_plies
@@ -95,7 +97,7 @@ class DrawTracker:
         return other
 
     def _key(self, position: Position) -> object:
-        if self._options.ip04_repetition_includes_side_to_move:
+        if self._with_turn:
             return position.key()
         return position.placement_key()
 
@@ -136,36 +138,41 @@ class DrawTracker:
             self._deadline = self._ply + plies
             self._deadline_rule = rule
 
-    def play(
-        self, before: Position, move: Move, after: Position, after_has_moves: bool
-    ) -> list[DrawRule]:
-        """Count *move* (played from *before*, giving *after*); the rules that first
-        hold at the new position.  A move that leaves the opponent without a legal
-        move wins, so it reaches no draw (rules.md §5.2, "win beats draw")."""
-        self._ply += 1
-        p = self._ply
-        moved_king = before.piece_at(move.from_sq)
-        is_king = moved_king is not None and moved_king[1]
-        if move.captures or not is_king:
-            self._last_reset = p
-            self._seen = {}
+    def play(self, before: Position, move: Move, after: Position) -> list[DrawRule]:
+        """Count *move* (played from *before*, giving *after*); the rules whose
+        condition holds at the new position.
+
+        The caller passes them to :meth:`fire` unless the side to move in *after* has
+        no legal move: a move that wins reaches no draw (rules.md §5.2, "win beats
+        draw").  Asking only then spares generating moves on most plies."""
+        self._ply = p = self._ply + 1
         key = self._key(after)
-        count = self._seen.get(key, 0) + 1
-        self._seen[key] = count
-        if move.captures or move.promotes:
+        if move.capture_mask or not move.from_mask & (before.white_kings | before.black_kings):
+            # A capture or a man's move: no earlier position can come back.
+            self._last_reset = p
+            self._seen = {key: 1}
+            count = 1
+        else:
+            seen = self._seen
+            count = seen.get(key, 0) + 1
+            seen[key] = count
+        if move.capture_mask or move.promotes:
             # Material changes only by a capture or a promotion.
             new_class = material_class(after)
             self._enter_class(self._class, new_class, move.promotes)
             self._class = new_class
         hits: list[DrawRule] = []
-        if not after_has_moves:
-            return hits
         if count >= self._repetition_limit:
             hits.append("threefold")
         if self._king_plies is not None and p - self._last_reset == self._king_plies:
             hits.append("25-move")
         if self._deadline is not None and p == self._deadline and self._deadline_rule:
             hits.append(self._deadline_rule)
+        return hits
+
+    def fire(self, hits: list[DrawRule]) -> list[DrawRule]:
+        """Of conditions that hold (from :meth:`play`), those holding for the first
+        time on this line; they are remembered as reported."""
         fresh = [h for h in hits if h not in self._fired]
         self._fired.update(fresh)
         return fresh

@@ -43,10 +43,15 @@ from pdn_tools.rules import (
     variant_by_name,
     write_fen,
 )
+from pdn_tools.rules.movegen import generator_for
 from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
+_SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
+"""Per board size, written squares already turned into numbers (or the reason they
+are not on the board): real files repeat the same few hundred move tokens."""
+_SQUARES_LIMIT = 20_000
 """Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
 
 
@@ -76,6 +81,10 @@ class _Replayer:
     def __init__(self, game: Game, variant: Variant, options: ReplayOptions) -> None:
         self.game = game
         self.variant = variant
+        self.generator = generator_for(variant)
+        self.size = variant.board.squares
+        self.known_squares = _SQUARES.setdefault(self.size, {})
+        self.first_mover = variant.first_mover
         self.options = options
         self.issues: list[Issue] = []
         self.result = ReplayResult(replayed=True)
@@ -132,7 +141,10 @@ class _Replayer:
         are replayed as variations.  Returns the state at the end of the line."""
         i = 0
         main = not in_var
-        while i < len(nodes):
+        count = len(nodes)
+        quiet_move = self.generator.quiet_move
+        squares_of = self.squares
+        while i < count:
             node = nodes[i]
             parent = node.parent
             if (
@@ -162,12 +174,30 @@ class _Replayer:
                 state.legal = None
                 i += 1
                 continue
-            if state.position is None:
+            position = state.position
+            if position is None:
                 i += 1
                 continue
+            written = node.move
+            if written is not None and not written.capture:
+                # Fast lane: a plain quiet move is checked without generating every move.
+                squares = squares_of(node)
+                if type(squares) is tuple and len(squares) == 2:
+                    quiet = quiet_move(position, squares[0], squares[1])
+                    if quiet is not None:
+                        if node.number is not None:
+                            self.numbers(node, state, ply, in_var, squares)
+                        if state.position is not None:
+                            text = f"{quiet.from_sq}-{quiet.to_sq}"
+                            self.play(node, (), state, quiet, text, in_var, ply)
+                        i += 1
+                        continue
             used = self.move(nodes, i, state, in_var, ply)
-            ply += max(0, used - 1)
-            i += max(1, used)
+            if used > 1:
+                ply += used - 1
+                i += used
+            else:
+                i += 1
         return state
 
     def setup(self, node: Node, state: _State, ply: int, in_var: bool) -> None:
@@ -196,19 +226,40 @@ class _Replayer:
             self.result.stop = ReplayStop(ply, node.line, node.column, reason, code)
 
     # -- moves -------------------------------------------------------------------
+    def legal(self, state: _State) -> list[Move]:
+        """The legal moves of the line's current position, generated once."""
+        legal = state.legal
+        if legal is None:
+            assert state.position is not None
+            legal = state.legal = legal_moves(state.position, self.variant)
+        return legal
+
     def squares(self, node: Node) -> tuple[int, ...] | str:
         """The written squares as numbers, or the reason they are not on the board."""
         assert node.move is not None
-        size = self.variant.board.width * self.variant.board.height // 2
+        written = node.move.squares
+        found = self.known_squares.get(written)
+        if found is not None:
+            return found
+        size = self.size
         out: list[int] = []
-        for s in node.move.squares:
+        result: tuple[int, ...] | str | None = None
+        for s in written:
             if not s.isdigit():
-                return f"square {s!r} is not on the board (squares are numbered 1-{size})"
+                result = f"square {s!r} is not on the board (squares are numbered 1-{size})"
+                break
             n = int(s)
             if not 1 <= n <= size:
-                return f"square {n} is not on the board (squares are numbered 1-{size})"
+                result = f"square {n} is not on the board (squares are numbered 1-{size})"
+                break
             out.append(n)
-        return tuple(out)
+        if result is None:
+            result = tuple(out)
+        known = self.known_squares
+        if len(known) >= _SQUARES_LIMIT:
+            known.clear()
+        known[written] = result
+        return result
 
     def move(self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int) -> int:
         """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on
@@ -216,10 +267,11 @@ class _Replayer:
         node = nodes[i]
         assert node.move is not None and state.position is not None
         position = state.position
-        legal = state.legal if state.legal is not None else legal_moves(position, self.variant)
         variant = self.variant
         squares = self.squares(node)
-        self.numbers(node, state, ply, in_var, squares, legal)
+        legal = state.legal if state.legal is not None else legal_moves(position, variant)
+        state.legal = legal
+        self.numbers(node, state, ply, in_var, squares)
         if state.position is None:
             return 1
         if isinstance(squares, str):
@@ -232,6 +284,14 @@ class _Replayer:
                 f"the game is over: {side} has no legal move", None,
             )  # fmt: skip
             return 1
+        if node.move.capture and len(squares) == 2:
+            # A short capture ``fromxto``: usually exactly one legal capture fits.
+            first, last = squares
+            same = [m for m in legal if m.from_sq == first and m.to_sq == last]
+            if len(same) == 1 and same[0].capture_mask:
+                text = f"{first}{variant.capture_separator}{last}"
+                self.play(node, (), state, same[0], text, in_var, ply)
+                return 1
         match = parse_move(squares, legal, variant, capture=node.move.capture)
         chosen: Move | None = match.move
         used = 1
@@ -307,40 +367,32 @@ class _Replayer:
                 self.fail(nodes, i, state, in_var, ply, code, reason, squares)
                 return 1
         assert chosen is not None
-        self.play(nodes[i : i + used], state, chosen, legal, in_var, ply)
+        text = move_text(chosen, legal, variant)
+        self.play(node, tuple(nodes[i + 1 : i + used]), state, chosen, text, in_var, ply)
         return used
 
     def play(
         self,
-        written: list[Node],
+        node: Node,
+        merged: tuple[Node, ...],
         state: _State,
         move: Move,
-        legal: list[Move],
+        text: str,
         in_var: bool,
         ply: int,
     ) -> None:
-        """Apply a resolved move to the line's state; main line: record it and count
-        the draw rules."""
+        """Apply a resolved move to the line's state; main line: record it (with *text*,
+        its canonical notation) and count the draw rules."""
         before = state.position
         assert before is not None
-        after = before.apply(move)
-        after_legal = legal_moves(after, self.variant)
-        state.position = after
-        state.legal = after_legal
-        if state.fullmove is not None and before.turn is not self.variant.first_mover:
+        state.position = after = before.apply(move)
+        state.legal = None
+        if state.fullmove is not None and before.turn is not self.first_mover:
             state.fullmove += 1
         res = self.result
         if not in_var:
             res.plies += 1
-            res.moves.append(
-                ReplayedMove(
-                    ply,
-                    written[0],
-                    move,
-                    move_text(move, legal, self.variant),
-                    tuple(written[1:]),
-                )
-            )
+            res.moves.append(ReplayedMove(ply, node, move, text, merged))
             if res.draws and res.continued_after_draw is None:
                 res.continued_after_draw = ply
                 first = res.draws[0]
@@ -348,15 +400,19 @@ class _Replayer:
                     "W36",
                     f"play continues after a draw condition ({first['rule']} rule held at "
                     f"ply {first['ply']})",
-                    written[0],
+                    node,
                     ply,
                     False,
                 )
-        if state.tracker is not None:
-            hits = state.tracker.play(before, move, after, bool(after_legal))
-            if hits and not in_var:
-                for rule in hits:
-                    res.draws.append({"rule": rule, "ply": ply, "article": ARTICLES[rule]})
+        tracker = state.tracker
+        if tracker is not None:
+            hits = tracker.play(before, move, after)
+            # Win beats draw: a condition reached by a winning move does not count.
+            if hits and self.legal(state):
+                hits = tracker.fire(hits)
+                if not in_var:
+                    for rule in hits:
+                        res.draws.append({"rule": rule, "ply": ply, "article": ARTICLES[rule]})
 
     def merge(
         self, position: Position, legal: list[Move], nodes: list[Node], i: int
@@ -552,34 +608,37 @@ class _Replayer:
         ply: int,
         in_var: bool,
         squares: tuple[int, ...] | str,
-        legal: list[Move],
     ) -> None:
         """W33 for a number that disagrees with the replay; W34 for ``N. ...`` while the
         first mover is to move (a missing move: replay of the line stops)."""
         number, dots = node.number, node.number_dots
-        if number is None or state.position is None:
+        position = state.position
+        if number is None or position is None:
             return
-        first_to_move = state.position.turn is self.variant.first_mover
+        first_to_move = position.turn is self.first_mover
         second_dots = dots is not None and "..." in dots
+        expected = state.fullmove
+        if expected is not None and number == expected and second_dots != first_to_move:
+            return  # the usual case: the number and dots fit
         if dots == ". ..." and first_to_move:
             fits = (
-                not isinstance(squares, str) and parse_move(squares, legal, self.variant).accepted
+                not isinstance(squares, str)
+                and parse_move(squares, self.legal(state), self.variant).accepted
             )
             if not fits:
                 self.issue(
                     "W34",
                     f"'{number}. ...' stands for a missing move of "
-                    f"{side_name(state.position.turn)}; replay of this line stops",
+                    f"{side_name(position.turn)}; replay of this line stops",
                     node, ply, in_var,
                 )  # fmt: skip
                 if not in_var:
-                    self._last_known = state.position
+                    self._last_known = position
                     self.stop(node, ply, "W34", "a move is missing ('N. ...')")
                 state.position = None
                 state.legal = None
                 return
-        expected = state.fullmove
-        side = side_name(state.position.turn)
+        side = side_name(position.turn)
         if expected is None:
             state.fullmove = number
             if second_dots == first_to_move:

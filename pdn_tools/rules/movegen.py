@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
-from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, tables_for
+from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, move_code, tables_for
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import (
     INTERNATIONAL,
@@ -89,6 +89,7 @@ class Generator:
         self.quiet_table = tables.quiet
         self.step_chunks = tables.step_chunks
         self.jump_table = tables.jumps
+        self._one_quiet: tuple[dict[int, Move], dict[int, tuple[Move, int]]] | None = None
 
     # ------------------------------------------------------------------ captures
     def has_capture(self, own_men: int, own_kings: int, opp: int, white: bool) -> bool:
@@ -456,6 +457,70 @@ class Generator:
             kings ^= low
             total += sum(self._king_free(low.bit_length() - 1, occupied))
         return total
+
+    # ------------------------------------------------------------------ one quiet move
+    def _quiet_index(self) -> tuple[dict[int, Move], dict[int, tuple[Move, int]]]:
+        """Men steps by (from bit, to bit) code, and king moves with the mask of the
+        squares they pass over, both read off the generator's own quiet tables."""
+        index = self._one_quiet
+        if index is None:
+            bits = self.code_bits
+            men: dict[int, Move] = {}
+            kings: dict[int, tuple[Move, int]] = {}
+            for side, table in enumerate(self.quiet_table):
+                for code, move in table.items():
+                    if not code & 1:
+                        men[(code >> 1) | side << (2 * bits)] = move
+            for frm, rays in enumerate(self.king_reach):
+                for ray in rays:
+                    between = 0
+                    for to in ray:
+                        code = move_code(frm, to, True, bits)
+                        kings[code >> 1] = (self.quiet_table[0][code], between)
+                        between |= 1 << to
+            index = self._one_quiet = (men, kings)
+        return index
+
+    def quiet_move(self, position: Position, frm: int, to: int) -> Move | None:
+        """The legal quiet move from square *frm* to square *to*, or None.
+
+        None means "not established here": the squares are off the board, the move is
+        not a quiet move of the side to move, or a capture is compulsory.  It answers
+        without generating the position's moves, which is what a replay needs for
+        most plies; callers fall back to :meth:`legal_moves` on None.  The answer is
+        read off the same tables as :meth:`legal_moves` and is always one of its moves.
+        """
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        if geometry is not self.geometry:
+            return None
+        bit_of = geometry.bit_of
+        if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
+            return None
+        if turn is _WHITE:
+            own_men, own_kings, opp, side = white_men, white_kings, black_men | black_kings, 0
+        else:
+            own_men, own_kings, opp, side = black_men, black_kings, white_men | white_kings, 1
+        f, t = bit_of[frm], bit_of[to]
+        occupied = own_men | own_kings | opp
+        if (occupied >> t) & 1:
+            return None
+        men, kings = self._one_quiet if self._one_quiet is not None else self._quiet_index()
+        bits = self.code_bits
+        key = (f << bits) | t
+        if (own_men >> f) & 1:
+            move = men.get(key | side << (2 * bits))
+            if move is None:
+                return None
+        elif (own_kings >> f) & 1:
+            entry = kings.get(key)
+            if entry is None or entry[1] & occupied:
+                return None
+            move = entry[0]
+        else:
+            return None
+        if self.has_capture(own_men, own_kings, opp, turn is _WHITE):
+            return None
+        return move
 
     # ------------------------------------------------------------------ public moves
     def legal_moves(self, position: Position) -> list[Move]:

@@ -129,21 +129,22 @@ class Position(NamedTuple):
 
     def apply(self, move: Move) -> Position:
         """The position after *move* (generated for this position), other side to move."""
-        wm, wk, bm, bk = self.white_men, self.white_kings, self.black_men, self.black_kings
-        src, dst, cap = move.from_mask, move.to_mask, move.capture_mask
-        keep = ~cap
-        if self.turn is Color.WHITE:
-            wm, wk = _relocate(wm, wk, src, dst, move.promotes)
-            return Position(wm, wk, bm & keep, bk & keep, Color.BLACK, self.geometry)
-        bm, bk = _relocate(bm, bk, src, dst, move.promotes)
-        return Position(wm & keep, wk & keep, bm, bk, Color.WHITE, self.geometry)
+        wm, wk, bm, bk, turn, geometry = self
+        src = move.from_mask
+        dst = move.to_mask
+        keep = ~move.capture_mask
+        if turn is _WHITE:
+            if wm & src:
+                if move.promotes:
+                    return Position(wm ^ src, wk | dst, bm & keep, bk & keep, _BLACK, geometry)
+                return Position(wm ^ src | dst, wk, bm & keep, bk & keep, _BLACK, geometry)
+            return Position(wm, wk ^ src | dst, bm & keep, bk & keep, _BLACK, geometry)
+        if bm & src:
+            if move.promotes:
+                return Position(wm & keep, wk & keep, bm ^ src, bk | dst, _WHITE, geometry)
+            return Position(wm & keep, wk & keep, bm ^ src | dst, bk, _WHITE, geometry)
+        return Position(wm & keep, wk & keep, bm, bk ^ src | dst, _WHITE, geometry)
 
 
-def _relocate(men: int, kings: int, src: int, dst: int, promotes: bool) -> tuple[int, int]:
-    """The mover's (men, kings) after its piece goes from *src* to *dst*."""
-    if men & src:
-        men ^= src
-        if promotes:
-            return men, kings | dst
-        return men | dst, kings
-    return men, (kings ^ src) | dst
+_WHITE = Color.WHITE
+_BLACK = Color.BLACK

@@ -20,6 +20,7 @@ from pdn_tools.rules import (
     write_fen,
 )
 from pdn_tools.rules.geometry import geometry_for
+from pdn_tools.rules.movegen import generator_for
 from pdn_tools.rules.variant import INTERNATIONAL
 
 GEO = geometry_for(INTERNATIONAL.board)
@@ -120,3 +121,43 @@ def test_partial_paths_never_pick_another_move(seed: int, plies: int, rng: rando
                 assert move in match.candidates
             else:
                 assert match.move == move, (written, match)
+
+
+def _random_placement(rng: random.Random) -> Position:
+    """A random legal-looking position with kings: men off their promotion rows."""
+    squares = rng.sample(range(1, 51), rng.randint(2, 24))
+    pieces: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
+    for sq in squares:
+        kind = rng.choice(("wm", "wk", "bm", "bk"))
+        if (kind == "wm" and sq <= 5) or (kind == "bm" and sq >= 46):
+            kind = kind[0] + "k"
+        pieces[kind].append(sq)
+    return Position.from_squares(
+        white_men=pieces["wm"],
+        white_kings=pieces["wk"],
+        black_men=pieces["bm"],
+        black_kings=pieces["bk"],
+        turn=rng.choice((Color.WHITE, Color.BLACK)),
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 160))
+def test_one_quiet_move_check_agrees_with_generation(seed: int, plies: int) -> None:
+    """``Generator.quiet_move`` answers exactly the legal quiet moves, and nothing
+    else, for every (from, to) pair of the side to move's pieces."""
+    rng = random.Random(seed)
+    gen = generator_for(INTERNATIONAL)
+    positions = random_game(seed, plies)[::7] + [_random_placement(rng) for _ in range(6)]
+    for position in positions:
+        legal = legal_moves(position)
+        quiet = {(m.from_sq, m.to_sq): m for m in legal if not m.captures}
+        own = position.men(position.turn) + position.kings(position.turn)
+        for frm in own:
+            for to in range(1, 51):
+                found = gen.quiet_move(position, frm, to)
+                expected = quiet.get((frm, to))
+                assert found == expected, (write_fen(position), frm, to)
+                if found is not None:
+                    assert found.paths == ((frm, to),) and found.promotes == expected.promotes
+        assert gen.quiet_move(position, 0, 51) is None
