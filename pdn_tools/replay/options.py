@@ -10,7 +10,7 @@ it without knowing how replay works.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pdn_tools.model import Node
 from pdn_tools.rules import Move
@@ -58,11 +58,20 @@ class ReplayOptions:
 
 
 class DrawEvent(TypedDict):
-    """A draw condition that first holds at ``ply`` (1-based main-line half-move)."""
+    """A draw condition that first holds at ``ply`` (1-based half-move, counted along
+    the line from the start position; a variation continues its branch's count).
+
+    Events inside a variation carry ``in_variation`` (True) and the ``line`` and
+    ``column`` of the move at which the condition holds; main-line events have only
+    the three required keys.
+    """
 
     rule: DrawRule
     ply: int
     article: str
+    in_variation: NotRequired[bool]
+    line: NotRequired[int]
+    column: NotRequired[int]
 
 
 @dataclass(slots=True)

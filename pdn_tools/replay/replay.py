@@ -23,6 +23,7 @@ from pdn_tools.model import Game, Node
 from pdn_tools.replay.diagnose import closeness, explain
 from pdn_tools.replay.draws import ARTICLES, DrawTracker, side_name
 from pdn_tools.replay.options import (
+    DrawEvent,
     ReplayedMove,
     ReplayOptions,
     ReplayResult,
@@ -64,6 +65,10 @@ class _State:
     legal: list[Move] | None
     tracker: DrawTracker | None
     fullmove: int | None
+    drawn: DrawEvent | None = None
+    """The first draw condition that held on this line (or the line it branched from)."""
+    continued: bool = False
+    """Whether a move was played after ``drawn`` held (W36 given)."""
 
     def copy(self) -> _State:
         """An independent state for a variation branching here."""
@@ -72,6 +77,8 @@ class _State:
             self.legal,
             self.tracker.copy() if self.tracker is not None else None,
             self.fullmove,
+            self.drawn,
+            self.continued,
         )
 
 
@@ -393,26 +400,31 @@ class _Replayer:
         if not in_var:
             res.plies += 1
             res.moves.append(ReplayedMove(ply, node, move, text, merged))
-            if res.draws and res.continued_after_draw is None:
+        drawn = state.drawn
+        if drawn is not None and not state.continued:
+            state.continued = True
+            if not in_var:
                 res.continued_after_draw = ply
-                first = res.draws[0]
-                self.issue(
-                    "W36",
-                    f"play continues after a draw condition ({first['rule']} rule held at "
-                    f"ply {first['ply']})",
-                    node,
-                    ply,
-                    False,
-                )
+            self.issue(
+                "W36",
+                f"play continues after a draw condition ({drawn['rule']} rule held at "
+                f"ply {drawn['ply']})",
+                node, ply, in_var,
+            )  # fmt: skip
         tracker = state.tracker
         if tracker is not None:
             hits = tracker.play(before, move, after)
             # Win beats draw: a condition reached by a winning move does not count.
             if hits and self.legal(state):
-                hits = tracker.fire(hits)
-                if not in_var:
-                    for rule in hits:
-                        res.draws.append({"rule": rule, "ply": ply, "article": ARTICLES[rule]})
+                for rule in tracker.fire(hits):
+                    event: DrawEvent = {"rule": rule, "ply": ply, "article": ARTICLES[rule]}
+                    if in_var:
+                        event["in_variation"] = True
+                        event["line"] = node.line
+                        event["column"] = node.column
+                    res.draws.append(event)
+                    if state.drawn is None:
+                        state.drawn = event
 
     def merge(
         self, position: Position, legal: list[Move], nodes: list[Node], i: int

@@ -374,3 +374,24 @@ def test_repair_searches_are_bounded() -> None:
     assert codes(issues) == ["E05"] and "did you mean" not in issues[0].message
     _, _, issues = run(text, repair_hints=False)
     assert "did you mean" not in issues[0].message
+
+
+def test_draw_conditions_inside_a_variation_are_reported_and_marked() -> None:
+    # Main line: 1. 47-42 1-7 2. 42-47 7-1 3. 50-45; the variation replaces 3. 50-45 by
+    # 3. 47-42, reaching the start position a third time at ply 8, then plays on.
+    fen = "W:WK47,K50:BK1,K4"
+    text = (
+        f'[FEN "{fen}"]\n' + G + "1. 47-42 1-7 2. 42-47 7-1 "
+        "3. 50-45 (3. 47-42 1-7 4. 42-47 7-1 5. 50-45) 4-9 *"
+    )
+    _, result, issues = run(text)
+    assert result.completed and result.plies == 6
+    main = [d for d in result.draws if not d.get("in_variation")]
+    inside = [d for d in result.draws if d.get("in_variation")]
+    assert main == []
+    assert [(d["rule"], d["ply"]) for d in inside] == [("threefold", 8)]
+    event = inside[0]
+    assert (event["line"], event["column"]) == (3, text.splitlines()[2].index("7-1 5.") + 1)
+    assert result.continued_after_draw is None
+    w36 = [i for i in issues if i.code == "W36"]
+    assert [(i.ply, i.in_variation, i.move) for i in w36] == [(9, True, "50-45")]
