@@ -13,6 +13,8 @@ from typing import Literal
 from pdn_tools.replay.options import DrawRule, ReplayOptions
 from pdn_tools.rules import Color, Move, Position, Variant
 
+_WHITE = Color.WHITE
+
 ARTICLES: dict[DrawRule, str] = {
     "threefold": "FMJD draw rules (rules.md §5.1): the same position, same side to move, "
     "for the third time",
@@ -146,7 +148,10 @@ class DrawTracker:
         no legal move: a move that wins reaches no draw (rules.md §5.2, "win beats
         draw").  Asking only then spares generating moves on most plies."""
         self._ply = p = self._ply + 1
-        key = self._key(after)
+        if self._with_turn:
+            key: object = (*after[:4], after[4] is _WHITE)
+        else:
+            key = after[:4]
         if move.capture_mask or not move.from_mask & (before.white_kings | before.black_kings):
             # A capture or a man's move: no earlier position can come back.
             self._last_reset = p

@@ -129,22 +129,29 @@ class Position(NamedTuple):
 
     def apply(self, move: Move) -> Position:
         """The position after *move* (generated for this position), other side to move."""
+        # Built with tuple.__new__: the named tuple's own constructor adds a Python-level
+        # call, and this runs once per replayed ply.
         wm, wk, bm, bk, turn, geometry = self
         src = move.from_mask
         dst = move.to_mask
         keep = ~move.capture_mask
         if turn is _WHITE:
-            if wm & src:
-                if move.promotes:
-                    return Position(wm ^ src, wk | dst, bm & keep, bk & keep, _BLACK, geometry)
-                return Position(wm ^ src | dst, wk, bm & keep, bk & keep, _BLACK, geometry)
-            return Position(wm, wk ^ src | dst, bm & keep, bk & keep, _BLACK, geometry)
-        if bm & src:
+            bm &= keep
+            bk &= keep
+            if not wm & src:
+                return _new(Position, (wm, wk ^ src | dst, bm, bk, _BLACK, geometry))
             if move.promotes:
-                return Position(wm & keep, wk & keep, bm ^ src, bk | dst, _WHITE, geometry)
-            return Position(wm & keep, wk & keep, bm ^ src | dst, bk, _WHITE, geometry)
-        return Position(wm & keep, wk & keep, bm, bk ^ src | dst, _WHITE, geometry)
+                return _new(Position, (wm ^ src, wk | dst, bm, bk, _BLACK, geometry))
+            return _new(Position, (wm ^ src | dst, wk, bm, bk, _BLACK, geometry))
+        wm &= keep
+        wk &= keep
+        if not bm & src:
+            return _new(Position, (wm, wk, bm, bk ^ src | dst, _WHITE, geometry))
+        if move.promotes:
+            return _new(Position, (wm, wk, bm ^ src, bk | dst, _WHITE, geometry))
+        return _new(Position, (wm, wk, bm ^ src | dst, bk, _WHITE, geometry))
 
 
 _WHITE = Color.WHITE
 _BLACK = Color.BLACK
+_new = tuple.__new__
