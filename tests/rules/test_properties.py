@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,7 @@ from pdn_tools.rules import (
 )
 from pdn_tools.rules.geometry import geometry_for
 from pdn_tools.rules.movegen import generator_for
-from pdn_tools.rules.variant import INTERNATIONAL
+from pdn_tools.rules.variant import INTERNATIONAL, Variant, variants
 
 GEO = geometry_for(INTERNATIONAL.board)
 
@@ -123,16 +124,19 @@ def test_partial_paths_never_pick_another_move(seed: int, plies: int, rng: rando
                 assert match.move == move, (written, match)
 
 
-def _random_placement(rng: random.Random) -> Position:
-    """A random legal-looking position with kings: men off their promotion rows."""
-    squares = rng.sample(range(1, 51), rng.randint(2, 24))
+def _random_placement(rng: random.Random, variant: Variant) -> Position:
+    """A random position with kings: men off their promotion rows."""
+    size = variant.board.squares
+    row = variant.board.width // 2
+    squares = rng.sample(range(1, size + 1), rng.randint(2, min(24, size)))
     pieces: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
     for sq in squares:
         kind = rng.choice(("wm", "wk", "bm", "bk"))
-        if (kind == "wm" and sq <= 5) or (kind == "bm" and sq >= 46):
+        if (kind == "wm" and sq <= row) or (kind == "bm" and sq > size - row):
             kind = kind[0] + "k"
         pieces[kind].append(sq)
     return Position.from_squares(
+        variant,
         white_men=pieces["wm"],
         white_kings=pieces["wk"],
         black_men=pieces["bm"],
@@ -141,23 +145,40 @@ def _random_placement(rng: random.Random) -> Position:
     )
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 160))
-def test_one_quiet_move_check_agrees_with_generation(seed: int, plies: int) -> None:
+def _random_line(variant: Variant, rng: random.Random, plies: int) -> list[Position]:
+    position = Position.initial(variant)
+    out = [position]
+    for _ in range(plies):
+        moves = legal_moves(position, variant)
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+        out.append(position)
+    return out
+
+
+@pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 160))
+def test_one_quiet_move_check_agrees_with_generation(
+    variant: Variant, seed: int, plies: int
+) -> None:
     """``Generator.quiet_move`` answers exactly the legal quiet moves, and nothing
-    else, for every (from, to) pair of the side to move's pieces."""
+    else, for every (from, to) pair of the side to move's pieces, in every variant."""
     rng = random.Random(seed)
-    gen = generator_for(INTERNATIONAL)
-    positions = random_game(seed, plies)[::7] + [_random_placement(rng) for _ in range(6)]
+    gen = generator_for(variant)
+    size = variant.board.squares
+    positions = _random_line(variant, rng, plies)[::7]
+    positions += [_random_placement(rng, variant) for _ in range(6)]
     for position in positions:
-        legal = legal_moves(position)
+        legal = legal_moves(position, variant)
         quiet = {(m.from_sq, m.to_sq): m for m in legal if not m.captures}
         own = position.men(position.turn) + position.kings(position.turn)
         for frm in own:
-            for to in range(1, 51):
+            for to in range(1, size + 1):
                 found = gen.quiet_move(position, frm, to)
                 expected = quiet.get((frm, to))
-                assert found == expected, (write_fen(position), frm, to)
-                if found is not None:
+                assert found == expected, (variant.name, write_fen(position), frm, to)
+                if found is not None and expected is not None:
                     assert found.paths == ((frm, to),) and found.promotes == expected.promotes
-        assert gen.quiet_move(position, 0, 51) is None
+        assert gen.quiet_move(position, 0, size + 1) is None
