@@ -300,7 +300,11 @@ def _convert(
             sink = parquet
         else:
             stream = _open_text(out, stack)
-            sink = PdnSink(stream, canonical) if target == "pdn" else JsonSink(stream, target == "json")
+            sink = (
+                PdnSink(stream, canonical)
+                if target == "pdn"
+                else JsonSink(stream, target == "json")
+            )
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(_open_text(rejects, stack))

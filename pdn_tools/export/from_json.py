@@ -25,7 +25,9 @@ class JsonInputError(ValueError):
 
 
 def _comment(data: dict[str, Any]) -> Comment:
-    return Comment(data["text"], data.get("kind", "brace"), data.get("line", 0), data.get("column", 0))
+    return Comment(
+        data["text"], data.get("kind", "brace"), data.get("line", 0), data.get("column", 0)
+    )
 
 
 def _node(data: dict[str, Any]) -> Node:
@@ -94,7 +96,9 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     game.file = data.get("file", "<json>")
     game.index = data.get("game", 0)
     span = data.get("span") or {}
-    game.span = Span(span.get("start_line", 0), span.get("start_column", 0), span.get("end_line", 0))
+    game.span = Span(
+        span.get("start_line", 0), span.get("start_column", 0), span.get("end_line", 0)
+    )
     game.variant = data.get("variant", "unknown")
     game.tags = [
         Tag(t["name"], t["value"], t.get("line", 0), t.get("column", 0)) for t in data["tags"]

@@ -96,13 +96,14 @@ def _columns(schema: pa.Schema) -> dict[str, list[Any]]:
     return {name: [] for name in schema.names}
 
 
-def mainline_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
+def mainline_rows(game: Game, resolution: Resolution, *, fen: bool = True) -> list[dict[str, Any]]:
     """One row per main-line ply: the move (canonical when resolved, else as read;
     ``--`` for an unknown move) and, when resolved, its squares and the FEN after it.
 
     Plies are counted as :attr:`Game.plies` counts them (set-ups fill no slot); the
     later jumps of a capture written jump by jump (W24) fill a slot but make no row,
-    their move being the merged one.
+    their move being the merged one.  ``fen=False`` leaves ``fen_after`` out (None),
+    which saves writing a FEN per ply when no moves table is wanted.
     """
     rows: list[dict[str, Any]] = []
     ply = 0
@@ -123,7 +124,7 @@ def mainline_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "to": move.to_sq,
                     "path": list(move.paths[0]),
                     "captures": sorted(move.captures),
-                    "fen_after": write_fen(resolved.after),
+                    "fen_after": write_fen(resolved.after) if fen else None,
                 }
             )
         else:
@@ -167,9 +168,7 @@ class ParquetWriter:
     ) -> None:
         self.row_group = row_group
         self.games = pq.ParquetWriter(games, GAMES_SCHEMA, compression="zstd")
-        self.moves = (
-            pq.ParquetWriter(moves, MOVES_SCHEMA, compression="zstd") if moves else None
-        )
+        self.moves = pq.ParquetWriter(moves, MOVES_SCHEMA, compression="zstd") if moves else None
         self.game_cols = _columns(GAMES_SCHEMA)
         self.move_cols = _columns(MOVES_SCHEMA)
         self.pending = 0
@@ -187,7 +186,7 @@ class ParquetWriter:
             record = jsonfmt.game_dict(game, replay, resolution)
         game_id = self.next_id
         self.next_id += 1
-        rows = mainline_rows(game, resolution)
+        rows = mainline_rows(game, resolution, fen=self.moves is not None)
         named = {name: game.tag(name) for name in NAMED_TAGS}
         cols = self.game_cols
         cols["id"].append(game_id)

@@ -15,7 +15,9 @@ from pdn_tools.cli import main
 from pdn_tools.export.from_json import read_json
 from pdn_tools.export.parquet import METADATA_KEY
 
-GOOD = '[Event "a"]\n[GameType "20"]\n1. 32-28 {[%clock w1:00:00 B1:00:00]} 19-23 (1... 18-23) 2-0\n'
+GOOD = (
+    '[Event "a"]\n[GameType "20"]\n1. 32-28 {[%clock w1:00:00 B1:00:00]} 19-23 (1... 18-23) 2-0\n'
+)
 BAD = '[Event "b"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x17 *\n'
 WARN = '[Event "c"]\n[GameType "20"]\n1. 32-28 19-23 2. 28-19 14x23 1-1\n'
 

@@ -82,10 +82,11 @@ def test_parquet_gives_back_games_and_moves(a: Game, b: Game, c: Game) -> None:
     for game, replay, resolution in items:
         writer.write(game, replay, resolution)
     writer.close()
+    assert pq.ParquetFile(io.BytesIO(sink.getvalue())).num_row_groups == 2  # streamed
     table = pq.read_table(io.BytesIO(sink.getvalue())).to_pylist()
     plies = pq.read_table(io.BytesIO(moves.getvalue())).to_pylist()
     assert len(table) == 3
-    for row, (game, replay, resolution) in zip(table, items, strict=True):
+    for row, (game, replay, _) in zip(table, items, strict=True):
         back = game_from_dict(json.loads(row["record"]))
         assert signature(back) == signature(game)
         assert issue_facts(back) == issue_facts(game)
