@@ -112,6 +112,8 @@ def semantic_tree(game: Game, resolution: Resolution) -> Any:
     def node_sig(node: Node) -> Any:
         resolved = resolution.get(node)
         what: Any = resolved.move.identity if resolved is not None else node.element_text()
+        if node.kind == "placeholder":
+            what = "--"  # "-", "--" and "..." all stand for an unknown move
         return (
             node.kind,
             what,

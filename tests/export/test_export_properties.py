@@ -55,6 +55,21 @@ def test_canonical_keeps_tree_and_validation(tree: Game) -> None:
 
 
 @SETTINGS
+@given(games())
+def test_canonical_keeps_any_tree(tree: Game) -> None:
+    """Arbitrary trees (illegal moves, placeholders, set-ups, every comment kind,
+    marks): canonical PDN reads back as one game with the same elements and
+    annotations, without a syntax error, and is stable."""
+    game, replay, resolution = converted(write_game(tree, tag_order="input"))
+    canonical = write_canonical(game, resolution)
+    again, replay2, resolution2 = converted(canonical)
+    assert semantic_tree(again, resolution2) == semantic_tree(game, resolution), canonical
+    syntax = {"E01", "E02", "E03", "E12"}
+    assert not [i for i in again.issues if i.code in syntax], canonical
+    assert write_canonical(again, resolution2) == canonical
+
+
+@SETTINGS
 @given(legal_games())
 def test_json_then_canonical_equals_canonical(tree: Game) -> None:
     """PDN → JSON → PDN gives the PDN written directly, and the same validation."""
