@@ -18,6 +18,7 @@ from pdn_tools.export.from_json import game_from_dict, read_json
 from pdn_tools.export.jsonfmt import JsonArrayWriter, game_dict
 from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.export.pdn import write_game
+from pdn_tools.export.resolve import resolve
 from pdn_tools.replay import replay_game
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,9 +61,9 @@ def test_canonical_keeps_any_tree(tree: Game) -> None:
     """Arbitrary trees (illegal moves, placeholders, set-ups, every comment kind,
     marks): canonical PDN reads back as one game with the same elements and
     annotations, without a syntax error, and is stable."""
-    game, replay, resolution = converted(write_game(tree, tag_order="input"))
+    game, _, resolution = converted(write_game(tree, tag_order="input"))
     canonical = write_canonical(game, resolution)
-    again, replay2, resolution2 = converted(canonical)
+    again, _, resolution2 = converted(canonical)
     assert semantic_tree(again, resolution2) == semantic_tree(game, resolution), canonical
     syntax = {"E01", "E02", "E03", "E12"}
     assert not [i for i in again.issues if i.code in syntax], canonical
@@ -78,8 +79,6 @@ def test_json_then_canonical_equals_canonical(tree: Game) -> None:
     assert issue_facts(back) == issue_facts(game)
     back.issues = []
     replay2 = replay_game(back)
-    from pdn_tools.export.resolve import resolve
-
     resolution2 = resolve(back, replay2)
     assert replay_facts(back, replay2) == replay_facts(game, replay)
     assert write_canonical(back, resolution2) == write_canonical(game, resolution)
