@@ -232,6 +232,8 @@ class Game(Node):
 
     ``issues`` collects every diagnostic of reading (and, later, of replay), in
     source order.  ``file`` and ``index`` (1-based within the file) identify it.
+    ``source`` is the game's text as read, kept only when
+    :attr:`ReadOptions.keep_source` asks for it (rejects files copy it verbatim).
     """
 
     __slots__ = (
@@ -239,6 +241,7 @@ class Game(Node):
         "index",
         "issues",
         "preamble",
+        "source",
         "span",
         "tags",
         "terminator",
@@ -255,6 +258,7 @@ class Game(Node):
         self.index: int = 0
         self.span: Span = Span(0, 0, 0)
         self.variant: str = "unknown"
+        self.source: str | None = None
 
     # -- tags ----------------------------------------------------------------
     def tag(self, name: str, default: str | None = None) -> str | None:
@@ -340,3 +344,6 @@ class ReadOptions:
     max_depth: int = 100
     variant: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    keep_source: bool = False
+    """Keep each game's text as read on :attr:`Game.source` (None for a game over
+    ``max_game_chars``, whose text is never held)."""

@@ -107,6 +107,8 @@ def _read(
             )
         game.file = name
         game.index = index
+        if opts.keep_source:
+            game.source = chunk.text
         if index == 1:
             game.issues[:0] = decoding.issues + file_report.issues
             file_report.issues = []

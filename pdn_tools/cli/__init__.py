@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from pdn_tools import __version__
+from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.validate import validate
 
@@ -22,3 +23,4 @@ def main() -> None:
 main.add_command(validate)
 main.add_command(moves)
 main.add_command(perft)
+main.add_command(convert)

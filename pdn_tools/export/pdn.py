@@ -19,7 +19,7 @@ WIDTH = 79
 TagOrder = Literal["canonical", "input"]
 
 
-def _tag_lines(game: Game, order: TagOrder) -> list[str]:
+def tag_lines(game: Game, order: TagOrder) -> list[str]:
     tags = list(game.tags)
     if order == "canonical":
         rank = {name: i for i, name in enumerate((*ROSTER, "GameType", "SetUp", "FEN"))}
@@ -27,17 +27,21 @@ def _tag_lines(game: Game, order: TagOrder) -> list[str]:
     return [f'[{t.name} "{escape(t.value)}"]' for t in tags]
 
 
-class _Lines:
-    """Collects movetext tokens into lines of at most WIDTH columns."""
+class Lines:
+    """Collects movetext tokens into lines of at most *width* columns.
 
-    def __init__(self) -> None:
+    A token longer than the width (a long comment) stands on a line of its own.
+    """
+
+    def __init__(self, width: int = WIDTH) -> None:
         self.lines: list[str] = []
         self.current = ""
+        self.width = width
 
     def token(self, text: str) -> None:
         if not self.current:
             self.current = text
-        elif len(self.current) + 1 + len(text) <= WIDTH:
+        elif len(self.current) + 1 + len(text) <= self.width:
             self.current += " " + text
         else:
             self.lines.append(self.current)
@@ -59,7 +63,8 @@ class _Lines:
             self.current = ""
 
 
-def _comment(out: _Lines, comment: Comment) -> None:
+def write_comment(out: Lines, comment: Comment) -> None:
+    """Write *comment* in its own kind (``{…}``, ``%…`` line or ``;…``)."""
     if comment.kind == "line":
         out.own_line("%" + comment.text)
     elif comment.kind == "semicolon":
@@ -68,12 +73,12 @@ def _comment(out: _Lines, comment: Comment) -> None:
         out.token("{" + comment.text.replace("}", ")") + "}")
 
 
-def _comments(out: _Lines, comments: Iterable[Comment]) -> None:
+def _comments(out: Lines, comments: Iterable[Comment]) -> None:
     for comment in comments:
-        _comment(out, comment)
+        write_comment(out, comment)
 
 
-def _element(out: _Lines, node: Node) -> None:
+def _element(out: Lines, node: Node) -> None:
     if node.starting_comments:
         _comments(out, node.starting_comments)
     if node.number is not None:
@@ -94,7 +99,7 @@ def _element(out: _Lines, node: Node) -> None:
     _comments(out, node.comments)
 
 
-def _line(out: _Lines, first: Node) -> None:
+def _line(out: Lines, first: Node) -> None:
     """Write the line of play starting at *first*, with its variations."""
     node: Node | None = first
     while node is not None:
@@ -120,9 +125,9 @@ def write_game(
     SetUp and FEN, then the rest in input order; ``"input"`` keeps input order.
     ``terminator="star"`` writes ``*`` (PDN 3.0's only separator) whatever was read.
     """
-    out = _Lines()
+    out = Lines()
     for comment in game.preamble:
-        _comment(out, comment)
+        write_comment(out, comment)
     out.flush()
     head = out.lines
     out.lines = []
@@ -130,15 +135,11 @@ def write_game(
     for nag in game.nags:
         out.token(f"${nag}")
     if game.variations:
-        _line(out, game.variations[0])
-        for alternative in game.variations[1:]:
-            out.token("(")
-            _line(out, alternative)
-            out.token(")")
+        _line(out, game.variations[0])  # writes the alternatives to the first move too
     end = "*" if terminator == "star" or game.terminator is None else game.terminator.text
     out.token(end)
     out.flush()
-    parts = [*head, *_tag_lines(game, tag_order)]
+    parts = [*head, *tag_lines(game, tag_order)]
     if parts:
         parts.append("")
     parts.extend(out.lines)

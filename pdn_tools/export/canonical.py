@@ -1,0 +1,288 @@
+"""Canonical PDN: one agreed spelling of a game, with nothing of it lost.
+
+What is rewritten, and how (``docs/export.md``):
+
+- tags: the seven-tag roster first, then GameType, SetUp and FEN, then the others
+  in input order; values escaped (``\\"``, ``\\\\``);
+- moves: the replay's resolved moves in the standard's notation (``from-to``,
+  ``fromxto`` for a capture no other legal move shares, else the canonical path);
+  moves that could not be resolved (replay stopped, variant without rule profile)
+  are written as read, in normalised spelling;
+- move numbers: recomputed, ``N.`` before each move of the first mover and ``N...``
+  before a move of the second mover that opens a line or follows a comment, a
+  variation or a set-up;
+- the terminator in the GameType's result style (``2-0`` / ``1-0`` ...);
+- movetext lines of at most :data:`WIDTH` columns (a comment is never split: one
+  longer than a line stands on a line of its own).
+
+Comments (with their embedded ``[%…]`` commands), NAGs, non-standard marks,
+variations, set-ups and placeholders are kept.  :class:`CanonicalOptions` can strip
+comments (embedded commands are kept) or variations, and normalise results (the
+Result tag and the terminator both say the game's result in the GameType's style).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdn_tools.commands import parse_commands
+from pdn_tools.export.pdn import Lines, tag_lines, write_comment
+from pdn_tools.export.resolve import Resolution
+from pdn_tools.gametype import BY_NAME
+from pdn_tools.model import Comment, Game, Node, Tag
+from pdn_tools.results import read_result
+from pdn_tools.tags import standard_name
+
+WIDTH = 80
+"""Longest movetext line, in columns."""
+
+_RESULTS: dict[str, dict[str, str]] = {
+    "international": {"first-wins": "2-0", "second-wins": "0-2", "draw": "1-1"},
+    "default": {"first-wins": "1-0", "second-wins": "0-1", "draw": "1/2-1/2"},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CanonicalOptions:
+    """What canonical writing may drop or rewrite beyond spelling."""
+
+    strip_comments: bool = False
+    """Drop comments; a comment holding embedded commands keeps just its commands."""
+    strip_variations: bool = False
+    """Write the main line only."""
+    normalise_results: bool = False
+    """Write the game's result (Result tag, else terminator) as both the Result tag and
+    the terminator, in the GameType's style; unknown results become ``*``."""
+
+
+def result_style(game: Game) -> str | None:
+    """The GameType's result style (``international`` or ``default``), if known."""
+    entry = BY_NAME.get(game.variant)
+    return entry.result_style if entry is not None else None
+
+
+def styled_result(raw: str, style: str | None) -> str | None:
+    """*raw* written in *style* (None: its own style), or None when it means unknown."""
+    reading = read_result(raw)
+    if reading.outcome == "unknown":
+        return None
+    if reading.outcome == "both-lost":
+        return "0-0"
+    if style is None:
+        style = reading.style if reading.style in _RESULTS else "default"
+    return _RESULTS[style][reading.outcome]
+
+
+class _Lines(Lines):
+    """:class:`Lines` with parentheses glued to the tokens they enclose."""
+
+    def __init__(self, width: int) -> None:
+        super().__init__(width)
+        self.pending = ""
+
+    def token(self, text: str) -> None:
+        super().token(self.pending + text)
+        self.pending = ""
+
+    def own_line(self, text: str) -> None:
+        if self.pending:
+            super().token(self.pending)
+            self.pending = ""
+        super().own_line(text)
+
+    def open(self) -> None:
+        """Open a variation: ``(`` is glued to the next token."""
+        self.pending += "("
+
+    def close(self) -> None:
+        """Close a variation: ``)`` is glued to the last token when it fits."""
+        if self.pending:
+            super().token(self.pending + ")")
+            self.pending = ""
+        elif self.current and len(self.current) < self.width:
+            self.current += ")"
+        else:
+            super().token(")")
+
+
+class _Counter:
+    """Move number and side to move along one line of play."""
+
+    __slots__ = ("first", "number")
+
+    def __init__(self, number: int, first: bool) -> None:
+        self.number = number
+        self.first = first  # the first mover is to move
+
+    def copy(self) -> _Counter:
+        return _Counter(self.number, self.first)
+
+    def advance(self) -> None:
+        if not self.first:
+            self.number += 1
+        self.first = not self.first
+
+
+class _Writer:
+    """Writes one game's movetext into :class:`Lines`."""
+
+    def __init__(
+        self, game: Game, resolution: Resolution, options: CanonicalOptions, first_mover: str
+    ) -> None:
+        self.game = game
+        self.resolution = resolution
+        self.options = options
+        self.first_mover = first_mover
+        self.out = _Lines(WIDTH)
+        self.interrupted = True
+
+    # -- small pieces ----------------------------------------------------------
+    def comments(self, comments: list[Comment]) -> None:
+        for comment in comments:
+            if self.options.strip_comments:
+                commands = parse_commands(comment.text)
+                if not commands:
+                    continue
+                comment = Comment(" ".join(f"[%{n} {v}]".replace(" ]", "]") for n, v in commands))
+            write_comment(self.out, comment)
+            self.interrupted = True
+
+    def nags(self, node: Node) -> None:
+        for nag in node.nags:
+            self.out.token(f"${nag}")
+
+    def setup_side(self, fen: str | None) -> bool:
+        """Whether the first mover is to move after a set-up *fen*."""
+        turn = (fen or "").strip()[:1].upper()
+        return turn not in ("W", "B") or turn == self.first_mover
+
+    # -- elements --------------------------------------------------------------
+    def element(self, node: Node, counter: _Counter) -> None:
+        if id(node) in self.resolution.merged:
+            # A later jump of a capture written jump by jump: the move is already
+            # written (merged); its annotations follow it.
+            self.nags(node)
+            self.comments(node.comments)
+            return
+        if node.starting_comments:
+            self.comments(node.starting_comments)
+        if node.kind == "setup":
+            self.out.token(f'/FEN "{node.fen}"/')
+            counter.first = self.setup_side(node.fen)
+            following = node.next()
+            if following is not None and following.number is not None:
+                counter.number = following.number
+            self.interrupted = True
+        else:
+            number = ""
+            if counter.first:
+                number = f"{counter.number}. "
+            elif self.interrupted:
+                number = f"{counter.number}... "
+            self.interrupted = False
+            resolved = self.resolution.get(node)
+            if node.kind == "move" and node.move is not None:
+                text = resolved.text if resolved is not None else node.move.text()
+                text += node.move.mark or ""
+            else:
+                text = "--"
+            self.out.token(number + text)  # a number never ends a line
+            counter.advance()
+        self.nags(node)
+        self.comments(node.comments)
+
+    def line(self, first: Node, counter: _Counter) -> None:
+        """Write the line starting at *first*; alternatives to each of its nodes
+        follow that node in parentheses."""
+        node: Node | None = first
+        while node is not None:
+            before = counter.copy()
+            self.element(node, counter)
+            parent = node.parent
+            if (
+                not self.options.strip_variations
+                and parent is not None
+                and parent.variations[0] is node
+            ):
+                for alternative in parent.variations[1:]:
+                    self.out.open()
+                    self.interrupted = True
+                    self.line(alternative, before.copy())
+                    self.out.close()
+                    self.interrupted = True
+            node = node.next()
+
+
+def _first_mover(game: Game, resolution: Resolution) -> str:
+    if resolution.variant is not None:
+        return resolution.variant.first_mover.value
+    entry = BY_NAME.get(game.variant)
+    if entry is not None:
+        return entry.full.split(",")[1]
+    return "W"
+
+
+def _start_counter(game: Game, first_mover: str) -> _Counter:
+    first_node = game.next()
+    while first_node is not None and first_node.kind == "setup":
+        first_node = first_node.next()
+    number = first_node.number if first_node is not None and first_node.number else 1
+    fen = game.tag("FEN")
+    if fen is not None and fen.strip()[:1].upper() in ("W", "B"):
+        first = fen.strip()[:1].upper() == first_mover
+    else:
+        dots = first_node.number_dots if first_node is not None else None
+        first = not (dots is not None and "..." in dots)
+    return _Counter(number, first)
+
+
+def _result_tags(game: Game, value: str) -> list[Tag]:
+    """The tags with the (last) Result tag set to *value*, added when missing."""
+    tags = list(game.tags)
+    for i in range(len(tags) - 1, -1, -1):
+        if standard_name(tags[i].name) == "Result":
+            tags[i] = Tag(tags[i].name, value, tags[i].line, tags[i].column)
+            return tags
+    return [*tags, Tag("Result", value)]
+
+
+def write_canonical(
+    game: Game, resolution: Resolution | None = None, options: CanonicalOptions | None = None
+) -> str:
+    """The canonical PDN text of *game*, ending with a newline.
+
+    *resolution* (from :func:`pdn_tools.export.resolve.resolve`) supplies the engine
+    moves; without it every move is written as read.
+    """
+    opts = options or CanonicalOptions()
+    res = resolution or Resolution()
+    first_mover = _first_mover(game, res)
+    writer = _Writer(game, res, opts, first_mover)
+    out = writer.out
+    if not opts.strip_comments:
+        for comment in game.preamble:
+            write_comment(out, comment)
+    out.flush()
+    head = out.lines
+    out.lines = []
+    writer.comments(game.comments)
+    writer.nags(game)
+    if game.variations:
+        counter = _start_counter(game, first_mover)
+        writer.line(game.variations[0], counter)  # alternatives to the first move too
+    style = result_style(game)
+    tagged = game
+    if opts.normalise_results:
+        end = styled_result(game.result or "*", style) or "*"
+        tagged = Game()
+        tagged.tags = _result_tags(game, end)
+    else:
+        written = game.terminator.text if game.terminator is not None else game.result
+        end = styled_result(written or "*", style) or "*"
+    out.token(end)
+    out.flush()
+    parts = [*head, *tag_lines(tagged, "canonical")]
+    if parts:
+        parts.append("")
+    parts.extend(out.lines)
+    return "\n".join(parts) + "\n"

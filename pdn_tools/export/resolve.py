@@ -1,0 +1,163 @@
+"""What each written move *is*: the engine move behind the text, for the exporters.
+
+The replay (:func:`pdn_tools.replay.replay_game`) resolves the main line; this
+module maps its :class:`~pdn_tools.replay.ReplayedMove` records back onto the tree's
+nodes and resolves the variations too, from the position before the move they
+replace, so that canonical PDN can write every capture in the standard notation.
+
+Nothing is guessed: a variation move that does not match exactly one legal move
+(illegal, ambiguous, off the board) stops resolution of its line, and the exporters
+write the rest of that line as it was written.  A game that was not replayed (no
+rule profile for its variant, invalid FEN) resolves nothing and is written as read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdn_tools.model import Game, Node
+from pdn_tools.replay import ReplayResult
+from pdn_tools.rules import (
+    FenError,
+    MatchKind,
+    Move,
+    Position,
+    Variant,
+    legal_moves,
+    move_text,
+    parse_fen,
+    parse_move,
+    variant_by_name,
+)
+from pdn_tools.tags import standard_name
+
+_ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
+
+
+@dataclass(slots=True)
+class ResolvedMove:
+    """The engine move a node stands for, its canonical text and the position after."""
+
+    move: Move
+    text: str
+    after: Position
+    ply: int | None = None
+    """Main-line half-move slot (None in a variation)."""
+
+
+@dataclass(slots=True)
+class Resolution:
+    """Resolved moves keyed by ``id(node)``; ``merged`` maps the later nodes of a
+    capture written jump by jump (W24) to the node that carries the merged move."""
+
+    variant: Variant | None = None
+    start: Position | None = None
+    moves: dict[int, ResolvedMove] = field(default_factory=dict)
+    merged: dict[int, Node] = field(default_factory=dict)
+
+    def get(self, node: Node) -> ResolvedMove | None:
+        """The resolved move of *node*, or None when it was not resolved."""
+        return self.moves.get(id(node))
+
+
+def game_variant(game: Game, default: str | None = None) -> Variant | None:
+    """The rule profile the replay used for *game* (its variant, else *default*)."""
+    name = game.variant
+    if name == "unknown":
+        if default is None:
+            return None
+        name = default
+    try:
+        return variant_by_name(name)
+    except KeyError:
+        return None
+
+
+def _start(game: Game, variant: Variant) -> Position | None:
+    tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
+    if tag is None or tag.value.strip() in ("", "?"):
+        return Position.initial(variant)
+    try:
+        return parse_fen(tag.value, variant).position
+    except FenError:
+        return None
+
+
+def _setup(node: Node, variant: Variant) -> Position | None:
+    try:
+        return parse_fen(node.fen or "", variant).position
+    except FenError:
+        return None
+
+
+def resolve(
+    game: Game, replay: ReplayResult | None, default_variant: str | None = None
+) -> Resolution:
+    """Resolve the moves of *game* with what *replay* established.
+
+    ``default_variant`` must be the variant the replay assumed for games of unknown
+    variant (``ReplayOptions.variant``).
+    """
+    result = Resolution()
+    if replay is None or not replay.replayed:
+        return result
+    variant = game_variant(game, default_variant)
+    if variant is None:
+        return result
+    start = _start(game, variant)
+    if start is None:
+        return result
+    result.variant = variant
+    result.start = start
+    replayed = {id(r.node): r for r in replay.moves}
+    position: Position | None = start
+    node = game.next()
+    while node is not None:
+        parent = node.parent
+        if position is not None and parent is not None and len(parent.variations) > 1:
+            for alternative in parent.variations[1:]:
+                _resolve_line(alternative, position, variant, result)
+        record = replayed.get(id(node))
+        if node.kind == "setup":
+            position = _setup(node, variant)
+        elif record is not None and position is not None:
+            position = position.apply(record.move)
+            result.moves[id(node)] = ResolvedMove(record.move, record.text, position, record.ply)
+            for follower in record.merged:
+                result.merged[id(follower)] = node
+        elif id(node) not in result.merged:
+            position = None  # replay stopped here: the rest is written as read
+        node = node.next()
+    return result
+
+
+def _resolve_line(first: Node, position: Position, variant: Variant, out: Resolution) -> None:
+    """Resolve the variation starting at *first* from *position* (recursive per
+    nesting level, iterative along the line)."""
+    node: Node | None = first
+    pos: Position | None = position
+    while node is not None and pos is not None:
+        parent = node.parent
+        if node is not first and parent is not None and len(parent.variations) > 1:
+            for alternative in parent.variations[1:]:
+                _resolve_line(alternative, pos, variant, out)
+        if node.kind == "setup":
+            pos = _setup(node, variant)
+        elif node.kind == "move" and node.move is not None:
+            squares = node.move.squares
+            if not all(s.isdigit() for s in squares):
+                return
+            legal = legal_moves(pos, variant)
+            match = parse_move(
+                tuple(int(s) for s in squares), legal, variant, capture=node.move.capture
+            )
+            if match.kind not in _ACCEPTED or match.move is None:
+                return
+            pos = pos.apply(match.move)
+            out.moves[id(node)] = ResolvedMove(
+                match.move, move_text(match.move, legal, variant), pos
+            )
+        else:
+            return  # a placeholder: the line's position is unknown from here
+        node = node.next()
+    # Alternatives further down a line whose resolution stopped stay as written.

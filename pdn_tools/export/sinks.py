@@ -1,0 +1,137 @@
+"""Where converted games go: one sink per output format, and the rejects file.
+
+A sink takes a game with what replay established (:class:`Exported`) and writes it
+in its format; :func:`open_sink` picks the sink for a format name.  Sinks never
+drop a game: they are handed every game the converter decides to write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO, Protocol
+
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, game_dict
+from pdn_tools.export.parquet import ParquetWriter
+from pdn_tools.export.pdn import write_game
+from pdn_tools.export.resolve import Resolution
+from pdn_tools.model import Game
+from pdn_tools.replay import ReplayResult
+
+FORMATS = ("pdn", "json", "jsonl", "parquet")
+#: File name endings and the format they mean.
+EXTENSIONS = {
+    ".pdn": "pdn",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+
+
+def format_of(path: str) -> str | None:
+    """The output format a file name's ending names, or None."""
+    lowered = path.lower()
+    for ending, fmt in EXTENSIONS.items():
+        if lowered.endswith(ending):
+            return fmt
+    return None
+
+
+@dataclass(slots=True)
+class Exported:
+    """A game ready to be written: the tree, its replay and its resolved moves."""
+
+    game: Game
+    replay: ReplayResult | None
+    resolution: Resolution
+
+
+class Sink(Protocol):
+    """A writer of one output format."""
+
+    def write(self, item: Exported) -> None:
+        """Write one game."""
+
+    def close(self) -> None:
+        """Finish the output (closing brackets, footers); the stream stays open."""
+
+
+class PdnSink:
+    """Canonical PDN, games separated by a blank line."""
+
+    def __init__(self, stream: IO[str], options: CanonicalOptions) -> None:
+        self.stream = stream
+        self.options = options
+        self.first = True
+
+    def write(self, item: Exported) -> None:
+        """Write one game as canonical PDN."""
+        if not self.first:
+            self.stream.write("\n")
+        self.first = False
+        self.stream.write(write_canonical(item.game, item.resolution, self.options))
+
+    def close(self) -> None:
+        """Nothing to finish."""
+
+
+class JsonSink:
+    """A JSON array (``array=True``) or JSON Lines."""
+
+    def __init__(self, stream: IO[str], array: bool) -> None:
+        self.writer: JsonArrayWriter | JsonlWriter = (
+            JsonArrayWriter(stream) if array else JsonlWriter(stream)
+        )
+
+    def write(self, item: Exported) -> None:
+        """Write one game object."""
+        self.writer.write(game_dict(item.game, item.replay, item.resolution))
+
+    def close(self) -> None:
+        """Close the array (JSON)."""
+        self.writer.close()
+
+
+class ParquetSink:
+    """The games table, and the moves table when a path is given for it."""
+
+    def __init__(self, target: str | IO[bytes], moves: str | None) -> None:
+        self.writer = ParquetWriter(target, moves)
+
+    def write(self, item: Exported) -> None:
+        """Add one game to the tables."""
+        self.writer.write(item.game, item.replay, item.resolution)
+
+    def close(self) -> None:
+        """Flush the last row group and write the footers."""
+        self.writer.close()
+
+
+class RejectsSink:
+    """Games with errors, verbatim as read (their source text), one after another.
+
+    A game whose text was not kept (larger than the size limit) is written from its
+    tree, which for such a game holds only what the reader could keep.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.first = True
+
+    def write_text(self, text: str) -> None:
+        """Write one game's text, separated from the previous one by a blank line."""
+        text = text.lstrip("\r\n").rstrip() + "\n"
+        if not self.first:
+            self.stream.write("\n")
+        self.first = False
+        self.stream.write(text)
+
+    def write(self, item: Exported) -> None:
+        """Write one game: its source text, else its round-trip PDN."""
+        source = item.game.source
+        self.write_text(source if source is not None else write_game(item.game))
+
+    def close(self) -> None:
+        """Nothing to finish."""

@@ -1,0 +1,115 @@
+"""Canonical PDN on hand-made records: notation, numbers, tags, results, options."""
+
+from __future__ import annotations
+
+from export_helpers import converted
+
+from pdn_tools import read_string
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.pdn import write_game
+
+G = '[GameType "20"]\n'
+
+
+def canonical(text: str, **options: bool) -> str:
+    game, _, resolution = converted(text)
+    return write_canonical(game, resolution, CanonicalOptions(**options))
+
+
+def test_roster_first_values_escaped_numbers_added() -> None:
+    text = '[Black "B"]\n[Annotator "x"]\n[White "Say \\"hi\\""]\n[Event "E"]\n' + G
+    out = canonical(text + "32-28 19-23 28x19 14x23 *")
+    head, moves = out.split("\n\n")
+    assert head.splitlines() == [
+        '[Event "E"]',
+        '[White "Say \\"hi\\""]',
+        '[Black "B"]',
+        '[GameType "20"]',
+        '[Annotator "x"]',
+    ]
+    assert moves == "1. 32-28 19-23 2. 28x19 14x23 *\n"
+
+
+AMBIG = '[FEN "W:WK27,48:B29,20,39,22,3"]\n' + G
+
+
+def test_captures_short_when_unique_full_path_when_not() -> None:
+    out = canonical('[FEN "W:W28,45:B23,14,40,1"]\n' + G + "1. 28x19x10 1-7 *")
+    assert out.endswith("1. 28x10 1-7 *\n")
+    # Two captures share from and to: the path resolved by look-ahead (W25) is written.
+    out = canonical(AMBIG + "1. 27x43 20-25 *")
+    assert "1. 27x18x34x43 20-25 *" in out
+    # Look-ahead cannot decide (E08): the move stays as written, nothing is lost.
+    out = canonical(AMBIG + "1. 27x43 3-8 *")
+    assert "1. 27x43 3-8 *" in out
+
+
+def test_second_mover_number_after_comment_and_variation() -> None:
+    out = canonical(G + "1. 32-28 {c} 19-23 (1... 18-23 2. 33-29) 2. 33-29 *")
+    assert out.endswith("1. 32-28 {c} 1... 19-23 (1... 18-23 2. 33-29) 2. 33-29 *\n")
+
+
+def test_lines_at_most_80_columns() -> None:
+    moves = " ".join(["32-28 19-23 28x19 14x23", "37-32 10-14", "41-37 5-10", "46-41 20-25"])
+    out = canonical(G + moves + " {" + "word " * 30 + "} *")
+    assert all(len(line) <= 80 for line in out.splitlines() if "word" not in line)
+
+
+def test_results_in_the_gametype_style() -> None:
+    assert canonical(G + "32-28 1-0").endswith("1. 32-28 2-0\n")
+    assert canonical('[GameType "21"]\n11-15 2-0').endswith("1. 11-15 1-0\n")
+    assert canonical(G + "32-28 *").endswith("*\n")
+
+
+def test_normalise_results_sets_tag_and_terminator() -> None:
+    out = canonical('[Result "1-0"]\n' + G + "32-28 *", normalise_results=True)
+    assert '[Result "2-0"]' in out
+    assert out.endswith("1. 32-28 2-0\n")
+    out = canonical(G + "32-28 0-1", normalise_results=True)
+    assert '[Result "0-2"]' in out
+
+
+def test_strip_comments_keeps_commands() -> None:
+    text = G + "32-28 {fine [%clock w1:00:00 B1:00:00] move} 19-23 {plain} $1 *"
+    out = canonical(text, strip_comments=True)
+    assert "plain" not in out and "fine" not in out
+    assert "{[%clock w1:00:00 B1:00:00]}" in out
+    assert "$1" in out
+
+
+def test_strip_variations() -> None:
+    out = canonical(G + "32-28 (33-28 18-23) 19-23 *", strip_variations=True)
+    assert "(" not in out
+    assert out.endswith("1. 32-28 19-23 *\n")
+
+
+def test_unreplayed_game_written_as_read() -> None:
+    out = canonical('[GameType "99"]\n1. 01-5 6-9 {kept} (7-11) 2-0')
+    game = read_string(out)[0]
+    assert [n.element_text() for n in game.mainline()] == ["1-5", "6-9"]
+    assert out.endswith("1. 1-5 6-9 {kept} (1... 7-11) 2-0\n")
+
+
+def test_illegal_move_rest_written_as_read() -> None:
+    out = canonical(G + "32-28 19-23 28x17 14x23 34-29 *")
+    assert "28x17 14x23 3. 34-29" in out
+
+
+def test_split_capture_is_merged_and_annotations_kept() -> None:
+    fen = '[FEN "W:W28,45:B23,14,40,1"]\n'
+    game, _, resolution = converted(G + fen + "1. 28x19 {a} 19x10 $1 {b} 1-7 *")
+    assert resolution.merged
+    out = write_canonical(game, resolution)
+    assert out.endswith("1. 28x10 {a} $1 {b} 1... 1-7 *\n")
+
+
+def test_setup_and_placeholder_kept() -> None:
+    out = canonical(G + '32-28 -- /FEN "W:W33:B12"/ 33-28 *')
+    game = read_string(out)[0]
+    assert [n.kind for n in game.mainline()] == ["move", "placeholder", "setup", "move"]
+
+
+def test_round_trip_writer_keeps_alternatives_to_the_first_move_once() -> None:
+    game = read_string(G + "1. 31-26 (1. 32-28) *")[0]
+    assert write_game(game).count("32-28") == 1
+    assert canonical(G + "1. 31-26 (1. 32-28) *").count("32-28") == 1

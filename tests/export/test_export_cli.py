@@ -1,0 +1,126 @@
+"""``pdn convert`` end to end: formats, stdout, rejects, counts and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from helpers import signature
+
+from pdn_tools import read_string
+from pdn_tools.cli import main
+from pdn_tools.export.from_json import read_json
+from pdn_tools.export.parquet import METADATA_KEY
+
+GOOD = (
+    '[Event "a"]\n[GameType "20"]\n1. 32-28 {[%clock w1:00:00 B1:00:00]} 19-23 (1... 18-23) 2-0\n'
+)
+BAD = '[Event "b"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x17 *\n'
+WARN = '[Event "c"]\n[GameType "20"]\n1. 32-28 19-23 2. 28-19 14x23 1-1\n'
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["convert", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def collection(tmp_path: Path) -> Path:
+    path = tmp_path / "games.pdn"
+    path.write_text(GOOD + "\n" + BAD + "\n" + WARN, encoding="utf-8")
+    return path
+
+
+def test_format_from_extension(collection: Path, tmp_path: Path) -> None:
+    for ext in ("pdn", "json", "jsonl", "parquet"):
+        out = tmp_path / f"out.{ext}"
+        code, _, err = run(str(collection), "-o", str(out))
+        assert code == 1, err  # one game with an error was written
+        assert "3 game(s) read, 3 written, 0 rejected" in err
+    assert len(read_string((tmp_path / "out.pdn").read_text(encoding="utf-8"))) == 3
+    assert len(json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))) == 3
+    assert len((tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()) == 3
+    table = pq.read_table(tmp_path / "out.parquet")
+    assert table.num_rows == 3
+    assert table.schema.metadata[METADATA_KEY.encode()] == b"1"
+
+
+def test_rejects_verbatim_and_counts(collection: Path, tmp_path: Path) -> None:
+    out, rejects = tmp_path / "out.jsonl", tmp_path / "rejects.pdn"
+    code, _, err = run(str(collection), "-o", str(out), "--rejects", str(rejects))
+    assert code == 0
+    assert "3 game(s) read, 2 written, 1 rejected" in err
+    assert rejects.read_text(encoding="utf-8") == BAD
+    objects = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [o["game"] for o in objects] == [1, 3]
+    assert [i["code"] for i in objects[1]["issues"]] == ["W12"]
+
+
+def test_stdout_needs_to(collection: Path) -> None:
+    code, out, err = run(str(collection), "-o", "-", "--to", "jsonl")
+    assert code == 1 and len(out.splitlines()) == 3 and "3 game(s) read" in err
+    code, out, err = run(str(collection), "-o", "-")
+    assert code == 2 and "needs --to" in err and "Traceback" not in err
+
+
+def test_stdin_to_pdn() -> None:
+    code, out, err = run("-", "-o", "-", "--to", "pdn", stdin=GOOD)
+    assert code == 0, err
+    assert out.endswith("1. 32-28 {[%clock w1:00:00 B1:00:00]} 1... 19-23 (1... 18-23) 2-0\n")
+
+
+def test_usage_errors(collection: Path, tmp_path: Path) -> None:
+    code, _, err = run(str(collection), "-o", str(tmp_path / "out.txt"))
+    assert code == 2 and "--to" in err
+    code, _, err = run(str(tmp_path / "missing.pdn"), "-o", str(tmp_path / "o.pdn"))
+    assert code == 2 and "no such file" in err
+    code, _, err = run(str(collection), "-o", str(tmp_path / "o.pdn"), "--moves-table", "m.pq")
+    assert code == 2 and "Parquet" in err
+    code, _, err = run(str(collection), "-o", str(collection))
+    assert code == 2 and "also an input" in err
+    code, _, err = run(str(collection), "-o", str(tmp_path / "no" / "dir.pdn"))
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_json_input_back_to_pdn(collection: Path, tmp_path: Path) -> None:
+    json_path, pdn_path = tmp_path / "a.json", tmp_path / "b.pdn"
+    run(str(collection), "-o", str(json_path))
+    code, _, err = run(str(json_path), "-o", str(pdn_path), "--rejects", str(tmp_path / "r.pdn"))
+    assert code == 0 and "3 game(s) read, 2 written, 1 rejected" in err
+    direct = tmp_path / "direct.pdn"
+    run(str(collection), "-o", str(direct), "--rejects", str(tmp_path / "r2.pdn"))
+    assert pdn_path.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+    originals = read_string(collection.read_text(encoding="utf-8"))
+    assert [signature(g) for g in read_json(json_path)] == [signature(g) for g in originals]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"x": 1}\n', encoding="utf-8")
+    code, _, err = run(str(bad), "-o", str(tmp_path / "x.pdn"))
+    assert code == 2 and "not pdn-tools JSON" in err
+
+
+def test_parquet_moves_table(collection: Path, tmp_path: Path) -> None:
+    games, moves = tmp_path / "g.parquet", tmp_path / "m.parquet"
+    code, _, _ = run(str(collection), "-o", str(games), "--moves-table", str(moves))
+    assert code == 1
+    rows = pq.read_table(moves).to_pylist()
+    first = [r for r in rows if r["game"] == 1]
+    assert [r["move"] for r in first] == ["32-28", "19-23"]
+    assert first[1]["fen_after"].startswith("W:")
+    bad = [r for r in rows if r["game"] == 2]
+    assert [r["move"] for r in bad] == ["32-28", "19-23", "28x17"] and bad[2]["from"] is None
+    table = pq.read_table(games).to_pylist()
+    assert table[0]["moves"] == ["32-28", "19-23"] and table[0]["event"] == "a"
+    assert table[1]["status"] == "error" and table[1]["issues"][0]["severity"] == "error"
+    assert pq.read_schema(moves).metadata[METADATA_KEY.encode()] == b"1"
+
+
+def test_strip_and_normalise_options(collection: Path, tmp_path: Path) -> None:
+    out = tmp_path / "o.pdn"
+    args = ["--strip-comments", "--strip-variations", "--normalise-results"]
+    run(str(collection), "-o", str(out), *args)
+    text = out.read_text(encoding="utf-8")
+    assert "(" not in text and "{[%clock w1:00:00 B1:00:00]}" in text
+    assert '[Result "2-0"]' in text

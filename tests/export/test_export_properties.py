@@ -1,0 +1,130 @@
+"""Round-trip properties: PDN → JSON → PDN and PDN → canonical PDN keep the game tree
+and the validation results; Parquet read back gives the same games and moves."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pyarrow.parquet as pq
+from export_helpers import converted, issue_facts, legal_games, replay_facts, semantic_tree
+from helpers import signature
+from hypothesis import HealthCheck, given, settings
+from test_roundtrip import games
+
+from pdn_tools import Game, read_string
+from pdn_tools.export.canonical import write_canonical
+from pdn_tools.export.from_json import game_from_dict, read_json
+from pdn_tools.export.jsonfmt import JsonArrayWriter, game_dict
+from pdn_tools.export.parquet import ParquetWriter
+from pdn_tools.export.pdn import write_game
+from pdn_tools.export.resolve import resolve
+from pdn_tools.replay import replay_game
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(games())
+def test_any_tree_survives_json(tree: Game) -> None:
+    """Arbitrary trees (illegal moves, placeholders, set-ups, marks): PDN → JSON →
+    PDN reads back as the same tree with the same findings."""
+    text = write_game(tree, tag_order="input")
+    game, replay, resolution = converted(text)
+    data = json.loads(json.dumps(game_dict(game, replay, resolution)))
+    back = game_from_dict(data)
+    assert signature(back) == signature(game)
+    assert issue_facts(back) == issue_facts(game)
+    again, _, _ = converted(write_game(back, tag_order="input"))
+    assert signature(again) == signature(game)
+    assert issue_facts(again) == issue_facts(game)
+
+
+@SETTINGS
+@given(legal_games())
+def test_canonical_keeps_tree_and_validation(tree: Game) -> None:
+    """Legal games with comments, NAGs, variations, short or full capture paths:
+    canonical PDN reads back as the same moves and annotations, replays to the same
+    result, and writing it again changes nothing."""
+    game, replay, resolution = converted(write_game(tree))
+    canonical = write_canonical(game, resolution)
+    assert all(len(line) <= 80 for line in canonical.splitlines() if not line.startswith("{"))
+    again, replay2, resolution2 = converted(canonical)
+    assert semantic_tree(again, resolution2) == semantic_tree(game, resolution)
+    assert replay_facts(again, replay2) == replay_facts(game, replay)
+    assert write_canonical(again, resolution2) == canonical
+
+
+@SETTINGS
+@given(games())
+def test_canonical_keeps_any_tree(tree: Game) -> None:
+    """Arbitrary trees (illegal moves, placeholders, set-ups, every comment kind,
+    marks): canonical PDN reads back as one game with the same elements and
+    annotations, without a syntax error, and is stable."""
+    game, _, resolution = converted(write_game(tree, tag_order="input"))
+    canonical = write_canonical(game, resolution)
+    again, _, resolution2 = converted(canonical)
+    assert semantic_tree(again, resolution2) == semantic_tree(game, resolution), canonical
+    syntax = {"E01", "E02", "E03", "E12"}
+    assert not [i for i in again.issues if i.code in syntax], canonical
+    assert write_canonical(again, resolution2) == canonical
+
+
+@SETTINGS
+@given(legal_games())
+def test_json_then_canonical_equals_canonical(tree: Game) -> None:
+    """PDN → JSON → PDN gives the PDN written directly, and the same validation."""
+    game, replay, resolution = converted(write_game(tree))
+    back = game_from_dict(json.loads(json.dumps(game_dict(game, replay, resolution))))
+    assert issue_facts(back) == issue_facts(game)
+    back.issues = []
+    replay2 = replay_game(back)
+    resolution2 = resolve(back, replay2)
+    assert replay_facts(back, replay2) == replay_facts(game, replay)
+    assert write_canonical(back, resolution2) == write_canonical(game, resolution)
+    assert write_game(back) == write_game(game)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(legal_games(), legal_games(), games())
+def test_parquet_gives_back_games_and_moves(a: Game, b: Game, c: Game) -> None:
+    """Several games through one Parquet file (row groups of 2): each row's moves are
+    the canonical main line, each record the game, and the moves table one row per ply."""
+    items = [converted(write_game(t, tag_order="input")) for t in (a, b, c)]
+    sink, moves = io.BytesIO(), io.BytesIO()
+    writer = ParquetWriter(sink, moves, row_group=2)  # type: ignore[arg-type]
+    for game, replay, resolution in items:
+        writer.write(game, replay, resolution)
+    writer.close()
+    assert pq.ParquetFile(io.BytesIO(sink.getvalue())).num_row_groups == 2  # streamed
+    table = pq.read_table(io.BytesIO(sink.getvalue())).to_pylist()
+    plies = pq.read_table(io.BytesIO(moves.getvalue())).to_pylist()
+    assert len(table) == 3
+    for row, (game, replay, _) in zip(table, items, strict=True):
+        back = game_from_dict(json.loads(row["record"]))
+        assert signature(back) == signature(game)
+        assert issue_facts(back) == issue_facts(game)
+        expected = [m.text for m in replay.moves]
+        assert row["moves"][: len(expected)] == expected
+        assert row["plies"] == (replay.plies if replay.replayed else game.plies)
+        rows = [p for p in plies if p["id"] == row["id"]]
+        assert [p["move"] for p in rows] == row["moves"]
+        assert [p["ply"] for p in rows if p["from"] is not None] == [m.ply for m in replay.moves]
+
+
+def test_json_array_reads_back() -> None:
+    text = '[Event "a"]\n1. 32-28 {x} 19-23 *\n\n[Event "b"]\n1. 33-29 (1. 34-30) 2-0\n'
+    stream = io.StringIO()
+    writer = JsonArrayWriter(stream)
+    originals = read_string(text)
+    for game in originals:
+        writer.write(game_dict(game))
+    writer.close()
+    assert json.loads(stream.getvalue())[1]["game"] == 2
+    back = list(read_json(io.StringIO(stream.getvalue())))
+    assert [signature(g) for g in back] == [signature(g) for g in originals]
+    # Any JSON array layout is accepted, not just one object per line.
+    compact = json.dumps(json.loads(stream.getvalue()))
+    assert [signature(g) for g in read_json(io.StringIO(compact))] == [
+        signature(g) for g in originals
+    ]
