@@ -10,6 +10,8 @@ import click
 
 from pdn_tools import __version__
 from pdn_tools.cli.engine import moves, perft
+from pdn_tools.cli.show import show
+from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
 
 
@@ -22,3 +24,5 @@ def main() -> None:
 main.add_command(validate)
 main.add_command(moves)
 main.add_command(perft)
+main.add_command(show)
+main.add_command(stats)
