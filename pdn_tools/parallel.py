@@ -93,11 +93,15 @@ def check_inputs(
     options: CheckOptions,
     jobs: int,
     stdin: BinaryIO | None = None,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
 ) -> Iterator[tuple[int, list[Checked]]]:
     """Check every input; yield (bytes done, checked games) in input order.
 
     *stdin* is the stream read for the input ``-``.  With ``jobs`` 1 everything
-    runs in this process; otherwise in up to ``jobs`` worker processes.
+    runs in this process; otherwise in up to ``jobs`` worker processes, files larger
+    than *split_bytes* being cut into batches of about *batch_chars* characters.
     """
     if jobs <= 1:
         for source in inputs:
@@ -105,24 +109,29 @@ def check_inputs(
             checked = check_file(source.file_no, stream or source.path, source.name, options)
             yield source.size, checked
         return
-    units = plan(inputs, options, stdin)
-    for weight, checked in ordered_map(_run_unit, units, jobs, options):
+    units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
+    for weight, checked in ordered_map(run_unit, units, jobs, options):
         yield weight, checked
 
 
 def plan(
-    inputs: Iterable[Input], options: CheckOptions, stdin: BinaryIO | None = None
+    inputs: Iterable[Input],
+    options: CheckOptions,
+    stdin: BinaryIO | None = None,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
 ) -> Iterator[Unit]:
-    """Cut the inputs into units of work, lazily and in order."""
+    """Cut the inputs into units of work, lazily and in order (see :func:`check_inputs`)."""
     group: Unit = []
     group_size = 0
     for source in inputs:
         size = source.size
-        if source.path == "-" or size > SPLIT_BYTES:
+        if source.path == "-" or size > split_bytes:
             if group:
                 yield group
                 group, group_size = [], 0
-            yield from _batches(source, options, stdin, size)
+            yield from _batches(source, options, stdin, size, batch_chars)
             continue
         group.append(WholeFile(source, size))
         group_size += size
@@ -134,20 +143,20 @@ def plan(
 
 
 def _batches(
-    source: Input, options: CheckOptions, stdin: BinaryIO | None, size: int
+    source: Input, options: CheckOptions, stdin: BinaryIO | None, size: int, batch_chars: int
 ) -> Iterator[Unit]:
     if source.path == "-":
         if stdin is None:
             raise ValueError("standard input named as input but no stream given")
-        for batch in cut_batches(stdin, options.read, BATCH_CHARS, size):
+        for batch in cut_batches(stdin, options.read, batch_chars, size):
             yield [Batch(source, batch)]
         return
     with open(source.path, "rb") as handle:
-        for batch in cut_batches(handle, options.read, BATCH_CHARS, size):
+        for batch in cut_batches(handle, options.read, batch_chars, size):
             yield [Batch(source, batch)]
 
 
-def _run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
+def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
     """Check one unit of work (in a worker): the bytes it covers and its games."""
     weight = 0
     out: list[Checked] = []
@@ -247,4 +256,5 @@ __all__ = [
     "input_list",
     "ordered_map",
     "plan",
+    "run_unit",
 ]
