@@ -55,6 +55,8 @@ class Run:
             self.inputs: list[Input] = input_list(list(expand(paths)), stdin_filename)
         except InputError as exc:
             fail(command, str(exc))
+        if not self.inputs and not quiet:
+            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
 
     @property
     def files(self) -> int:
