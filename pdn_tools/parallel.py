@@ -38,6 +38,7 @@ IN_FLIGHT = 3
 
 T = TypeVar("T")
 R = TypeVar("R")
+C = TypeVar("C")
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,28 +194,36 @@ class _Failed:
 
 
 def ordered_map(
-    func: Callable[[T, CheckOptions], R],
+    func: Callable[[T, C], R],
     items: Iterable[T],
     jobs: int,
-    options: CheckOptions,
+    context: C,
 ) -> Iterator[R]:
-    """``func(item, options)`` for every item, in worker processes, results in order.
+    """``func(item, context)`` for every item, in worker processes, results in order.
 
     At most ``jobs * IN_FLIGHT`` items are submitted and not yet consumed.  When there
     is only one item, it runs here (starting processes would cost more).  An exception
-    raised by *items* or by a call is raised in its turn, after every earlier result.
+    raised by *items* or by a call is raised in its turn, after every earlier result,
+    as it would be without workers.
     """
     source = iter(items)
-    first = next(source, None)
-    if first is None:
-        return
-    second = next(source, None)
-    if second is None:
-        yield func(first, options)
+    head: list[T] = []
+    try:
+        for item in source:
+            head.append(item)
+            if len(head) == 2:
+                break
+    except Exception:
+        for item in head:
+            yield func(item, context)
+        raise
+    if len(head) < 2:
+        for item in head:
+            yield func(item, context)
         return
     pool = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_ignore_interrupts)
     window: deque[Future[R] | _Failed] = deque()
-    pending = chain([first, second], source)
+    pending = chain(head, source)
     try:
         exhausted = False
         while True:
@@ -228,13 +237,13 @@ def ordered_map(
                     window.append(_Failed(exc))
                     exhausted = True
                     break
-                window.append(pool.submit(func, item, options))
+                window.append(pool.submit(func, item, context))
             if not window:
                 return
-            head = window.popleft()
-            if isinstance(head, _Failed):
-                raise head.error
-            yield head.result()
+            done = window.popleft()
+            if isinstance(done, _Failed):
+                raise done.error
+            yield done.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

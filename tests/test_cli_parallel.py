@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from cli_helpers import MIXED, run, run_bytes
 from conftest import SAMPLES
 
 from pdn_tools.check import Checked, CheckOptions, check_file
-from pdn_tools.parallel import Input, check_inputs, input_list, plan, run_unit
+from pdn_tools.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
 from pdn_tools.paths import expand
 
 #: Files that stress the bookkeeping: text before the first game and after the last,
@@ -137,3 +139,23 @@ def test_jobs_two_is_byte_identical_on_the_shared_corpus(corpus: Path) -> None:
     one = run_bytes(*replay, "--jobs", "1")
     two = run_bytes(*replay, "--jobs", "2")
     assert (one.stdout, one.stderr, one.returncode) == (two.stdout, two.stderr, two.returncode)
+
+
+def _square_plus(n: int, offset: int) -> int:
+    return n * n + offset
+
+
+def test_ordered_map_keeps_order_and_raises_in_turn() -> None:
+    assert list(ordered_map(_square_plus, range(50), 2, 1)) == [n * n + 1 for n in range(50)]
+    assert list(ordered_map(_square_plus, [3], 2, 0)) == [9]  # one item: no processes
+
+    def failing(count: int) -> Iterator[int]:
+        yield from range(count)
+        raise OSError("unreadable")
+
+    for count in (0, 1, 2, 9):
+        got: list[int] = []
+        with pytest.raises(OSError, match="unreadable"):
+            for value in ordered_map(_square_plus, failing(count), 2, 0):
+                got.append(value)
+        assert got == [n * n for n in range(count)]
