@@ -76,3 +76,19 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
         bad_run = run(*args, str(good), str(bad))
         assert bad_run.returncode == (0 if "--syntax-only" in args else 1)
         assert bad_run.stderr == ""  # --quiet: findings only
+
+
+def test_show_example_is_real_output() -> None:
+    section = sections()["show"]
+    command = "$ pdn show corpus/clean/club-evening.pdn --ply 5\n"
+    example = section.split(command, 1)[1].split("\n$ ", 1)[0]
+    done = run("show", "corpus/clean/club-evening.pdn", "--ply", "5")
+    assert done.stdout.rstrip("\n") == example.rstrip("\n")
+
+
+def test_stats_example_is_real_output() -> None:
+    section = sections()["stats"]
+    example = section.split("$ pdn stats corpus/ --total-only\n", 1)[1].split("\n$ ", 1)[0]
+    done = run("stats", "corpus/", "--total-only")
+    for expected, actual in zip(example.splitlines(), done.stdout.splitlines(), strict=True):
+        assert actual.startswith(expected.removesuffix("…"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from typing import TextIO
+from typing import IO, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from pdn_tools.diagnostics import Issue, Severity
@@ -33,19 +33,30 @@ def attr(value: str | int) -> str:
     return quoteattr(clean(str(value)))
 
 
+def _spool() -> IO[str]:
+    """A text buffer kept in memory up to 8 MB, then on disk."""
+    return tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+", encoding="utf-8")
+
+
+def _copy(source: IO[str], target: IO[str] | TextIO) -> None:
+    """Copy *source* from its start to *target*, then close it."""
+    source.seek(0)
+    while block := source.read(1 << 16):
+        target.write(block)
+    source.close()
+
+
 class JunitReporter:
     """Collects the test cases of the current file, writes each suite when it ends."""
 
     def __init__(self, out: TextIO, fail_on: Severity = Severity.ERROR) -> None:
         self.out = out
         self.fail_on = fail_on
-        # Closed in close(), when the suites are copied to the output.
-        self.spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-            max_size=1 << 23, mode="w+", encoding="utf-8"
-        )
+        self.suites = _spool()  # closed in close(), when copied to the output
+        self.cases = _spool()  # the current file's test cases; renewed per file
         self.file_no: int | None = None
         self.file = ""
-        self.cases: list[str] = []
+        self.suite_tests = 0
         self.suite_failures = 0
         self.tests = 0
         self.failures = 0
@@ -73,24 +84,24 @@ class JunitReporter:
         if others:
             body.append(f"      <system-out>{_text(game, others)}</system-out>")
         self.tests += 1
+        self.suite_tests += 1
         if body:
-            self.cases.append("\n".join([head + ">", *body, "    </testcase>"]))
+            self.cases.write("\n".join([head + ">", *body, "    </testcase>"]) + "\n")
         else:
-            self.cases.append(head + "/>")
+            self.cases.write(head + "/>\n")
 
     def _flush(self) -> None:
         if self.file_no is None:
             return
-        self.spool.write(
-            f'  <testsuite name={attr(self.file)} tests="{len(self.cases)}" '
+        self.suites.write(
+            f'  <testsuite name={attr(self.file)} tests="{self.suite_tests}" '
             f'failures="{self.suite_failures}" errors="0" skipped="0">\n'
         )
-        for case in self.cases:
-            self.spool.write(case + "\n")
-        self.spool.write("  </testsuite>\n")
+        _copy(self.cases, self.suites)
+        self.suites.write("  </testsuite>\n")
         self.failures += self.suite_failures
-        self.cases = []
-        self.suite_failures = 0
+        self.cases = _spool()
+        self.suite_tests = self.suite_failures = 0
 
     def close(self, totals: Totals) -> None:
         """Write the document: the totals, then the spooled suites."""
@@ -100,10 +111,8 @@ class JunitReporter:
             f'<testsuites name="pdn validate" tests="{self.tests}" failures="{self.failures}" '
             'errors="0">\n'
         )
-        self.spool.seek(0)
-        while block := self.spool.read(1 << 16):
-            self.out.write(block)
-        self.spool.close()
+        _copy(self.suites, self.out)
+        self.cases.close()
         self.out.write("</testsuites>\n")
 
 
