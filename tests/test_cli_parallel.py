@@ -11,6 +11,7 @@ from cli_helpers import MIXED, run, run_bytes
 from conftest import SAMPLES
 
 from pdn_tools.check import Checked, CheckOptions, check_file
+from pdn_tools.model import ReadOptions
 from pdn_tools.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
 from pdn_tools.paths import expand
 
@@ -24,6 +25,7 @@ EDGE_CASES = {
     "comments-only.pdn": "{nothing but a comment}\n",
     "unterminated.pdn": '[Event "a"]\n1. 32-28\n[Event "b"]\n1. 33-29 2-0\n',
     "mixed.pdn": MIXED,
+    "oversize.pdn": '[Event "big"]\n1. 32-28 {' + "x" * 3000 + '} *\n[Event "next"]\n1. 32-28 *\n',
 }
 
 
@@ -39,11 +41,19 @@ def _dicts(checked: list[Checked]) -> list[tuple[int, dict[str, object], list[di
     return [(c.file_no, c.record, [i.to_dict() for i in c.issues]) for c in checked]
 
 
-def test_batches_of_one_game_match_the_reader(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        CheckOptions(),
+        CheckOptions(ReadOptions(strict=True, max_game_chars=1000)),
+        CheckOptions(ReadOptions(variant="international"), syntax_only=True),
+    ],
+    ids=["default", "strict-small-limit", "syntax-only"],
+)
+def test_batches_of_one_game_match_the_reader(tmp_path: Path, options: CheckOptions) -> None:
     """Every file cut into one-game batches gives the reader's games, numbers and findings."""
     paths = [*_write_edge_cases(tmp_path), *sorted(expand((str(SAMPLES),)))]
     inputs = input_list(paths, None)
-    options = CheckOptions()
     reference = [
         c
         for source in inputs
