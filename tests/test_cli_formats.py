@@ -205,3 +205,34 @@ def test_every_format_on_the_sample_corpus() -> None:
             assert len(ET.fromstring(done.stdout).findall("testsuite")) == 19
         elif fmt == "jsonl":
             assert all(json.loads(line) for line in done.stdout.splitlines())
+
+
+def test_installed_script_runs_every_command(tmp_path: Path) -> None:
+    """The ``pdn`` console script (pointed at this checkout) for each command and format."""
+    import os
+    import shutil
+    import subprocess
+
+    from conftest import REPO
+
+    pdn = shutil.which("pdn")
+    if pdn is None:
+        pytest.skip("the pdn console script is not installed in this environment")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    game = tmp_path / "g.pdn"
+    game.write_text(MIXED, encoding="utf-8")
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [pdn, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    for fmt in ("text", "jsonl", "json", "github", "sarif", "junit"):
+        done = call("validate", "g.pdn", "--format", fmt)
+        assert done.returncode == 1 and "E05" in done.stdout, (fmt, done.stderr)
+    assert call("validate", "g.pdn", "--format", "json").stdout.startswith('{"tool"')
+    assert "ply 3 of 3" in call("show", "g.pdn", "--game", "2").stdout
+    assert json.loads(call("stats", "g.pdn", "--format", "json").stdout)["total"]["games"] == 2
+    assert call("moves", "W:W31-50:B1-20").stdout.count("\n") == 9
+    assert call("perft", "2").stdout.strip() == "81"
+    assert call("--version").stdout.startswith("pdn, version")
