@@ -2,4 +2,4 @@
 
 from pdn_tools.cli import main
 
-main()
+main(prog_name="pdn")

@@ -1,0 +1,113 @@
+"""Time ``pdn validate --jobs N`` against ``--jobs 1`` on a large generated file.
+
+Why: ``--jobs`` must pay off where it matters, on large inputs, and must not change
+the report.  The script generates (once, cached in ``benchmarks/data/``) a file of
+random legal international games with ``gen_games.py``, optionally repeated to grow
+it, then runs ``pdn validate FILE --format jsonl`` for each job count in a fresh
+process (best of ``--repeat`` wall-clock runs), checks that every run wrote the same
+bytes as ``--jobs 1``, and prints games/s and the speed-up.  The job counts take
+turns run by run, so load from other programs affects them alike.
+
+Usage::
+
+    python3 benchmarks/bench_jobs.py                       # 2,000 games x 4, jobs 1 and 2
+    python3 benchmarks/bench_jobs.py --games 500 --copies 1 --repeat 1   # quick look
+    python3 benchmarks/bench_jobs.py --jobs 1,2,4 --syntax-only
+
+Timings depend on what else the machine runs; the load average before and after the
+runs is printed with the results, so a busy machine can be recognised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = HERE / "data"
+sys.path.insert(0, str(HERE))
+
+from gen_games import generate  # noqa: E402
+
+
+def input_file(games: int, seed: int, copies: int) -> tuple[Path, int]:
+    """The generated file repeated *copies* times, created once; (path, games in it)."""
+    base = DATA / f"generated-{games}-s{seed}.pdn"
+    meta_path = base.with_suffix(".json")
+    if not base.is_file() or not meta_path.is_file():
+        print(f"bench_jobs: generating {games} games into {base} ...", file=sys.stderr)
+        meta_path.write_text(json.dumps(generate(games, seed, base)))
+    count = int(json.loads(meta_path.read_text())["games"])
+    if copies == 1:
+        return base, count
+    big = DATA / f"generated-{games}-s{seed}-x{copies}.pdn"
+    if not big.is_file() or big.stat().st_size != copies * base.stat().st_size:
+        text = base.read_bytes()
+        with big.open("wb") as handle:
+            for _ in range(copies):
+                handle.write(text)
+    return big, copies * count
+
+
+def time_run(path: Path, jobs: int, syntax_only: bool) -> tuple[float, str]:
+    """Wall time of one ``pdn validate`` run and the SHA-256 of its output."""
+    command = [sys.executable, "-m", "pdn_tools", "validate", str(path), "--format", "jsonl"]
+    command += ["--jobs", str(jobs), "--quiet"]
+    if syntax_only:
+        command.append("--syntax-only")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, env=env, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"bench_jobs: pdn failed: {done.stderr.decode()[-500:]}")
+    return elapsed, hashlib.sha256(done.stdout).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2000, help="games generated (2000)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    parser.add_argument("--copies", type=int, default=4, help="the file repeated (4 times)")
+    parser.add_argument("--jobs", default="1,2", help="job counts, comma-separated (1,2)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per job count, best kept")
+    parser.add_argument("--syntax-only", action="store_true", help="read only, no replay")
+    args = parser.parse_args(argv)
+
+    path, games = input_file(args.games, args.seed, args.copies)
+    jobs_list = [int(j) for j in args.jobs.split(",")]
+    size = path.stat().st_size / 1e6
+    mode = "syntax only" if args.syntax_only else "read and replay"
+    print(f"{path.name}: {games} games, {size:.1f} MB, {mode}; cores: {os.cpu_count()}")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    reference = None
+    best: dict[int, float] = {}
+    # Job counts take turns, so a burst of load from elsewhere hits them alike.
+    for _ in range(args.repeat):
+        for jobs in jobs_list:
+            elapsed, digest = time_run(path, jobs, args.syntax_only)
+            reference = reference or digest
+            if digest != reference:
+                raise SystemExit(f"bench_jobs: --jobs {jobs} wrote a different report")
+            best[jobs] = min(best.get(jobs, elapsed), elapsed)
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("| jobs | best s | games/s | speed-up |")
+    print("|---:|---:|---:|---:|")
+    for jobs in jobs_list:
+        print(
+            f"| {jobs} | {best[jobs]:.2f} | {games / best[jobs]:,.0f} | "
+            f"{best[jobs_list[0]] / best[jobs]:.2f} |"
+        )
+    print("identical output for every job count: yes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""Checking games: read, replay and summarise each one as a small picklable value.
+
+``pdn validate`` and ``pdn stats`` see every game as a :class:`Checked`: its JSON
+record (:func:`pdn_tools.report.records.game_record`) and its findings.  A
+:class:`Checked` is plain data, so the games of a file can be checked in worker
+processes and sent back to the parent (:mod:`pdn_tools.parallel`) without the game
+tree.  Two entry points produce them, and they must agree exactly:
+
+* :func:`check_file` reads a whole file with :func:`pdn_tools.reader.read_games`
+  (the reference path, used with ``--jobs 1`` and for the small files of a
+  parallel run);
+* :func:`check_slots` builds games from chunks that the parent cut with
+  :mod:`pdn_tools.slots` (the games of a large file, checked in batches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.model import Game, ReadOptions
+from pdn_tools.reader import FileReport, read_games
+from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.report.records import file_record, game_record
+from pdn_tools.split import Chunk
+from pdn_tools.syntax.build import build_game
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """How games are read and whether they are replayed."""
+
+    read: ReadOptions = field(default_factory=ReadOptions)
+    syntax_only: bool = False
+
+
+@dataclass(slots=True)
+class Checked:
+    """One checked game (or the record of a file without games, ``game`` 0).
+
+    ``file_no`` is the 0-based position of the file among the inputs, so that reports
+    can group games by file even when one name is given twice.  ``record`` is the
+    game's JSON record with an empty ``issues`` list; the findings are in ``issues``
+    (reports filter them before writing the record).
+    """
+
+    file_no: int
+    record: dict[str, Any]
+    issues: list[Issue]
+
+    @property
+    def file(self) -> str:
+        """The file name as reported."""
+        return str(self.record["file"])
+
+    @property
+    def game(self) -> int:
+        """1-based index of the game within its file, 0 for a file record."""
+        return int(self.record["game"])
+
+
+@dataclass(slots=True)
+class Slot:
+    """A game chunk cut by the parent, with the findings the reader would attach.
+
+    ``before`` holds file-level findings put at the head of the first game (encoding,
+    text before it); ``after`` findings about text that follows the game.
+    """
+
+    index: int
+    chunk: Chunk
+    before: list[Issue] = field(default_factory=list)
+    after: list[Issue] = field(default_factory=list)
+
+
+def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
+    """Replay *game* unless only its syntax is checked; findings go to ``game.issues``.
+
+    In strict mode the replay's deviations become errors, like the reader's.  A
+    failure of the replay itself costs this game (E13), never the run.
+    """
+    if options.syntax_only:
+        return None
+    known = len(game.issues)
+    replay = None
+    try:
+        replay = replay_game(game, ReplayOptions(variant=options.read.variant))
+    except Exception as exc:  # a bug must cost one game, never the run
+        game.add_issue(
+            Issue(
+                "E13",
+                f"internal error while replaying: {exc!r}",
+                game.span.start_line,
+                game.span.start_column,
+            )
+        )
+    if options.read.strict:
+        escalate(game.issues[known:])
+    return replay
+
+
+def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
+    """Replay *game* (see :func:`replay_checked`) and summarise it."""
+    replay = replay_checked(game, options)
+    record = game_record(game, replay)
+    record["issues"] = []
+    return Checked(file_no, record, game.issues)
+
+
+def file_checked(file_no: int, name: str, issues: list[Issue]) -> Checked:
+    """The record of a file that holds no game, with its file-level findings."""
+    record = file_record(name, issues)
+    record["issues"] = []
+    return Checked(file_no, record, list(issues))
+
+
+def check_file(
+    file_no: int, source: str | BinaryIO, name: str, options: CheckOptions
+) -> list[Checked]:
+    """Check every game of one file (a path or a binary stream), in order."""
+    report = FileReport(name)
+    out = [
+        checked(file_no, game, options)
+        for game in read_games(source, options.read, name=name, report=report)
+    ]
+    if report.games == 0 and report.issues:
+        out.append(file_checked(file_no, name, report.issues))
+    return out
+
+
+def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOptions) -> list[Checked]:
+    """Build and check the games of *slots* exactly as :func:`check_file` would."""
+    out = []
+    for slot in slots:
+        chunk = slot.chunk
+        try:
+            game = build_game(chunk, options.read)
+        except Exception as exc:  # a bug must cost one game, never the file
+            game = Game()
+            game.add_issue(
+                Issue(
+                    "E13",
+                    f"internal error while reading this game: {exc!r}",
+                    chunk.line,
+                    chunk.column + 1,
+                )
+            )
+        game.file = name
+        game.index = slot.index
+        game.issues[:0] = slot.before
+        game.issues.extend(slot.after)
+        out.append(checked(file_no, game, options))
+    return out

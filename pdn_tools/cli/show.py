@@ -1,0 +1,115 @@
+"""``pdn show``: one game at one ply, as a board with its moves and findings."""
+
+from __future__ import annotations
+
+import click
+
+from pdn_tools.check import CheckOptions, replay_checked
+from pdn_tools.cli.options import check_options, reading_options
+from pdn_tools.cli.run import fail, os_message
+from pdn_tools.model import Game
+from pdn_tools.paths import InputError, check
+from pdn_tools.positions import PlyPosition, main_line, position_at, start_position
+from pdn_tools.reader import read_games
+from pdn_tools.report.show import ShowRequest, show_lines
+from pdn_tools.rules import Color, variant_by_name
+
+
+@click.command()
+@click.argument("path", metavar="PATH")
+@click.option(
+    "--game",
+    "game_no",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Which game of the file (1-based, as in reports).",
+)
+@click.option(
+    "--ply",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="P",
+    help="Show the position after ply P (0: the start; default: the last ply).",
+)
+@click.option(
+    "--around",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    metavar="K",
+    help="List the findings within K plies of P.",
+)
+@reading_options
+def show(
+    path: str,
+    game_no: int,
+    ply: int | None,
+    around: int,
+    strict: bool,
+    encoding: str | None,
+    variant: str | None,
+    max_game_size: int,
+    max_depth: int,
+    stdin_filename: str | None,
+) -> None:
+    """Show game N of PATH (a file or - for stdin) at ply P as a text board.
+
+    Prints the board after the ply (with square numbers), the side to move and
+    the FEN, the main line with the ply in brackets, and the findings of pdn
+    validate near it.  Exit status 0, or 2 when the file, game or ply does not
+    exist.
+    """
+    options = check_options(
+        strict=strict,
+        encoding=encoding,
+        variant=variant,
+        max_game_size=max_game_size,
+        max_depth=max_depth,
+        syntax_only=False,
+    )
+    name = (stdin_filename or "<stdin>") if path == "-" else path
+    game = _find_game(path, name, game_no, options)
+    replay = replay_checked(game, options)
+    nodes = main_line(game)
+    wanted = len(nodes) if ply is None else ply
+    if wanted > len(nodes):
+        fail("show", f"game {game_no} of {name} has {len(nodes)} plies, not {wanted}")
+    at: PlyPosition | None = None
+    why = None
+    black_first = False
+    try:
+        rules = variant_by_name(variant if game.variant == "unknown" and variant else game.variant)
+    except KeyError:
+        why = f"no rule profile for variant {game.variant!r}"
+    else:
+        start = start_position(game, rules)
+        black_first = start is not None and start.turn is Color.BLACK
+        if replay is None or not replay.replayed:
+            why = replay.skipped if replay is not None else "not replayed"
+            at = PlyPosition(start, 0) if wanted == 0 else None
+        else:
+            at = position_at(game, rules, replay, wanted)
+    request = ShowRequest(wanted, around, black_first)
+    for line in show_lines(game, nodes, at, request, why):
+        click.echo(line)
+
+
+def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game:
+    """Game *number* of *path*, or exit status 2 saying why not."""
+    try:
+        check((path,))
+        source = click.get_binary_stream("stdin") if path == "-" else path
+        count = 0
+        for game in read_games(source, options.read, name=name):
+            count = game.index
+            if game.index == number:
+                return game
+    except InputError as exc:
+        fail("show", str(exc))
+    except IsADirectoryError:
+        fail("show", f"{path}: is a directory; show reads one file")
+    except OSError as exc:
+        fail("show", os_message(exc))
+    fail("show", f"{name} holds {count} game(s); there is no game {number}")

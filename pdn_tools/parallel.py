@@ -1,0 +1,269 @@
+"""Check many files, and the games of large files, in worker processes, in input order.
+
+The inputs are cut into units of work of roughly equal size: several small files go
+to one worker whole, a large file (or standard input) is scanned for game boundaries
+by the parent and its games go out in batches (:mod:`pdn_tools.slots`).  Results come
+back in input order, whatever order the workers finish in, and at most a few units per
+worker are in flight, so memory stays flat however many and however large the inputs.
+``jobs=1`` reads every file in this process with the reader itself, which makes it the
+reference the parallel path is tested against (byte-identical reports).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import chain
+from typing import BinaryIO, TypeVar
+
+from pdn_tools.check import Checked, CheckOptions, check_file, check_slots, file_checked
+from pdn_tools.slots import SlotBatch, cut_batches
+
+#: Characters of game text per batch of a large file (about 70 ordinary games).
+BATCH_CHARS = 1 << 16
+#: Files larger than this (bytes) are cut into batches by the parent.
+SPLIT_BYTES = 1 << 18
+#: Small files are grouped into one unit until their sizes add up to this (bytes).
+GROUP_BYTES = 1 << 16
+#: At most this many small files per unit.
+GROUP_FILES = 64
+#: Units in flight per worker.
+IN_FLIGHT = 3
+
+T = TypeVar("T")
+R = TypeVar("R")
+C = TypeVar("C")
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One input: its position among the inputs, its path (``-``: stdin) and name."""
+
+    file_no: int
+    path: str
+    name: str
+
+    @property
+    def size(self) -> int:
+        """Size in bytes (0 for standard input or when it cannot be known)."""
+        if self.path == "-":
+            return 0
+        try:
+            return os.stat(self.path).st_size
+        except OSError:
+            return 0
+
+
+@dataclass(frozen=True, slots=True)
+class WholeFile:
+    """A file read whole by a worker."""
+
+    source: Input
+    weight: int
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Games of a file cut by the parent."""
+
+    source: Input
+    batch: SlotBatch
+
+
+Task = WholeFile | Batch
+Unit = list[Task]
+"""What one worker call does: several small files, or one batch of games."""
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def check_inputs(
+    inputs: Iterable[Input],
+    options: CheckOptions,
+    jobs: int,
+    stdin: BinaryIO | None = None,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
+) -> Iterator[tuple[int, list[Checked]]]:
+    """Check every input; yield (bytes done, checked games) in input order.
+
+    *stdin* is the stream read for the input ``-``.  With ``jobs`` 1 everything
+    runs in this process; otherwise in up to ``jobs`` worker processes, files larger
+    than *split_bytes* being cut into batches of about *batch_chars* characters.
+    """
+    if jobs <= 1:
+        for source in inputs:
+            stream = stdin if source.path == "-" else None
+            checked = check_file(source.file_no, stream or source.path, source.name, options)
+            yield source.size, checked
+        return
+    units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
+    for weight, checked in ordered_map(run_unit, units, jobs, options):
+        yield weight, checked
+
+
+def plan(
+    inputs: Iterable[Input],
+    options: CheckOptions,
+    stdin: BinaryIO | None = None,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
+) -> Iterator[Unit]:
+    """Cut the inputs into units of work, lazily and in order (see :func:`check_inputs`)."""
+    group: Unit = []
+    group_size = 0
+    for source in inputs:
+        size = source.size
+        if source.path == "-" or size > split_bytes:
+            if group:
+                yield group
+                group, group_size = [], 0
+            yield from _batches(source, options, stdin, size, batch_chars)
+            continue
+        group.append(WholeFile(source, size))
+        group_size += size
+        if group_size >= GROUP_BYTES or len(group) >= GROUP_FILES:
+            yield group
+            group, group_size = [], 0
+    if group:
+        yield group
+
+
+def _batches(
+    source: Input, options: CheckOptions, stdin: BinaryIO | None, size: int, batch_chars: int
+) -> Iterator[Unit]:
+    if source.path == "-":
+        if stdin is None:
+            raise ValueError("standard input named as input but no stream given")
+        for batch in cut_batches(stdin, options.read, batch_chars, size):
+            yield [Batch(source, batch)]
+        return
+    with open(source.path, "rb") as handle:
+        for batch in cut_batches(handle, options.read, batch_chars, size):
+            yield [Batch(source, batch)]
+
+
+def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
+    """Check one unit of work (in a worker): the bytes it covers and its games."""
+    weight = 0
+    out: list[Checked] = []
+    for task in unit:
+        source = task.source
+        if isinstance(task, WholeFile):
+            weight += task.weight
+            out.extend(check_file(source.file_no, source.path, source.name, options))
+            continue
+        weight += task.batch.weight
+        out.extend(check_slots(source.file_no, source.name, task.batch.slots, options))
+        if task.batch.empty_file is not None:
+            out.append(file_checked(source.file_no, source.name, task.batch.empty_file))
+    return weight, out
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """``fork`` where available (fast start, modules already imported), else the default."""
+    if sys.platform != "win32" and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+class _Failed:
+    """An exception met while preparing a unit, raised when its turn comes."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def ordered_map(
+    func: Callable[[T, C], R],
+    items: Iterable[T],
+    jobs: int,
+    context: C,
+) -> Iterator[R]:
+    """``func(item, context)`` for every item, in worker processes, results in order.
+
+    At most ``jobs * IN_FLIGHT`` items are submitted and not yet consumed.  When there
+    is only one item, it runs here (starting processes would cost more).  An exception
+    raised by *items* or by a call is raised in its turn, after every earlier result,
+    as it would be without workers.
+    """
+    source = iter(items)
+    head: list[T] = []
+    try:
+        for item in source:
+            head.append(item)
+            if len(head) == 2:
+                break
+    except Exception:
+        for item in head:
+            yield func(item, context)
+        raise
+    if len(head) < 2:
+        for item in head:
+            yield func(item, context)
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_ignore_interrupts)
+    window: deque[Future[R] | _Failed] = deque()
+    pending = chain(head, source)
+    try:
+        exhausted = False
+        while True:
+            while not exhausted and len(window) < jobs * IN_FLIGHT:
+                try:
+                    item = next(pending)
+                except StopIteration:
+                    exhausted = True
+                    break
+                except Exception as exc:
+                    window.append(_Failed(exc))
+                    exhausted = True
+                    break
+                window.append(pool.submit(func, item, context))
+            if not window:
+                return
+            done = window.popleft()
+            if isinstance(done, _Failed):
+                raise done.error
+            yield done.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def input_list(paths: Iterable[str], stdin_name: str | None) -> list[Input]:
+    """Number the files to read; standard input gets *stdin_name* (or ``<stdin>``)."""
+    return [
+        Input(n, path, (stdin_name or "<stdin>") if path == "-" else path)
+        for n, path in enumerate(paths)
+    ]
+
+
+__all__ = [
+    "BATCH_CHARS",
+    "SPLIT_BYTES",
+    "Input",
+    "check_inputs",
+    "default_jobs",
+    "input_list",
+    "ordered_map",
+    "plan",
+    "run_unit",
+]

@@ -1,0 +1,102 @@
+"""What every report format sees of a game, and the totals of a run.
+
+A :class:`GameReport` is a checked game after ``--select``/``--ignore``: only the
+reported findings, the status they give, and whether the game fails the run under
+``--fail-on``.  Formats implement :class:`Reporter`: they get the games in input
+order and write as they go, so a report of any size streams.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pdn_tools.check import Checked
+from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.selection import Selection, status_of
+
+
+@dataclass(slots=True)
+class GameReport:
+    """One game (``game`` 0: a file without games) as the reports show it."""
+
+    file_no: int
+    file: str
+    game: int
+    line: int
+    issues: list[Issue]
+    status: str
+    failed: bool
+    record: dict[str, Any]
+    """The JSON record (``--format jsonl``) with the reported findings and status."""
+
+
+def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> GameReport:
+    """Apply *selection* to *checked*; *fail_on* is the least severity that fails."""
+    issues = selection.filter(checked.issues)
+    status = status_of(issues)
+    record = dict(checked.record)
+    record["status"] = status
+    record["issues"] = [issue.to_dict() for issue in issues]
+    return GameReport(
+        file_no=checked.file_no,
+        file=checked.file,
+        game=checked.game,
+        line=int(checked.record["line"]),
+        issues=issues,
+        status=status,
+        failed=any(issue.level.rank >= fail_on.rank for issue in issues),
+        record=record,
+    )
+
+
+@dataclass(slots=True)
+class Totals:
+    """Counts over a whole run, for the summary line and the exit status."""
+
+    files: int = 0
+    games: int = 0
+    counts: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+    with_errors: int = 0
+    failed: int = 0
+
+    def add(self, game: GameReport) -> None:
+        """Count one game's reported findings."""
+        if game.game:
+            self.games += 1
+        for issue in game.issues:
+            self.counts[issue.level.value] += 1
+        if game.status == "error":
+            self.with_errors += 1
+        if game.failed:
+            self.failed += 1
+
+    def line(self) -> str:
+        """The summary printed on stderr after a text report."""
+        return (
+            f"{self.files} file(s), {self.games} game(s): {self.counts['error']} error(s), "
+            f"{self.counts['warning']} warning(s), {self.counts['info']} info; "
+            f"{self.with_errors} game(s) with errors"
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        """The summary as JSON data."""
+        return {
+            "files": self.files,
+            "games": self.games,
+            "errors": self.counts["error"],
+            "warnings": self.counts["warning"],
+            "infos": self.counts["info"],
+            "games_with_errors": self.with_errors,
+            "failed_games": self.failed,
+        }
+
+
+class Reporter(Protocol):
+    """A report format: told each game in order, then closed with the totals."""
+
+    def add(self, game: GameReport) -> None:
+        """Write (or keep) what the report says about *game*."""
+
+    def close(self, totals: Totals) -> None:
+        """Finish the report."""

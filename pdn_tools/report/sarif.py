@@ -1,0 +1,121 @@
+"""SARIF 2.1.0: the static-analysis interchange format read by code-scanning tools.
+
+One run of the ``pdn-tools`` driver.  Its rules are the whole diagnostic catalogue,
+in catalogue order, so rule ids (the codes) and rule indexes are stable from run to
+run; each rule carries the code's title and description and a link to its
+documentation.  Each reported finding is a result located by file, line and column
+(columns count Unicode code points, as the reader does).  The log is written as it
+goes, one result per line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path, PurePath
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from pdn_tools import __version__
+from pdn_tools.diagnostics import CATALOGUE, Code, Issue, Severity
+from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.text import where
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+#: Where the diagnostic codes are documented (docs/diagnostics.md of the project).
+DOCS_URI = "https://github.com/pdn-tools/pdn-tools/blob/main/docs/diagnostics.md"
+
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_INDEX = {code: n for n, code in enumerate(CATALOGUE)}
+
+
+def rule_name(title: str) -> str:
+    """A code's title as an identifier: ``Game not terminated`` → ``GameNotTerminated``."""
+    return "".join(word[:1].upper() + word[1:] for word in re.findall(r"[A-Za-z0-9]+", title))
+
+
+def help_uri(code: str) -> str:
+    """The documentation of *code*: its section, or the catalogue table."""
+    anchors = {"E11": "limits-e11", "W35": "file-level-findings"}
+    return f"{DOCS_URI}#{anchors.get(code, 'diagnostic-codes')}"
+
+
+def rule(entry: Code) -> dict[str, Any]:
+    """The reportingDescriptor of one catalogue entry."""
+    return {
+        "id": entry.code,
+        "name": rule_name(entry.title),
+        "shortDescription": {"text": entry.title},
+        "fullDescription": {"text": entry.description},
+        "helpUri": help_uri(entry.code),
+        "defaultConfiguration": {"level": LEVELS[entry.severity]},
+    }
+
+
+def artifact_uri(name: str) -> str:
+    """A file name as a SARIF URI: relative to the working directory when inside it."""
+    path = Path(name)
+    if path.is_absolute():
+        try:
+            path = path.relative_to(Path.cwd())
+        except ValueError:
+            return path.as_uri()
+    return quote(PurePath(os.path.normpath(path)).as_posix(), safe="/")
+
+
+def result(game: GameReport, issue: Issue) -> dict[str, Any]:
+    """The SARIF result of one finding."""
+    properties: dict[str, Any] = {"game": game.game}
+    if issue.ply is not None:
+        properties["ply"] = issue.ply
+    if issue.move is not None:
+        properties["move"] = issue.move
+    return {
+        "ruleId": issue.code,
+        "ruleIndex": _INDEX[issue.code],
+        "level": LEVELS[issue.level],
+        "message": {"text": f"{issue.message} [{where(game.game, issue)}]"},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": artifact_uri(game.file)},
+                    "region": {
+                        "startLine": max(1, issue.line),
+                        "startColumn": max(1, issue.column),
+                    },
+                }
+            }
+        ],
+        "properties": properties,
+    }
+
+
+class SarifReporter:
+    """Writes one SARIF log with a single run."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.first = True
+        driver = {
+            "name": "pdn-tools",
+            "version": __version__,
+            "semanticVersion": __version__,
+            "informationUri": DOCS_URI,
+            "rules": [rule(entry) for entry in CATALOGUE.values()],
+        }
+        head = {"$schema": SCHEMA, "version": "2.1.0"}
+        self.out.write(json.dumps(head)[:-1] + ', "runs": [{\n')
+        self.out.write(f' "tool": {{"driver": {json.dumps(driver, ensure_ascii=False)}}},\n')
+        self.out.write(' "columnKind": "unicodeCodePoints",\n "results": [')
+
+    def add(self, game: GameReport) -> None:
+        """Write a result per reported finding of the game."""
+        for issue in game.issues:
+            text = json.dumps(result(game, issue), ensure_ascii=False)
+            self.out.write(("\n  " if self.first else ",\n  ") + text)
+            self.first = False
+
+    def close(self, totals: Totals) -> None:
+        """Close the results, the run and the log."""
+        self.out.write("\n ]\n}]}\n")

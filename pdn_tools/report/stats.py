@@ -1,0 +1,138 @@
+"""Collection statistics: games, plies, results, variants and finding codes.
+
+Counted per file and over the whole run from the same per-game records that
+``pdn validate`` reports, so the two commands always agree.  Written as text blocks
+(one per file, then the total) or as one JSON document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from pdn_tools.report.base import GameReport
+
+
+def _count_text(counts: Counter[str]) -> str:
+    """``2-0 12, 1-1 8`` — most frequent first, then by name; ``-`` when empty."""
+    if not counts:
+        return "-"
+    return ", ".join(
+        f"{key} {n}" for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+
+
+@dataclass(slots=True)
+class Stats:
+    """The counts of one file, or of a whole run."""
+
+    name: str
+    is_total: bool = False
+    files: int = 0
+    games: int = 0
+    plies: int = 0
+    with_errors: int = 0
+    results: Counter[str] = field(default_factory=Counter)
+    variants: Counter[str] = field(default_factory=Counter)
+    codes: Counter[str] = field(default_factory=Counter)
+    severities: Counter[str] = field(default_factory=Counter)
+
+    def add(self, game: GameReport) -> None:
+        """Count one game (a file record adds its findings only)."""
+        for issue in game.issues:
+            self.codes[issue.code] += 1
+            self.severities[issue.level.value] += 1
+        if game.status == "error":
+            self.with_errors += 1
+        if not game.game:
+            return
+        record = game.record
+        self.games += 1
+        self.plies += int(record["plies"])
+        self.results[str(record["result"]) if record["result"] is not None else "none"] += 1
+        self.variants[str(record["variant"])] += 1
+
+    def merge(self, other: Stats) -> None:
+        """Add the counts of *other* (one file) to these (the total)."""
+        self.files += 1
+        self.games += other.games
+        self.plies += other.plies
+        self.with_errors += other.with_errors
+        self.results.update(other.results)
+        self.variants.update(other.variants)
+        self.codes.update(other.codes)
+        self.severities.update(other.severities)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data; counters sorted by key, so output is stable."""
+        data: dict[str, Any] = {"files": self.files} if self.is_total else {"file": self.name}
+        data.update(
+            {
+                "games": self.games,
+                "plies": self.plies,
+                "games_with_errors": self.with_errors,
+                "results": dict(sorted(self.results.items())),
+                "variants": dict(sorted(self.variants.items())),
+                "codes": dict(sorted(self.codes.items())),
+                "severities": {k: self.severities[k] for k in ("error", "warning", "info")},
+            }
+        )
+        return data
+
+    def text(self) -> list[str]:
+        """The text block: a heading line and one line per distribution."""
+        heading = f"total: {self.files} file(s)" if self.is_total else self.name
+        per_game = f"{self.plies / self.games:.1f}" if self.games else "0"
+        return [
+            heading,
+            f"  games     {self.games} ({self.with_errors} with errors), "
+            f"plies {self.plies} ({per_game} per game)",
+            f"  results   {_count_text(self.results)}",
+            f"  variants  {_count_text(self.variants)}",
+            f"  codes     {_count_text(self.codes)}",
+        ]
+
+
+class StatsReport:
+    """Counts games file by file; writes each file's block when the file ends."""
+
+    def __init__(self, out: TextIO, fmt: str = "text", total_only: bool = False) -> None:
+        self.out = out
+        self.fmt = fmt
+        self.total_only = total_only
+        self.total = Stats("total", is_total=True)
+        self.current: Stats | None = None
+        self.file_no: int | None = None
+        self.first = True
+        if fmt == "json":
+            self.out.write('{"files": [')
+
+    def add(self, game: GameReport) -> None:
+        """Count *game* in its file's statistics."""
+        if game.file_no != self.file_no or self.current is None:
+            self._flush()
+            self.file_no, self.current = game.file_no, Stats(game.file)
+        self.current.add(game)
+
+    def _flush(self) -> None:
+        if self.current is None:
+            return
+        self.total.merge(self.current)
+        if self.fmt == "json":
+            text = json.dumps(self.current.to_dict(), ensure_ascii=False)
+            self.out.write(("\n  " if self.first else ",\n  ") + text)
+        elif not self.total_only:
+            self.out.write("\n".join(self.current.text()) + "\n\n")
+        self.first = False
+        self.current = None
+
+    def close(self) -> None:
+        """Write the last file and the total."""
+        self._flush()
+        if self.fmt == "json":
+            total = json.dumps(self.total.to_dict(), ensure_ascii=False)
+            self.out.write(f'\n ],\n "total": {total}}}\n')
+        else:
+            self.out.write("\n".join(self.total.text()) + "\n")

@@ -1,0 +1,94 @@
+"""docs/cli.md against ``pdn --help``, and the pre-commit hooks against the CLI."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+from cli_helpers import run
+from conftest import REPO
+
+from pdn_tools.cli import main
+
+DOC = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def sections() -> dict[str, str]:
+    """The text of each ``## `pdn NAME …``` section, by command name."""
+    parts = re.split(r"^## `pdn (\S+)[^`]*`$", DOC, flags=re.MULTILINE)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def test_every_command_has_a_section() -> None:
+    assert set(main.commands) <= set(sections()), set(main.commands) - set(sections())
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_section_lists_exactly_the_options_of_help(name: str) -> None:
+    """Every option of ``pdn NAME --help`` is documented in its section, and the
+    section's option tables name no option the command does not have."""
+    command = main.commands[name]
+    section = sections()[name]
+    declared = {
+        opt
+        for param in command.params
+        if isinstance(param, click.Option)
+        for opt in param.opts + param.secondary_opts
+        if opt.startswith("--") and opt != "--help"
+    }
+    table = "\n".join(line for line in section.splitlines() if line.startswith("| `-"))
+    documented = set(re.findall(r"`(--[a-z][a-z0-9-]*)", table))
+    assert declared - documented == set(), f"undocumented options of pdn {name}"
+    assert documented - declared == set(), f"documented options pdn {name} lacks"
+    help_text = run(name, "--help").stdout
+    for opt in declared:
+        assert opt in help_text
+
+
+def test_format_choices_are_documented() -> None:
+    validate = main.commands["validate"]
+    fmt = next(p for p in validate.params if p.name == "fmt")
+    assert isinstance(fmt.type, click.Choice)
+    row = next(line for line in sections()["validate"].splitlines() if "`--format" in line)
+    assert "`--format " + "\\|".join(fmt.type.choices) + "`" in row
+    for choice in fmt.type.choices:
+        assert f"**`{choice}`**" in sections()["validate"]
+
+
+def test_pre_commit_hooks(tmp_path: Path) -> None:
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert {hook["id"] for hook in hooks} == {"pdn-validate", "pdn-validate-syntax"}
+    good = tmp_path / "good.pdn"
+    good.write_text('[Event "x"]\n[GameType "20"]\n1. 32-28 *\n', encoding="utf-8")
+    bad = tmp_path / "bad.pdn"
+    bad.write_text('[Event "x"]\n[GameType "20"]\n1. 32-28 32-28 *\n', encoding="utf-8")
+    for hook in hooks:
+        assert hook["language"] == "python"
+        assert re.search(hook["files"], "games/Round1.PDN")
+        assert not re.search(hook["files"], "notes.txt")
+        program, *args = hook["entry"].split()
+        assert program == "pdn" and args[0] == "validate"
+        # pre-commit appends the staged file names to the entry.
+        assert run(*args, str(good)).returncode == 0
+        bad_run = run(*args, str(good), str(bad))
+        assert bad_run.returncode == (0 if "--syntax-only" in args else 1)
+        assert bad_run.stderr == ""  # --quiet: findings only
+
+
+def test_show_example_is_real_output() -> None:
+    section = sections()["show"]
+    command = "$ pdn show corpus/clean/club-evening.pdn --ply 5\n"
+    example = section.split(command, 1)[1].split("\n$ ", 1)[0]
+    done = run("show", "corpus/clean/club-evening.pdn", "--ply", "5")
+    assert done.stdout.rstrip("\n") == example.rstrip("\n")
+
+
+def test_stats_example_is_real_output() -> None:
+    section = sections()["stats"]
+    example = section.split("$ pdn stats corpus/ --total-only\n", 1)[1].split("\n$ ", 1)[0]
+    done = run("stats", "corpus/", "--total-only")
+    for expected, actual in zip(example.splitlines(), done.stdout.splitlines(), strict=True):
+        assert actual.startswith(expected.removesuffix("…"))

@@ -1,0 +1,81 @@
+"""Exit status 2: usage and input errors end with one clear line, never a traceback."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+from conftest import SAMPLES
+
+GOOD = str(SAMPLES / "clean" / "club-evening.pdn")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("validate", "no/such.pdn"), "no/such.pdn: no such file or directory"),
+        (("stats", "no/such.pdn"), "no/such.pdn: no such file or directory"),
+        (("show", "no/such.pdn"), "no/such.pdn: no such file or directory"),
+        (("validate", GOOD, "missing.pdn"), "missing.pdn: no such file"),
+        (("validate", "-", "-"), "standard input ('-') can be read only once"),
+        (("validate", GOOD, "--encoding", "klingon"), "unknown encoding 'klingon'"),
+        (("validate", GOOD, "--select", "X9"), "'X9' is no diagnostic code"),
+        (("stats", GOOD, "--ignore", "W99"), "'W99' is no diagnostic code"),
+        (("validate", GOOD, "--format", "xml"), "Invalid value for '--format'"),
+        (("validate", GOOD, "--jobs", "0"), "Invalid value for '-j' / '--jobs'"),
+        (("validate", GOOD, "--no-such-option"), "pdn validate: No such option '--no-such-option'"),
+        (("stats", GOOD, "--no-such-option"), "No such option"),
+        (("show", GOOD, "--no-such-option"), "No such option"),
+        (("moves", "W:W31-50:B1-20", "--no-such-option"), "No such option"),
+        (("perft", "1", "--no-such-option"), "No such option"),
+        (("no-such-command",), "No such command 'no-such-command'"),
+        (("validate",), "Missing argument 'PATH...'"),
+        (("show", str(SAMPLES)), "is a directory; show reads one file"),
+        (("show", GOOD, "--game", "9"), "holds 2 game(s); there is no game 9"),
+        (("show", GOOD, "--ply", "99"), "has 11 plies, not 99"),
+        (("moves", "W:W31-50:B1-99"), "invalid FEN"),
+        (("moves", "not a fen"), "invalid FEN"),
+        (("perft", "1", "--fen", "X:W1"), "invalid FEN"),
+    ],
+)
+def test_exit_two_with_one_line(args: tuple[str, ...], expected: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2, (args, done.stdout, done.stderr)
+    stderr = done.stderr.strip()
+    assert "Traceback" not in stderr
+    assert expected in stderr, stderr
+    assert len(stderr.splitlines()) == 1, stderr
+    assert stderr.startswith("pdn")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "locked.pdn"
+    path.write_text("1. 32-28 *\n", encoding="utf-8")
+    path.chmod(0)
+    done = run("validate", str(path))
+    assert done.returncode == 2
+    assert f"{path}: permission denied" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_unreadable_file_in_a_directory_is_an_input_error(tmp_path: Path) -> None:
+    """A name ending in .pdn that is a broken link: the walk finds it, reading fails."""
+    (tmp_path / "dangling.pdn").symlink_to(tmp_path / "gone.pdn")
+    done = run("validate", str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip()
+    assert "Traceback" not in line and len(line.splitlines()) == 1
+    assert "dangling.pdn" in line
+
+
+def test_version_and_help() -> None:
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("pdn, version ")
+    help_ = run("--help")
+    assert help_.returncode == 0
+    for command in ("validate", "stats", "show", "moves", "perft"):
+        assert command in help_.stdout
+    assert run("validate", "-h").stdout.startswith("Usage: pdn validate")

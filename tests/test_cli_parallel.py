@@ -1,0 +1,171 @@
+"""``--jobs``: checking in worker processes gives exactly the report of one process."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cli_helpers import MIXED, run, run_bytes
+from conftest import SAMPLES
+
+from pdn_tools.check import Checked, CheckOptions, check_file
+from pdn_tools.model import ReadOptions
+from pdn_tools.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
+from pdn_tools.paths import expand
+
+#: Files that stress the bookkeeping: text before the first game and after the last,
+#: decoder findings, an empty file, comments only, a game cut by the next game's tags.
+EDGE_CASES = {
+    "before-after.pdn": '{intro}\n[Event "a"]\n1. 32-28 *\n{between}\n\n[Event "b"]\n'
+    "1. 33-29 * junk after\n{trailing comment}\n",
+    "bom.pdn": '\ufeff[Event "a"]\n1. 32-28 *\n[Event "b"]\n1. 31-27 *\n',
+    "empty.pdn": "",
+    "comments-only.pdn": "{nothing but a comment}\n",
+    "unterminated.pdn": '[Event "a"]\n1. 32-28\n[Event "b"]\n1. 33-29 2-0\n',
+    "mixed.pdn": MIXED,
+    "oversize.pdn": '[Event "big"]\n1. 32-28 {' + "x" * 3000 + '} *\n[Event "next"]\n1. 32-28 *\n',
+}
+
+
+def _write_edge_cases(folder: Path) -> list[str]:
+    for name, text in EDGE_CASES.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (folder / "latin1.pdn").write_bytes('[Event "Café"]\n1. 32-28 *\n'.encode("latin-1"))
+    (folder / "nul.pdn").write_bytes(b'[Event "a"]\n1. 32-28\x00 *\n[Event "b"]\n1. 32-28 *\n')
+    return sorted(expand((str(folder),)))
+
+
+def _dicts(checked: list[Checked]) -> list[tuple[int, dict[str, object], list[dict[str, object]]]]:
+    return [(c.file_no, c.record, [i.to_dict() for i in c.issues]) for c in checked]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        CheckOptions(),
+        CheckOptions(ReadOptions(strict=True, max_game_chars=1000)),
+        CheckOptions(ReadOptions(variant="international"), syntax_only=True),
+    ],
+    ids=["default", "strict-small-limit", "syntax-only"],
+)
+def test_batches_of_one_game_match_the_reader(tmp_path: Path, options: CheckOptions) -> None:
+    """Every file cut into one-game batches gives the reader's games, numbers and findings."""
+    paths = [*_write_edge_cases(tmp_path), *sorted(expand((str(SAMPLES),)))]
+    inputs = input_list(paths, None)
+    reference = [
+        c
+        for source in inputs
+        for c in check_file(source.file_no, source.path, source.name, options)
+    ]
+    units = list(plan(inputs, options, split_bytes=0, batch_chars=1))
+    assert len(units) > len(inputs)  # files were cut into several batches
+    cut = [c for unit in units for c in run_unit(unit, options)[1]]
+    assert _dicts(cut) == _dicts(reference)
+
+
+def test_grouped_small_files_match_the_reader(tmp_path: Path) -> None:
+    paths = _write_edge_cases(tmp_path)
+    inputs = input_list(paths, None)
+    options = CheckOptions()
+    units = list(plan(inputs, options))
+    assert len(units) == 1 and len(units[0]) == len(paths)  # small files go together
+    reference = [c for s in inputs for c in check_file(s.file_no, s.path, s.name, options)]
+    assert _dicts(run_unit(units[0], options)[1]) == _dicts(reference)
+
+
+def test_worker_processes_keep_input_order(tmp_path: Path) -> None:
+    paths = _write_edge_cases(tmp_path)
+    inputs = input_list(paths, None)
+    options = CheckOptions()
+    serial = [c for _, batch in check_inputs(inputs, options, 1) for c in batch]
+    parallel = [
+        c
+        for _, batch in check_inputs(inputs, options, 2, split_bytes=0, batch_chars=1)
+        for c in batch
+    ]
+    assert _dicts(parallel) == _dicts(serial)
+
+
+def test_stdin_in_batches(tmp_path: Path) -> None:
+    text = (MIXED + "\n") * 30
+    options = CheckOptions()
+    source = [Input(0, "-", "piped.pdn")]
+    serial = [c for _, b in check_inputs(source, options, 1, io.BytesIO(text.encode())) for c in b]
+    parallel = [
+        c
+        for _, b in check_inputs(
+            source, options, 2, io.BytesIO(text.encode()), split_bytes=0, batch_chars=200
+        )
+        for c in b
+    ]
+    assert len(serial) == 60
+    assert _dicts(parallel) == _dicts(serial)
+
+
+def test_jobs_two_equals_jobs_one_on_the_samples() -> None:
+    for fmt in ("text", "jsonl", "sarif", "junit"):
+        one = run_bytes("validate", str(SAMPLES), "--format", fmt, "--jobs", "1")
+        two = run_bytes("validate", str(SAMPLES), "--format", fmt, "--jobs", "2")
+        assert one.returncode == two.returncode == 1
+        assert one.stdout == two.stdout, fmt
+        assert one.stderr == two.stderr
+
+
+def test_stdin_parallel_end_to_end() -> None:
+    text = ((MIXED + "\n") * 400).encode()
+    one = run(
+        "validate", "-", "--stdin-filename", "p.pdn", "-j", "1", "--format", "jsonl", stdin=text
+    )
+    two = run(
+        "validate", "-", "--stdin-filename", "p.pdn", "-j", "2", "--format", "jsonl", stdin=text
+    )
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert len(one.stdout.splitlines()) == 800
+
+
+def test_jobs_two_is_byte_identical_on_the_shared_corpus(corpus: Path) -> None:
+    """Real files, including ones large enough to be cut into batches (Robin04-GH)."""
+    folders = [
+        corpus / name
+        for name in (
+            "Robin04-GH__Checkers",
+            "Yodachess__BrunoGUI_Dames",
+            "wiegerw__pdn",
+            "miskibin__py-draughts",
+            "eygilbert__CheckerBoard",
+        )
+    ]
+    args = ["validate", *map(str, folders), "--format", "jsonl", "--syntax-only"]
+    one = run_bytes(*args, "--jobs", "1")
+    two = run_bytes(*args, "--jobs", "2")
+    assert one.returncode == two.returncode
+    assert one.stdout == two.stdout
+    assert one.stdout.count(b"\n") > 5000
+    # With replay, on the 10x10 files.
+    replay = ["validate", str(corpus / "Yodachess__BrunoGUI_Dames"), "--format", "text"]
+    one = run_bytes(*replay, "--jobs", "1")
+    two = run_bytes(*replay, "--jobs", "2")
+    assert (one.stdout, one.stderr, one.returncode) == (two.stdout, two.stderr, two.returncode)
+
+
+def _square_plus(n: int, offset: int) -> int:
+    return n * n + offset
+
+
+def test_ordered_map_keeps_order_and_raises_in_turn() -> None:
+    assert list(ordered_map(_square_plus, range(50), 2, 1)) == [n * n + 1 for n in range(50)]
+    assert list(ordered_map(_square_plus, [3], 2, 0)) == [9]  # one item: no processes
+
+    def failing(count: int) -> Iterator[int]:
+        yield from range(count)
+        raise OSError("unreadable")
+
+    for count in (0, 1, 2, 9):
+        got: list[int] = []
+        with pytest.raises(OSError, match="unreadable"):
+            for value in ordered_map(_square_plus, failing(count), 2, 0):
+                got.append(value)
+        assert got == [n * n for n in range(count)]

@@ -1,0 +1,123 @@
+"""``pdn show`` and ``pdn stats`` end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import MIXED, run
+from conftest import SAMPLES
+
+from pdn_tools.positions import position_at
+from pdn_tools.reader import read_string
+from pdn_tools.replay import replay_game
+from pdn_tools.report.board import board_lines
+from pdn_tools.rules import INTERNATIONAL, Position, write_fen
+
+CLUB = str(SAMPLES / "clean" / "club-evening.pdn")
+
+
+def test_board_of_the_start_position() -> None:
+    lines = board_lines(Position.initial(INTERNATIONAL))
+    assert lines[0] == lines[-1] == "+" + "-" * 21 + "+"
+    rows = lines[1:-1]
+    assert len(rows) == 10
+    assert rows[0].startswith("|   b   b   b   b   b |") and rows[0].split()[-5:] == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+    ]
+    assert rows[4].startswith("|   .   .   .   .   . |")
+    assert rows[9].startswith("| w   w   w   w   w   |") and rows[9].endswith("50")
+    board = "".join(row.split("|")[1] for row in rows)
+    assert board.count("b") == board.count("w") == 20 and board.count(".") == 10
+
+
+def test_positions_along_the_main_line() -> None:
+    (game,) = read_string('[Event "x"]\n1. 32-28 18-23 2. 28x19 14x23 *\n')
+    replay = replay_game(game)
+    assert write_fen(position_at(game, INTERNATIONAL, replay, 0).position) == "W:W31-50:B1-20"  # type: ignore[arg-type]
+    after_two = position_at(game, INTERNATIONAL, replay, 2)
+    assert after_two.reached == 2 and after_two.position is not None
+    assert write_fen(after_two.position) == "W:W28,31,33-50:B1-17,19,20,23"
+    end = position_at(game, INTERNATIONAL, replay, 4)
+    assert end.position is not None and write_fen(end.position) == replay.final_fen
+
+
+def test_show_a_ply(tmp_path: Path) -> None:
+    done = run("show", CLUB, "--ply", "5")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "game 1 (line 1), Jansen, A. - de Vries, B." in out
+    assert "ply 5 of 11" in out
+    assert "Black to move" in out
+    assert "FEN B:W27,28,32-37,39-50:B1-11,13-20,23" in out
+    assert "3. [31-27] 7-12" in out
+    start = run("show", CLUB, "--ply", "0").stdout
+    assert "White to move" in start and "FEN W:W31-50:B1-20" in start
+
+
+def test_show_stops_where_replay_stops_and_lists_nearby_findings(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_text(MIXED, encoding="utf-8")
+    done = run("show", str(path), "--game", "2", "--ply", "3")
+    assert done.returncode == 0, done.stderr
+    assert "replay stopped before ply 3: position after ply 2" in done.stdout
+    assert "FEN W:W28,31,33-50:B1-17,19,20,23" in done.stdout
+    assert f"{path}:9:19: error E05" in done.stdout  # the finding at that ply
+    far = run("show", str(path), "--game", "2", "--ply", "0", "--around", "1").stdout
+    assert "E05" not in far
+
+
+def test_show_reads_stdin() -> None:
+    done = run("show", "-", "--stdin-filename", "p.pdn", stdin=b"1. 32-28 18-23 *\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("p.pdn: game 1") and "1. 32-28 [18-23]" in done.stdout
+
+
+def test_show_without_a_rule_profile() -> None:
+    done = run("show", str(SAMPLES / "oddities" / "colon-captures.pdn"))
+    assert done.returncode == 0, done.stderr
+    assert "no board: no rule profile for variant 'russian'" in done.stdout
+
+
+def test_stats_text_and_json(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_text(MIXED, encoding="utf-8")
+    (tmp_path / "empty.pdn").write_bytes(b"")
+    text = run("stats", str(tmp_path))
+    assert text.returncode == 0, text.stderr
+    blocks = text.stdout.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == [
+        str(tmp_path / "empty.pdn"),
+        str(path),
+        "total: 2 file(s)",
+    ]
+    assert "games     2 (1 with errors), plies 4 (2.0 per game)" in blocks[2]
+    assert "  codes     E05 1, W10 1, W27 1, W35 1" in blocks[2]
+    doc = json.loads(run("stats", str(tmp_path), "--format", "json").stdout)
+    empty, mixed = doc["files"]
+    assert empty["games"] == 0 and empty["codes"] == {"W35": 1}
+    assert mixed["file"] == str(path) and mixed["games"] == 2 and mixed["plies"] == 4
+    assert mixed["results"] == {"*": 2} and mixed["variants"] == {"international": 2}
+    assert mixed["codes"]["E05"] == 1 and mixed["codes"]["W10"] == 1
+    total = doc["total"]
+    assert total["files"] == 2 and total["games"] == 2 and total["games_with_errors"] == 1
+    assert total["codes"] == {"E05": 1, "W10": 1, "W27": 1, "W35": 1}
+    only = json.loads(run("stats", str(tmp_path), "--format", "json", "--select", "E").stdout)
+    assert only["total"]["codes"] == {"E05": 1}
+    assert run("stats", str(tmp_path), "--total-only").stdout.startswith("total: 2 file(s)")
+
+
+def test_stats_agrees_with_validate_on_the_samples() -> None:
+    stats = json.loads(run("stats", str(SAMPLES), "--format", "json", "-j", "2").stdout)
+    records = [
+        json.loads(line)
+        for line in run("validate", str(SAMPLES), "--format", "jsonl").stdout.splitlines()
+    ]
+    assert stats["total"]["games"] == sum(1 for r in records if r["game"])
+    assert stats["total"]["plies"] == sum(r["plies"] for r in records)
+    assert sum(stats["total"]["codes"].values()) == sum(len(r["issues"]) for r in records)
+    assert len(stats["files"]) == stats["total"]["files"] == 19
