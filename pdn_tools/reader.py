@@ -109,18 +109,22 @@ def _read(
         game.index = index
         if opts.keep_source:
             game.source = chunk.text
+        found = decoding.take(max(chunk.end_line, chunk.line))
         if index == 1:
-            game.issues[:0] = decoding.issues + file_report.issues
+            game.issues[:0] = found + file_report.issues
             file_report.issues = []
+        elif found:
+            game.issues[:0] = found
         if held is not None:
             yield held
         held = game
     file_report.encoding = decoding.encoding
     file_report.games = index
     if index == 0:
-        file_report.issues[:0] = decoding.issues
+        file_report.issues[:0] = decoding.take()
         file_report.issues.append(Issue("W35", "file holds no game", 1, 1))
     if held is not None:
+        held.issues.extend(decoding.take())
         yield held
 
 

@@ -69,9 +69,12 @@ def cut_batches(
             continue
         index += 1
         slot = Slot(index, chunk)
+        found = decoding.take(max(chunk.end_line, chunk.line))
         if index == 1:
-            slot.before = decoding.issues + pending
+            slot.before = found + pending
             pending = []
+        elif found:
+            slot.before = found
         if held is not None:
             batch.slots.append(held)
             chars += len(held.chunk.text or "")
@@ -82,8 +85,9 @@ def cut_batches(
                 batch, chars = SlotBatch(), 0
         held = slot
     if held is not None:
+        held.after.extend(decoding.take())
         batch.slots.append(held)
     else:
-        batch.empty_file = [*decoding.issues, *pending, Issue("W35", "file holds no game", 1, 1)]
+        batch.empty_file = [*decoding.take(), *pending, Issue("W35", "file holds no game", 1, 1)]
     batch.weight = max(0, size - spent)
     yield batch

@@ -48,11 +48,32 @@ class Piece:
 
 @dataclass(slots=True)
 class Decoding:
-    """What the decoder found out about a file; its issues belong to the first game."""
+    """What the decoder found out about a file, filled while it streams.
+
+    Findings about the file as a whole (encoding, BOM) are on line 1 and belong to the
+    first game; findings met later (a NUL byte, stray non-UTF-8 bytes) belong to the
+    game whose lines hold them.  :meth:`take` hands each finding out once.
+    """
 
     encoding: str = "utf-8"
     issues: list[Issue] = field(default_factory=list)
     fallback_bytes: int = 0
+    taken: int = 0
+    """How many of ``issues`` have been handed out by :meth:`take`."""
+
+    def take(self, last_line: int | None = None) -> list[Issue]:
+        """The findings not handed out yet that lie on or before *last_line* (all of
+        them when None), in the order they were found."""
+        rest = self.issues[self.taken :]
+        if last_line is not None:
+            count = 0
+            for issue in rest:
+                if issue.line > last_line:
+                    break
+                count += 1
+            rest = rest[:count]
+        self.taken += len(rest)
+        return rest
 
 
 def _legacy_encoding(sample: bytes) -> str:

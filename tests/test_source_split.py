@@ -7,7 +7,10 @@ import io
 from helpers import codes, mainline_texts
 
 from pdn_tools import read_games, read_string
+from pdn_tools.check import CheckOptions, check_slots
+from pdn_tools.model import ReadOptions
 from pdn_tools.reader import FileReport
+from pdn_tools.slots import cut_batches
 from pdn_tools.source import Decoding, read_pieces
 from pdn_tools.split import split_chunks
 
@@ -146,3 +149,24 @@ def test_glued_result_on_a_line_with_comments() -> None:
     games = read_string("01.32-28 {0} 18-23 {0} 0-201.33-29 {0} 19-23 {1} 1-1\n")
     assert [g.terminator.text for g in games if g.terminator] == ["0-2", "1-1"]
     assert [g.plies for g in games] == [2, 2]
+
+
+def test_decoder_findings_go_to_the_game_that_holds_them() -> None:
+    """A NUL byte or a stray byte in a later game is reported on that game (and only
+    once), and the --jobs batching (pdn_tools.slots) agrees with the reader."""
+    data = (
+        '[Event "Ren\u00e9e \u00e9t\u00e9 \u00e0 \u00e7a"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
+    ).encode() + (
+        b'[Event "two \xe9"]\n[GameType "20"]\n1. 32-28\x00 19-23 *\n\n'
+        b'[Event "three"]\n[GameType "20"]\n1. 31-27 *\n'
+    )
+    games = list(read_games(io.BytesIO(data)))
+    assert [codes(g) for g in games] == [[], ["W30", "W06"], []]
+    w30, w06 = games[1].issues[:2]
+    assert (w30.line, w06.line) == (5, 7)
+    checked = [
+        c
+        for batch in cut_batches(io.BytesIO(data), ReadOptions(), 10)
+        for c in check_slots(0, "-", batch.slots, CheckOptions(ReadOptions(), syntax_only=True))
+    ]
+    assert [[i.code for i in c.issues] for c in checked] == [[], ["W30", "W06"], []]
