@@ -295,7 +295,8 @@ CATALOGUE: dict[str, Code] = {
             "E12",
             "error",
             "Input cannot be decoded as text",
-            "The input looks binary or UTF-16; decode it first or pass --encoding.",
+            "The input looks binary (many control bytes in its first 64 KiB: an archive, a "
+            "database, an image); nothing is read from it.",
         ),
         _c(
             "E13",

@@ -122,7 +122,8 @@ def _read(
     file_report.games = index
     if index == 0:
         file_report.issues[:0] = decoding.take()
-        file_report.issues.append(Issue("W35", "file holds no game", 1, 1))
+        if not decoding.binary:
+            file_report.issues.append(Issue("W35", "file holds no game", 1, 1))
     if held is not None:
         held.issues.extend(decoding.take())
         yield held

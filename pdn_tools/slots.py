@@ -88,6 +88,7 @@ def cut_batches(
         held.after.extend(decoding.take())
         batch.slots.append(held)
     else:
-        batch.empty_file = [*decoding.take(), *pending, Issue("W35", "file holds no game", 1, 1)]
+        empty = [] if decoding.binary else [Issue("W35", "file holds no game", 1, 1)]
+        batch.empty_file = [*decoding.take(), *pending, *empty]
     batch.weight = max(0, size - spent)
     yield batch

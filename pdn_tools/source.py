@@ -60,6 +60,8 @@ class Decoding:
     fallback_bytes: int = 0
     taken: int = 0
     """How many of ``issues`` have been handed out by :meth:`take`."""
+    binary: bool = False
+    """The input looked binary and was not read (E12)."""
 
     def take(self, last_line: int | None = None) -> list[Issue]:
         """The findings not handed out yet that lie on or before *last_line* (all of
@@ -117,6 +119,21 @@ def _looks_utf16(sample: bytes) -> str | None:
     if even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
         return "utf-16-be"
     return None
+
+
+_CONTROL = bytes(b for b in range(1, 32) if b not in (9, 10, 11, 12, 13, 26)) + b"\x7f"
+"""Bytes that text files hardly hold: control bytes other than tab, line ends, form
+feed and the DOS end-of-file mark Ctrl-Z.  NUL is not among them: NUL padding occurs in
+text files (a preallocated or half-written file) and is read as spaces (W06)."""
+
+
+def _looks_binary(sample: bytes) -> int:
+    """The number of control bytes in *sample* when they make it look binary (at least
+    16 of them and more than one byte in 30), else 0."""
+    if len(sample) < 16:
+        return 0
+    count = len(sample) - len(sample.translate(None, _CONTROL))
+    return count if count >= 16 and count * 30 > len(sample) else 0
 
 
 class _Prefixed(io.RawIOBase):
@@ -188,6 +205,18 @@ def read_pieces(
         elif (utf16 := _looks_utf16(sample)) is not None:
             chosen = utf16
             info.issues.append(Issue("W30", f"input looks like {utf16} (no BOM); decoded", 1, 1))
+        elif control := _looks_binary(sample):
+            info.binary = True
+            info.issues.append(
+                Issue(
+                    "E12",
+                    f"input looks binary ({control} of its first {len(sample)} bytes are "
+                    "control bytes); not read as PDN",
+                    1,
+                    1,
+                )
+            )
+            return
         else:
             try:
                 # A multi-byte sequence may be cut at the end of the sample.

@@ -170,3 +170,15 @@ def test_decoder_findings_go_to_the_game_that_holds_them() -> None:
         for c in check_slots(0, "-", batch.slots, CheckOptions(ReadOptions(), syntax_only=True))
     ]
     assert [[i.code for i in c.issues] for c in checked] == [[], ["W30", "W06"], []]
+
+
+def test_binary_input_gets_one_error_and_no_games() -> None:
+    data = b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256)) * 8
+    report = FileReport("archive.pdn")
+    games = list(read_games(io.BytesIO(data), report=report))
+    assert games == []
+    assert [i.code for i in report.issues] == ["E12"]
+    assert "binary" in report.issues[0].message
+    # A text file with a few NUL bytes is still read.
+    text = b'[GameType "20"]\n1. 32-28\x00 19-23\x00 2. 37-32\x00 *\n' * 3
+    assert len(list(read_games(io.BytesIO(text)))) == 3
