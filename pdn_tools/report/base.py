@@ -66,8 +66,8 @@ class Totals:
             self.games += 1
         for issue in game.issues:
             self.counts[issue.level.value] += 1
-        if game.status == "error":
-            self.with_errors += 1
+        if game.status == "error" and game.game:
+            self.with_errors += 1  # a file without games (E12, game 0) is no game
         if game.failed:
             self.failed += 1
 
