@@ -49,11 +49,14 @@ from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
+"""Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
 _SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
 """Per board size, written squares already turned into numbers (or the reason they
 are not on the board): real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
-"""Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
+"""Entries kept per board size in ``_SQUARES`` before it is cleared."""
+_new_record = tuple.__new__
+"""Builds a :class:`ReplayedMove` from a tuple without the keyword-handling ``__new__``."""
 
 
 @dataclass(slots=True)
@@ -394,12 +397,12 @@ class _Replayer:
         assert before is not None
         state.position = after = before.apply(move)
         state.legal = None
-        if state.fullmove is not None and before.turn is not self.first_mover:
+        if state.fullmove is not None and before[4] is not self.first_mover:
             state.fullmove += 1
         res = self.result
         if not in_var:
             res.plies += 1
-            res.moves.append(ReplayedMove(ply, node, move, text, merged))
+            res.moves.append(_new_record(ReplayedMove, (ply, node, move, text, merged)))
         drawn = state.drawn
         if drawn is not None and not state.continued:
             state.continued = True
