@@ -153,6 +153,8 @@ class _Replayer:
         main = not in_var
         count = len(nodes)
         quiet_move = self.generator.quiet_move
+        short_capture = self.generator.short_capture
+        separator = self.variant.capture_separator
         squares_of = self.squares
         while i < count:
             node = nodes[i]
@@ -189,17 +191,23 @@ class _Replayer:
                 i += 1
                 continue
             written = node.move
-            if written is not None and not written.capture:
-                # Fast lane: a plain quiet move is checked without generating every move.
+            if written is not None:
+                # Fast lane: a plain quiet move, or a capture ``fromxto`` while every
+                # capture is one jump by a man, is checked without listing every move.
                 squares = squares_of(node)
                 if type(squares) is tuple and len(squares) == 2:
-                    quiet = quiet_move(position, squares[0], squares[1])
-                    if quiet is not None:
+                    frm, to = squares
+                    if written.capture:
+                        fast = short_capture(position, frm, to)
+                        text = f"{frm}{separator}{to}"
+                    else:
+                        fast = quiet_move(position, frm, to)
+                        text = f"{frm}-{to}"
+                    if fast is not None:
                         if node.number is not None:
                             self.numbers(node, state, ply, in_var, squares)
                         if state.position is not None:
-                            text = f"{quiet.from_sq}-{quiet.to_sq}"
-                            self.play(node, (), state, quiet, text, in_var, ply)
+                            self.play(node, (), state, fast, text, in_var, ply)
                         i += 1
                         continue
             used = self.move(nodes, i, state, in_var, ply)
