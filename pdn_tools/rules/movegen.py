@@ -427,7 +427,7 @@ class Generator:
 
     def _victims(self, route: BitPath, captured: int) -> list[int]:
         """Bits of the pieces a route jumps, in the order it jumps them."""
-        out = []
+        out: list[int] = []
         rays = self.rays
         for a, b in itertools.pairwise(route):
             for d in range(4):
