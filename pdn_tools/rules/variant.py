@@ -157,9 +157,6 @@ class Variant:
     removal: Removal = Removal.AFTER_MOVE
     capture_promotion: CapturePromotion = CapturePromotion.STAYS_MAN
     capture_separator: str = "x"
-    algebraic: bool = False
-    """Whether the variant's records write squares as a1-h8 (rules.md §1.3); numeric
-    squares are read too, and output keeps the PDN numbers."""
     draw_rules: DrawRules = field(default_factory=DrawRules)
     aliases: tuple[str, ...] = ()
 
@@ -249,7 +246,6 @@ RUSSIAN = Variant(
     capture_promotion=CapturePromotion.CROWN_AND_CONTINUE,
     capture_separator=":",
     draw_rules=_FMJD64_DRAWS,
-    algebraic=True,
     aliases=("shashki", "25"),
 )
 """Russian draughts (rules.md §4.3, §6.1)."""
@@ -260,7 +256,6 @@ BRAZILIAN = Variant(
     board=_BOARD_8X8,
     men_rows=3,
     draw_rules=_FMJD64_DRAWS,
-    algebraic=True,
     aliases=("26",),
 )
 """Brazilian draughts: the international rules on 8x8 (rules.md §4.2)."""
@@ -274,7 +269,6 @@ CZECH = Variant(
     capture_choice=CaptureChoice.FREE,
     king_capture_priority=True,
     draw_rules=DrawRules(king_moves_plies=30, three_v_one_plies=None, two_v_one_plies=None),
-    algebraic=True,
     aliases=("29",),
 )
 """Czech draughts (rules.md §4.8, §6.6)."""

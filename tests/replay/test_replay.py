@@ -197,8 +197,33 @@ def test_invalid_fen_tag_is_e10_and_not_replayed() -> None:
 
 
 def test_w28_variant_without_profile() -> None:
-    _, result, issues = run('[GameType "21"]\n1. 11-15 23-19 *')
+    _, result, issues = run('[GameType "40"]\n1. 32-28 19-23 *')
     assert codes(issues) == ["W28"] and not result.replayed
+
+
+def test_8x8_variants_replay_by_gametype() -> None:
+    _, result, issues = run('[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 *')
+    assert issues == [] and result.completed and result.final_fen.startswith("B:")
+    # Italian numbering on the turned board: White starts from 21-24 towards 17-20.
+    _, result, issues = run('[GameType "22,W,8,8,N2,1"]\n1. 21-17 12-15 2. 22-18 *')
+    assert issues == [] and result.completed
+    # Algebraic squares and ':' captures in Russian; numeric squares are read too.
+    _, result, issues = run('[GameType "25"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. 21-17 *')
+    assert issues == [] and result.completed
+    assert [m.text for m in result.moves][:3] == ["22-18", "11-15", "18:11"]
+    _, result, issues = run('[GameType "29"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *')
+    assert issues == [] and result.completed
+    # Czech men do not capture backwards: a backward capture is an illegal move.
+    _, result, issues = run('[GameType "29"]\n[FEN "W:W18:B22"]\n1. 18x25 *')
+    assert codes(issues)[0].startswith("E")
+
+
+def test_profile_option_replaces_gametype_20() -> None:
+    text = '[GameType "20"]\n[FEN "W:WK25:B14,44"]\n1. 25x3 *'
+    _, result, issues = run(text)
+    assert issues == [] and result.completed
+    _, result, issues = run(text, variant="short-landing")
+    assert issues and issues[0].code.startswith("E")
 
 
 def test_unknown_variant_uses_option() -> None:
