@@ -768,11 +768,16 @@ def _uncertain_inference(game: Game) -> bool:
     10x10 (``wiegerw__pdn/succeed/Tricks traps and shots.pdn``).  Such a game is
     replayed, but if it does not replay without errors its findings are dropped and
     it counts as not replayed: errors under a guessed variant would be false errors.
+    The same holds for any game guessed to be Russian from its algebraic squares.
     """
     if any(standard_name(t.name) == "GameType" for t in game.tags):
         return False
     if not any(i.code == "W27" and "inferred" in i.message for i in game.issues):
         return False
+    if game.variant == "russian":
+        # Guessed from algebraic squares, which Brazilian, Czech and some English
+        # writers use as well (the latter even from the first mover's side).
+        return True
     fen = game.tag("FEN")
     if fen is None or fen.strip() in ("", "?"):
         return False
@@ -853,7 +858,7 @@ def _is_profile_of(option: str, name: str) -> bool:
     return profile.gametype is None and base.gametype is not None and profile.board == base.board
 
 
-_GUESSED = "variant guessed by the reader from squares that fit an 8x8 board as well"
+_GUESSED = "variant guessed by the reader from squares that fit another board or variant as well"
 
 
 __all__ = ["replay_game"]
