@@ -103,19 +103,20 @@ class BoardSpec:
 class DrawRules:
     """Draw-rule parameters in plies (rules.md §5-§6); used by the replay, not movegen."""
 
-    repetitions: int = 3
-    """Occurrence that makes a repetition draw (third)."""
+    repetitions: int | None = 3
+    """Occurrence that makes a repetition draw (third); None: no repetition rule."""
     king_moves_plies: int | None = 50
     """Plies of only non-capturing king moves (the FMJD 25-move rule)."""
     three_v_one_plies: int | None = 32
-    """Plies allowed in the 16-move class (three pieces with a king v a lone king)."""
+    """Plies allowed in the 16-move class (three pieces with a king v a lone king);
+    None here and below: the variant has no such rule."""
     two_v_one_plies: int | None = 10
     """Plies allowed in the 5-move class (at most two pieces with a king v a lone king)."""
     repetition_includes_side_to_move: bool = True
     """IP-04: positions compare placement and side to move (FMJD)."""
-    quiet_plies: int | None = None
-    """Plies without a man move or a capture, whoever moves (the English 40-move rule:
-    80); unlike :attr:`king_moves_plies` it is not reported as the FMJD 25-move rule."""
+    king_moves_rule: str = "25-move"
+    """Name under which the :attr:`king_moves_plies` rule is reported: ``25-move``
+    (FMJD), ``15-move`` (Russian art. 7.2.5, Czech), ``40-move`` (English)."""
     three_kings_v_one_plies: int | None = None
     """Plies allowed once three or more kings (and no men) face a lone king (Russian
     7.2.4: 30; pool: 26; house rules: 32); None: no such rule."""
@@ -187,10 +188,10 @@ ENGLISH = Variant(
     capture_choice=CaptureChoice.FREE,
     capture_promotion=CapturePromotion.CROWN_AND_STOP,
     draw_rules=DrawRules(
-        king_moves_plies=None,
         three_v_one_plies=None,
         two_v_one_plies=None,
-        quiet_plies=80,
+        king_moves_plies=80,
+        king_moves_rule="40-move",
     ),
     aliases=("american", "checkers", "21"),
 )
@@ -230,6 +231,7 @@ POOL = Variant(
 
 _FMJD64_DRAWS = DrawRules(
     king_moves_plies=30,
+    king_moves_rule="15-move",
     three_v_one_plies=None,
     two_v_one_plies=10,
     three_kings_v_one_plies=30,
@@ -268,7 +270,12 @@ CZECH = Variant(
     men_capture_backward=False,
     capture_choice=CaptureChoice.FREE,
     king_capture_priority=True,
-    draw_rules=DrawRules(king_moves_plies=30, three_v_one_plies=None, two_v_one_plies=None),
+    draw_rules=DrawRules(
+        king_moves_plies=30,
+        king_moves_rule="15-move",
+        three_v_one_plies=None,
+        two_v_one_plies=None,
+    ),
     aliases=("29",),
 )
 """Czech draughts (rules.md §4.8, §6.6)."""
