@@ -395,7 +395,7 @@ class Generator:
             by_king = {k: v for k, v in found.items() if (own_kings >> k[0]) & 1}
             if by_king:
                 found = by_king
-        if precedence and len(found) > 1:
+        if precedence and found:
             found = self._precedence(found, own_kings, opp_kings)
         return found
 
