@@ -12,7 +12,10 @@ square counts as empty, so a sequence may cross or end on it.  A king that can c
 after a capture must land on a square from which it continues.  Complete sequences are
 gathered under their identity (from, to, captured set); every route is kept as a path of
 landing squares, because notation needs them.  The capture-choice rule is applied last
-(majority: keep the sequences taking the most pieces).
+(majority: keep the sequences taking the most pieces), then king priority (Czech: only
+captures by a king when a king can capture) and the Italian precedence rules (by a
+king, most kings, a king met first).  Men that may not jump kings (Italian) see only
+the opposing men as prey, in the bulk tests as in the search.
 
 Most positions need no search: whole-board shifts find every man step and every
 one-piece jump at once, and when no jump can continue and no king can capture, the
