@@ -40,6 +40,10 @@ _TABLE = (
 BY_NUMBER: dict[int, GameTypeEntry] = {e.number: e for e in _TABLE}
 BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in _TABLE}
 
+PROFILES = frozenset({"immediate-removal", "short-landing"})
+"""Site rule profiles over international draughts: no GameType of their own, selected
+by name only (rules.md §2, §4.10, §4.11)."""
+
 #: Variants the rules engine has (or will have) a profile for.
 SUPPORTED = frozenset(
     {

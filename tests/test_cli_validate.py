@@ -159,3 +159,17 @@ def test_replay_findings_and_syntax_only(tmp_path: Path) -> None:
     syntax = run("validate", str(path), "--format", "jsonl", "--syntax-only")
     assert syntax.returncode == 0
     assert json.loads(syntax.stdout)["replayed"] is False
+
+
+def test_variant_option_names_8x8_variants_and_profiles() -> None:
+    # A Czech game without GameType: algebraic squares, men never capture backwards.
+    czech = b"1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n"
+    done = run("validate", "-", "--variant", "czech", "--format", "json", stdin=czech)
+    record = json.loads(done.stdout)["games"][0]
+    assert done.returncode == 0 and record["variant"] == "czech" and record["replayed"]
+    assert record["final_fen"] == "W:W21,23-32:B1-7,9,10,12,15"
+    # The short-landing profile replaces GameType 20: the king must stop on 9, not 3.
+    game = b'[GameType "20"]\n[FEN "W:WK25:B14,44"]\n\n1. 25x3 *\n'
+    assert run("validate", "-", stdin=game).returncode == 0
+    done = run("validate", "-", "--variant", "short-landing", stdin=game)
+    assert done.returncode == 1 and " E0" in done.stdout

@@ -1,7 +1,9 @@
 """``pdn moves`` and ``pdn perft``: the rules engine on the command line.
 
-Both commands read a position as FEN and a variant by name.  Bad input (an invalid FEN,
-an unknown variant) ends with exit status 2 and one line on stderr saying why.
+Both commands read a position as FEN and a variant by name (or GameType number).  On
+8x8 boards the FEN may use algebraic squares (``W:Wc3:Bd4``); output always uses PDN
+square numbers.  Bad input (an invalid FEN, an unknown variant) ends with exit status 2
+and one line on stderr saying why.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from pdn_tools.rules import (
 )
 from pdn_tools.rules import perft as count_positions
 
-_VARIANT_HELP = "rules description by name (default: international)"
+_VARIANT_HELP = (
+    "rules to apply: international (default), english, italian, pool, russian, "
+    "brazilian, czech, or a site profile over international: immediate-removal, "
+    "short-landing"
+)
 
 
 def _fail(message: str) -> NoReturn:
@@ -52,7 +58,9 @@ def _position(fen: str | None, variant: Variant) -> Position:
 
 @click.command()
 @click.argument("fen")
-@click.option("--variant", "variant_name", default="international", help=_VARIANT_HELP)
+@click.option(
+    "--variant", "variant_name", default="international", metavar="NAME", help=_VARIANT_HELP
+)
 @click.option(
     "--format",
     "output_format",
@@ -87,7 +95,9 @@ def moves(fen: str, variant_name: str, output_format: str) -> None:
 @click.command()
 @click.argument("depth", type=click.IntRange(min=0))
 @click.option("--fen", default=None, help="start position (default: the variant's start)")
-@click.option("--variant", "variant_name", default="international", help=_VARIANT_HELP)
+@click.option(
+    "--variant", "variant_name", default="international", metavar="NAME", help=_VARIANT_HELP
+)
 @click.option("--divide", "show_divide", is_flag=True, help="first print the count per move")
 def perft(depth: int, fen: str | None, variant_name: str, show_divide: bool) -> None:
     """Count the positions DEPTH plies ahead (identical moves counted once)."""

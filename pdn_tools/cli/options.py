@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from pdn_tools.check import CheckOptions
-from pdn_tools.gametype import SUPPORTED
+from pdn_tools.gametype import PROFILES, SUPPORTED
 from pdn_tools.model import ReadOptions
 from pdn_tools.parallel import default_jobs
 from pdn_tools.selection import Selection, SelectionError, parse_prefixes
@@ -44,9 +44,10 @@ def reading_options(func: F) -> F:
             ),
             click.option(
                 "--variant",
-                type=click.Choice(sorted(SUPPORTED)),
+                type=click.Choice(sorted(SUPPORTED | PROFILES)),
                 default=None,
-                help="Variant of games without a GameType tag.",
+                help="Variant of games without a GameType tag; a site profile "
+                "(immediate-removal, short-landing) also replaces GameType 20.",
             ),
             click.option(
                 "--max-game-size",

@@ -144,13 +144,12 @@ def _resolve_line(first: Node, position: Position, variant: Variant, out: Resolu
         if node.kind == "setup":
             pos = _setup(node, variant)
         elif node.kind == "move" and node.move is not None:
-            squares = node.move.squares
-            if not all(s.isdigit() for s in squares):
+            named = [pos.geometry.square_named(s) for s in node.move.squares]
+            if None in named:
                 return
             legal = legal_moves(pos, variant)
-            match = parse_move(
-                tuple(int(s) for s in squares), legal, variant, capture=node.move.capture
-            )
+            numbers = tuple(n for n in named if n is not None)
+            match = parse_move(numbers, legal, variant, capture=node.move.capture)
             if match.kind not in _ACCEPTED or match.move is None:
                 return
             pos = pos.apply(match.move)

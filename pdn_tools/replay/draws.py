@@ -1,39 +1,56 @@
-"""The FMJD draw conditions counted exactly as rules.md §5.2 says.
+"""The draw conditions of each variant, counted exactly as rules.md §5.2 says.
 
 Positions are numbered from the start (or set-up) position, position 0; the position
 after the p-th replayed ply is position p.  :class:`DrawTracker` is told about every
 replayed ply and answers which draw conditions first hold at the new position.  It is
 cheap to copy, because a variation inherits the history of the line it branches from.
+
+What is counted comes from the variant's :class:`~pdn_tools.rules.DrawRules`: the
+repetition count, a run of non-capturing king moves (FMJD 25-move, Russian and Czech
+15-move, English 40-move rule), material classes with a deadline (FMJD 16- and 5-move
+rules, three or more kings and two kings against a lone king) and the Russian rule on
+unchanged material (art. 7.2.6).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
 from pdn_tools.replay.options import DrawRule, ReplayOptions
-from pdn_tools.rules import Color, Move, Position, Variant
+from pdn_tools.rules import Color, DrawRules, Move, Position, Variant
 
 _WHITE = Color.WHITE
 
 ARTICLES: dict[DrawRule, str] = {
-    "threefold": "FMJD draw rules (rules.md §5.1): the same position, same side to move, "
+    "threefold": "repetition (rules.md §5.1, §6): the same position, same side to move, "
     "for the third time",
     "25-move": "FMJD draw rules (rules.md §5.1): 25 moves by each player with only "
     "non-capturing king moves",
     "16-move": "FMJD draw rules (rules.md §5.1): 16 moves each with three pieces "
     "including a king against a lone king",
-    "5-move": "FMJD draw rules (rules.md §5.1): 5 moves each with at most two pieces "
-    "including a king against a lone king",
+    "5-move": "FMJD draw rules (rules.md §5.1, FMJD-64 art. 7.2.8 in §6.1): 5 moves each "
+    "with at most two pieces including a king against a lone king",
+    "15-move": "15 moves by each player without a man move or a capture (FMJD-64 "
+    "art. 7.2.5, rules.md §6.1; Czech rules, §6.6)",
+    "40-move": "English 40-move rule (rules.md §6.2): 40 moves each without a man "
+    "advancing or a piece removed",
+    "3-kings": "three or more kings against a lone king not won in time (FMJD-64 "
+    "art. 7.2.4, pool 13-move rule, house rules: rules.md §4.11, §6.1, §6.7)",
+    "2-kings": "two kings against a lone king (house rules, rules.md §4.11, IP-13a)",
+    "balance": "both sides have kings and the material has not changed for 30 or 60 "
+    "moves each, by the number of pieces (FMJD-64 art. 7.2.6, rules.md §6.1)",
 }
 
-MaterialClass = Literal["16", "5"] | None
+MaterialClass = Literal["16", "5", "3-kings", "2-kings"] | None
 
 
-def material_class(position: Position) -> MaterialClass:
-    """Which material draw rule the position falls under, if any (rules.md §5.1).
+def material_class(position: Position, rules: DrawRules | None = None) -> MaterialClass:
+    """Which material draw rule the position falls under, if any (rules.md §5.1, §6).
 
-    "16": three kings, two kings and a man, or a king and two men against a lone
-    king; "5": two kings, a king and a man, or a king against a lone king.
+    "3-kings" and "2-kings" (only when *rules* has them): three or more kings, or two
+    kings, and no men against a lone king; "16": three kings, two kings and a man, or
+    a king and two men against a lone king; "5": two kings, a king and a man, or a king
+    against a lone king.
     """
     wk = position.white_kings.bit_count()
     wm = position.white_men.bit_count()
@@ -41,6 +58,11 @@ def material_class(position: Position) -> MaterialClass:
     bm = position.black_men.bit_count()
     for sk, sm, ok, om in ((wk, wm, bk, bm), (bk, bm, wk, wm)):
         if ok == 1 and om == 0 and sk >= 1:
+            if rules is not None and sm == 0:
+                if sk >= 3 and rules.three_kings_v_one_plies is not None:
+                    return "3-kings"
+                if sk == 2 and rules.two_kings_v_one_plies is not None:
+                    return "2-kings"
             total = sk + sm
             if total == 3:
                 return "16"
@@ -49,20 +71,37 @@ def material_class(position: Position) -> MaterialClass:
     return None
 
 
+def _balance_limit(position: Position, rules: DrawRules) -> int | None:
+    """Plies the Russian art. 7.2.6 allows in *position* (both sides with kings and a
+    piece count it lists), or None when it does not apply."""
+    if not rules.balance_plies or not position.white_kings or not position.black_kings:
+        return None
+    pieces = (
+        position.white_men | position.white_kings | position.black_men | position.black_kings
+    ).bit_count()
+    for low, high, plies in rules.balance_plies:
+        if low <= pieces <= high:
+            return plies
+    return None
+
+
 class DrawTracker:
-    """Counts for the four FMJD draw rules along one line of play."""
+    """Counts for the variant's draw rules along one line of play."""
 
     __slots__ = (
+        "_balance_deadline",
         "_class",
         "_deadline",
         "_deadline_rule",
         "_fired",
         "_king_plies",
+        "_king_rule",
         "_last_reset",
         "_options",
         "_pending",
         "_ply",
         "_repetition_limit",
+        "_rules",
         "_seen",
         "_window_plies",
         "_with_turn",
@@ -71,9 +110,10 @@ class DrawTracker:
     def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
         self._options = options
         self._with_turn = options.ip04_repetition_includes_side_to_move
-        rules = variant.draw_rules
+        rules = self._rules = variant.draw_rules
         self._repetition_limit = rules.repetitions
         self._king_plies = rules.king_moves_plies
+        self._king_rule = cast(DrawRule, rules.king_moves_rule)
         self._window_plies = (rules.three_v_one_plies, rules.two_v_one_plies)
         self._fired: set[DrawRule] = set()
         self.reset(start)
@@ -87,10 +127,17 @@ class DrawTracker:
         if self._options.ip03_setup_counts_for_repetition:
             self._seen = None
             self._pending = start
-        self._class: MaterialClass = material_class(start)
+        self._class: MaterialClass = material_class(start, self._rules)
         self._deadline: int | None = None
         self._deadline_rule: DrawRule | None = None
         self._enter_class(None, self._class, promotion=False)
+        self._balance_deadline: int | None = None
+        self._restart_balance(start)
+
+    def _restart_balance(self, position: Position) -> None:
+        """Start the art. 7.2.6 count afresh (material changed) if it applies."""
+        limit = _balance_limit(position, self._rules) if self._rules.balance_plies else None
+        self._balance_deadline = None if limit is None else self._ply + limit
 
     def copy(self) -> DrawTracker:
         """An independent copy (for a variation branching here)."""
@@ -114,7 +161,11 @@ class DrawTracker:
             if after == "16" and promotion and self._options.ip02_promotion_restarts_16:
                 self._set_deadline("16-move", sixteen)
             return
-        if after == "16":
+        if after == "3-kings":
+            self._set_deadline("3-kings", self._rules.three_kings_v_one_plies)
+        elif after == "2-kings":
+            self._set_deadline("2-kings", self._rules.two_kings_v_one_plies)
+        elif after == "16":
             self._set_deadline("16-move", sixteen)
         elif after == "5":
             if five is None:
@@ -169,16 +220,20 @@ class DrawTracker:
             seen[key] = count
         if move.capture_mask or move.promotes:
             # Material changes only by a capture or a promotion.
-            new_class = material_class(after)
+            new_class = material_class(after, self._rules)
             self._enter_class(self._class, new_class, move.promotes)
             self._class = new_class
+            if self._rules.balance_plies:
+                self._restart_balance(after)
         hits: list[DrawRule] = []
-        if count >= self._repetition_limit:
+        if self._repetition_limit is not None and count >= self._repetition_limit:
             hits.append("threefold")
         if self._king_plies is not None and p - self._last_reset == self._king_plies:
-            hits.append("25-move")
+            hits.append(self._king_rule)
         if self._deadline is not None and p == self._deadline and self._deadline_rule:
             hits.append(self._deadline_rule)
+        if self._balance_deadline is not None and p == self._balance_deadline:
+            hits.append("balance")
         return hits
 
     def fire(self, hits: list[DrawRule]) -> list[DrawRule]:

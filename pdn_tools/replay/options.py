@@ -15,7 +15,18 @@ from typing import Literal, NamedTuple, NotRequired, TypedDict
 from pdn_tools.model import Node
 from pdn_tools.rules import Move
 
-DrawRule = Literal["threefold", "25-move", "16-move", "5-move"]
+DrawRule = Literal[
+    "threefold",
+    "25-move",
+    "16-move",
+    "5-move",
+    "15-move",
+    "40-move",
+    "3-kings",
+    "2-kings",
+    "balance",
+]
+"""Draw conditions: the FMJD four (rules.md §5) and those of the other variants (§6)."""
 
 
 @dataclass(slots=True)
@@ -42,7 +53,7 @@ class ReplayOptions:
     merge_split_captures: bool = True
     """Merge a capture written jump by jump (``11x18 18x25``) into one move (W24)."""
     draws: bool = True
-    """Detect the FMJD draw conditions (rules.md §5)."""
+    """Detect the draw conditions of the game's variant (rules.md §5, §6)."""
     ip01_capture_in_16_window: Literal["earlier", "fresh"] = "earlier"
     """IP-01: a capture turning the 16-move class into the 5-move class: the earlier of
     the running 16-move limit and a fresh 5-move limit (A, default) or a fresh 5-move

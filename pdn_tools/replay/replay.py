@@ -44,6 +44,7 @@ from pdn_tools.rules import (
     variant_by_name,
     write_fen,
 )
+from pdn_tools.rules.geometry import Geometry
 from pdn_tools.rules.movegen import generator_for
 from pdn_tools.tags import standard_name
 
@@ -51,8 +52,9 @@ _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
 """Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
 _SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
-"""Per board size, written squares already turned into numbers (or the reason they
-are not on the board): real files repeat the same few hundred move tokens."""
+"""Per board (keyed by the geometry's id: one geometry per board lives for the run),
+written squares already turned into numbers (or the reason they are not on the board):
+real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
 """Entries kept per board size in ``_SQUARES`` before it is cleared."""
 _new_record = tuple.__new__
@@ -93,7 +95,8 @@ class _Replayer:
         self.variant = variant
         self.generator = generator_for(variant)
         self.size = variant.board.squares
-        self.known_squares = _SQUARES.setdefault(self.size, {})
+        self.geometry = self.generator.geometry
+        self.known_squares = _SQUARES.setdefault(id(self.geometry), {})
         self.first_mover = variant.first_mover
         self.options = options
         self.issues: list[Issue] = []
@@ -262,13 +265,12 @@ class _Replayer:
         size = self.size
         out: list[int] = []
         result: tuple[int, ...] | str | None = None
+        named = self.geometry.square_named
         for s in written:
-            if not s.isdigit():
-                result = f"square {s!r} is not on the board (squares are numbered 1-{size})"
-                break
-            n = int(s)
-            if not 1 <= n <= size:
-                result = f"square {n} is not on the board (squares are numbered 1-{size})"
+            n = named(s)
+            if n is None:
+                shown = int(s) if s.isdigit() else repr(s)
+                result = f"square {shown} is not on the board (squares are numbered 1-{size})"
                 break
             out.append(n)
         if result is None:
@@ -454,9 +456,10 @@ class _Replayer:
             if nxt.variations[1:] or (nxt.parent is not None and nxt.parent.variations[1:]):
                 return None
             path.extend(nxt.move.squares[1:])
-            if not all(s.isdigit() for s in path):
+            numbers = _numbers(path, self.geometry)
+            if numbers is None:
                 return None
-            match = parse_move(tuple(int(s) for s in path), legal, self.variant, capture=True)
+            match = parse_move(numbers, legal, self.variant, capture=True)
             if match.move is not None:
                 return match.move, j - i + 1
             j += 1
@@ -480,9 +483,10 @@ class _Replayer:
             node = nodes[j]
             if node.kind != "move" or node.move is None:
                 return True
-            if not all(s.isdigit() for s in node.move.squares):
+            numbers = _numbers(node.move.squares, self.geometry)
+            if numbers is None:
                 return False
-            squares = tuple(int(s) for s in node.move.squares)
+            squares = numbers
             legal = legal_moves(position, variant)
             if not legal:
                 return False
@@ -736,6 +740,18 @@ class _Replayer:
         return out
 
 
+def _numbers(written: tuple[str, ...] | list[str], geometry: Geometry) -> tuple[int, ...] | None:
+    """Written squares (numeric, or algebraic on 8x8) as numbers; None if one is off
+    the board."""
+    out = []
+    for text in written:
+        number = geometry.square_named(text)
+        if number is None:
+            return None
+        out.append(number)
+    return tuple(out)
+
+
 def _start_position(
     game: Game, variant: Variant, issues: list[Issue]
 ) -> tuple[Position | None, str | None]:
@@ -763,11 +779,16 @@ def _uncertain_inference(game: Game) -> bool:
     10x10 (``wiegerw__pdn/succeed/Tricks traps and shots.pdn``).  Such a game is
     replayed, but if it does not replay without errors its findings are dropped and
     it counts as not replayed: errors under a guessed variant would be false errors.
+    The same holds for any game guessed to be Russian from its algebraic squares.
     """
     if any(standard_name(t.name) == "GameType" for t in game.tags):
         return False
     if not any(i.code == "W27" and "inferred" in i.message for i in game.issues):
         return False
+    if game.variant == "russian":
+        # Guessed from algebraic squares, which Brazilian, Czech and some English
+        # writers use as well (the latter even from the first mover's side).
+        return True
     fen = game.tag("FEN")
     if fen is None or fen.strip() in ("", "?"):
         return False
@@ -803,6 +824,9 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
         if opts.variant is None:
             return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
         name = opts.variant
+    elif opts.variant is not None and _is_profile_of(opts.variant, name):
+        # A site's rule profile has no GameType: its records say 20 (rules.md §2).
+        name = opts.variant
     try:
         variant = variant_by_name(name)
     except KeyError:
@@ -834,7 +858,18 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     return replayer.result
 
 
-_GUESSED = "variant guessed by the reader from squares that fit an 8x8 board as well"
+def _is_profile_of(option: str, name: str) -> bool:
+    """Whether the variant named *option* is a rule profile (no GameType of its own)
+    played on the board of the variant *name*: the profile then replaces it."""
+    try:
+        profile = variant_by_name(option)
+        base = variant_by_name(name)
+    except KeyError:
+        return False
+    return profile.gametype is None and base.gametype is not None and profile.board == base.board
+
+
+_GUESSED = "variant guessed by the reader from squares that fit another board or variant as well"
 
 
 __all__ = ["replay_game"]

@@ -77,6 +77,21 @@ class Geometry:
         """Squares of a bitboard, ascending."""
         return sorted(self.square_of[bit] for bit in iter_bits(mask))
 
+    def square_named(self, text: str) -> int | None:
+        """The square number written as *text*: a PDN number (``22``, ``07``) or, on
+        boards at most 8 wide, an algebraic square (``c3``, ``C3``; a1 = White's
+        near-left corner, rules.md §1.3); None if it names no playing square."""
+        if text.isdigit():
+            number = int(text)
+            return number if 1 <= number <= self.size else None
+        if self.spec.width > 8 or len(text) < 2 or not text[1:].isdigit():
+            return None
+        col = ord(text[0].lower()) - ord("a")
+        row = self.spec.height - int(text[1:])
+        if not 0 <= col < self.spec.width:
+            return None
+        return self.square_at.get((row, col))
+
     def on_board(self, square: int) -> bool:
         """Whether *square* is a playing-square number of this board."""
         return 1 <= square <= self.size

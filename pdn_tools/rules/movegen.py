@@ -12,7 +12,10 @@ square counts as empty, so a sequence may cross or end on it.  A king that can c
 after a capture must land on a square from which it continues.  Complete sequences are
 gathered under their identity (from, to, captured set); every route is kept as a path of
 landing squares, because notation needs them.  The capture-choice rule is applied last
-(majority: keep the sequences taking the most pieces).
+(majority: keep the sequences taking the most pieces), then king priority (Czech: only
+captures by a king when a king can capture) and the Italian precedence rules (by a
+king, most kings, a king met first).  Men that may not jump kings (Italian) see only
+the opposing men as prey, in the bulk tests as in the search.
 
 Most positions need no search: whole-board shifts find every man step and every
 one-piece jump at once, and when no jump can continue and no king can capture, the
@@ -24,6 +27,8 @@ leaf counter, used by :mod:`.perft` to avoid building :class:`Move` objects.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
@@ -73,6 +78,12 @@ class Generator:
         )
         self.immediate = variant.removal is Removal.IMMEDIATE
         self.majority = variant.capture_choice is CaptureChoice.MAJORITY
+        self.men_take_kings = variant.men_capture_kings
+        self.king_priority = variant.king_capture_priority
+        self.precedence = variant.capture_precedence
+        # One-jump captures by men are interchangeable under every choice rule unless
+        # quality rules could tell a man taken from a king taken: then search.
+        self.simple_jumps = not (variant.capture_precedence and variant.men_capture_kings)
         self.capture_promotion = variant.capture_promotion
         tables = tables_for(variant, geo)
         self.man_capture_dirs = tables.man_capture_dirs
@@ -92,15 +103,21 @@ class Generator:
         self._one_quiet: tuple[dict[int, Move], dict[int, tuple[Move, int]]] | None = None
 
     # ------------------------------------------------------------------ captures
-    def has_capture(self, own_men: int, own_kings: int, opp: int, white: bool) -> bool:
-        """Whether the side to move must capture (cheaper than generating captures)."""
+    def has_capture(
+        self, own_men: int, own_kings: int, opp: int, opp_kings: int, white: bool
+    ) -> bool:
+        """Whether the side to move must capture (cheaper than generating captures).
+
+        *opp* is every opposing piece, *opp_kings* the opposing kings among them (men
+        of some variants may not jump kings)."""
         empty = self.valid & ~(own_men | own_kings | opp)
+        prey = opp if self.men_take_kings else opp & ~opp_kings
         left, right = self.capture_shifts[0 if white else 1]
         for n in left:
-            if (((own_men << n) & opp) << n) & empty:
+            if (((own_men << n) & prey) << n) & empty:
                 return True
         for n in right:
-            if (((own_men >> n) & opp) >> n) & empty:
+            if (((own_men >> n) & prey) >> n) & empty:
                 return True
         if own_kings:
             return self._king_can_capture(own_kings, opp, empty)
@@ -148,7 +165,7 @@ class Generator:
         return out
 
     def single_captures(
-        self, own_men: int, own_kings: int, opp: int, white: bool
+        self, own_men: int, own_kings: int, opp: int, opp_kings: int, white: bool
     ) -> list[RawMove] | None:
         """The legal moves when every capture is one man taking one piece, else None.
 
@@ -158,24 +175,27 @@ class Generator:
         king can capture, or a jump could continue, the answer is None and
         :meth:`captures` searches.
         """
+        if not self.simple_jumps:
+            return None
         empty = self.valid & ~(own_men | own_kings | opp)
+        prey = opp if self.men_take_kings else opp & ~opp_kings
         side = 0 if white else 1
         left, right = self.capture_shifts[side]
         by_direction = []
         lands_all = 0
         for n in left:
-            lands = (((own_men << n) & opp) << n) & empty
+            lands = (((own_men << n) & prey) << n) & empty
             if lands:
                 by_direction.append((n, True, lands))
                 lands_all |= lands
         for n in right:
-            lands = (((own_men >> n) & opp) >> n) & empty
+            lands = (((own_men >> n) & prey) >> n) & empty
             if lands:
                 by_direction.append((n, False, lands))
                 lands_all |= lands
         if own_kings and self._king_can_capture(own_kings, opp, empty):
             return None
-        if self._jumps_continue(lands_all, opp, empty, side):
+        if self._jumps_continue(lands_all, prey, empty, side):
             return None
         promo_row = self.promotion_rows[side]
         out: list[RawMove] = []
@@ -192,6 +212,8 @@ class Generator:
 
     def _jumps_continue(self, lands: int, opp: int, empty: int, side: int) -> bool:
         """Whether a man that has just jumped onto one of *lands* may jump again.
+
+        *opp* holds the pieces a man may jump (all opposing pieces, or only the men).
 
         Checked in bulk on the position before the move: from a landing square the
         jump back over its own victim would land on the origin, which is occupied in
@@ -222,6 +244,7 @@ class Generator:
         own_men: int,
         own_kings: int,
         opp: int,
+        opp_kings: int,
         white: bool,
         with_paths: bool,
     ) -> dict[tuple[int, int, int], CaptureEntry]:
@@ -246,6 +269,10 @@ class Generator:
         promo_row = self.promotion_rows[side]
         man_dirs = self.man_capture_dirs[side]
         base_empty = self.valid & ~(own_men | own_kings | opp)
+        prey = opp if self.men_take_kings else opp & ~opp_kings
+        precedence = self.precedence
+        if precedence:
+            with_paths = True  # the quality rules read the order of the captures
         found: dict[tuple[int, int, int], CaptureEntry] = {}
         best = [1]
         origin = [0]
@@ -326,7 +353,7 @@ class Generator:
                 if victim < 0:
                     continue
                 vbit = 1 << victim
-                if not opp & vbit or captured & vbit:
+                if not prey & vbit or captured & vbit:
                     continue
                 land = step[victim][d]
                 now_empty = empty | vbit if immediate else empty
@@ -351,9 +378,9 @@ class Generator:
         candidates = 0
         left, right = self.capture_shifts[side]
         for n in left:
-            candidates |= (((base_empty >> n) & opp) >> n) & own_men
+            candidates |= (((base_empty >> n) & prey) >> n) & own_men
         for n in right:
-            candidates |= (((base_empty << n) & opp) << n) & own_men
+            candidates |= (((base_empty << n) & prey) << n) & own_men
         while candidates:
             low = candidates & -candidates
             square = low.bit_length() - 1
@@ -367,7 +394,51 @@ class Generator:
             kings ^= low
             origin[0] = square
             king(square, 0, base_empty | low, (square,) if with_paths else (), False)
+        if self.king_priority and found:
+            by_king = {k: v for k, v in found.items() if (own_kings >> k[0]) & 1}
+            if by_king:
+                found = by_king
+        if precedence and found:
+            found = self._precedence(found, own_kings, opp_kings)
         return found
+
+    def _precedence(
+        self,
+        found: dict[tuple[int, int, int], CaptureEntry],
+        own_kings: int,
+        opp_kings: int,
+    ) -> dict[tuple[int, int, int], CaptureEntry]:
+        """Keep the sequences the Italian quality rules prefer (rules.md §4.5): a
+        capture by a king, then the most kings taken, then a king met earliest.  The
+        majority rule has already been applied; routes of one identity are ranked one
+        by one, as they may meet the kings in a different order."""
+        ranked: list[tuple[tuple[int, int, tuple[int, ...]], tuple[int, int, int], bool, BitPath]]
+        ranked = []
+        for key, (promoted, routes) in found.items():
+            by_king = (own_kings >> key[0]) & 1
+            for route in routes:
+                order = self._victims(route, key[2])
+                kings_at = tuple(-i for i, v in enumerate(order) if (opp_kings >> v) & 1)
+                ranked.append(((by_king, len(kings_at), kings_at), key, promoted, route))
+        best = max(r[0] for r in ranked)
+        out: dict[tuple[int, int, int], CaptureEntry] = {}
+        for rank, key, promoted, route in ranked:
+            if rank == best:
+                entry = out.setdefault(key, (promoted, []))
+                entry[1].append(route)
+        return out
+
+    def _victims(self, route: BitPath, captured: int) -> list[int]:
+        """Bits of the pieces a route jumps, in the order it jumps them."""
+        out: list[int] = []
+        rays = self.rays
+        for a, b in itertools.pairwise(route):
+            for d in range(4):
+                ray = rays[a][d]
+                if b in ray:
+                    out.extend(x for x in ray[: ray.index(b)] if (captured >> x) & 1)
+                    break
+        return out
 
     # ------------------------------------------------------------------ quiet moves
     def quiet(self, own_men: int, own_kings: int, opp: int, white: bool) -> list[RawMove]:
@@ -404,44 +475,50 @@ class Generator:
                     append((square, to, 0, False))
         return moves
 
-    def raw_moves(self, own_men: int, own_kings: int, opp: int, white: bool) -> list[RawMove]:
+    def raw_moves(
+        self, own_men: int, own_kings: int, opp: int, opp_kings: int, white: bool
+    ) -> list[RawMove]:
         """Legal moves without paths: captures if any, else quiet moves."""
-        if self.has_capture(own_men, own_kings, opp, white):
-            singles = self.single_captures(own_men, own_kings, opp, white)
+        if self.has_capture(own_men, own_kings, opp, opp_kings, white):
+            singles = self.single_captures(own_men, own_kings, opp, opp_kings, white)
             if singles is not None:
                 return singles
-            found = self.captures(own_men, own_kings, opp, white, False)
+            found = self.captures(own_men, own_kings, opp, opp_kings, white, False)
             return [
                 (frm, to, cap, (1 << frm) & own_men != 0 and entry[0])
                 for (frm, to, cap), entry in found.items()
             ]
         return self.quiet(own_men, own_kings, opp, white)
 
-    def count_moves(self, own_men: int, own_kings: int, opp: int, white: bool) -> int:
+    def count_moves(
+        self, own_men: int, own_kings: int, opp: int, opp_kings: int, white: bool
+    ) -> int:
         """Number of distinct legal moves (the perft leaf count), without listing them.
 
         One-jump captures are counted by population counts of the landing masks (each
         landing in a direction belongs to exactly one origin); quiet men moves likewise.
         """
         empty = self.valid & ~(own_men | own_kings | opp)
+        prey = opp if self.men_take_kings else opp & ~opp_kings
         side = 0 if white else 1
         left, right = self.capture_shifts[side]
         lands_all = 0
         jumps = 0
         for n in left:
-            lands = (((own_men << n) & opp) << n) & empty
+            lands = (((own_men << n) & prey) << n) & empty
             if lands:
                 lands_all |= lands
                 jumps += lands.bit_count()
         for n in right:
-            lands = (((own_men >> n) & opp) >> n) & empty
+            lands = (((own_men >> n) & prey) >> n) & empty
             if lands:
                 lands_all |= lands
                 jumps += lands.bit_count()
         if (own_kings and self._king_can_capture(own_kings, opp, empty)) or (
-            lands_all and self._jumps_continue(lands_all, opp, empty, side)
+            lands_all
+            and (not self.simple_jumps or self._jumps_continue(lands_all, prey, empty, side))
         ):
-            return len(self.captures(own_men, own_kings, opp, white, False))
+            return len(self.captures(own_men, own_kings, opp, opp_kings, white, False))
         if jumps:
             return jumps
         total = 0
@@ -497,9 +574,11 @@ class Generator:
         if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
             return None
         if turn is _WHITE:
-            own_men, own_kings, opp, side = white_men, white_kings, black_men | black_kings, 0
+            own_men, own_kings, opp_kings, side = white_men, white_kings, black_kings, 0
+            opp = black_men | black_kings
         else:
-            own_men, own_kings, opp, side = black_men, black_kings, white_men | white_kings, 1
+            own_men, own_kings, opp_kings, side = black_men, black_kings, white_kings, 1
+            opp = white_men | white_kings
         f, t = bit_of[frm], bit_of[to]
         occupied = own_men | own_kings | opp
         if (occupied >> t) & 1:
@@ -518,7 +597,7 @@ class Generator:
             move = entry[0]
         else:
             return None
-        if self.has_capture(own_men, own_kings, opp, turn is _WHITE):
+        if self.has_capture(own_men, own_kings, opp, opp_kings, turn is _WHITE):
             return None
         return move
 
@@ -534,31 +613,34 @@ class Generator:
         a replay needs for most captures, without listing every move.
         """
         white_men, white_kings, black_men, black_kings, turn, geometry = position
-        if geometry is not self.geometry:
+        if geometry is not self.geometry or not self.simple_jumps:
             return None
         bit_of = geometry.bit_of
         if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
             return None
         if turn is _WHITE:
-            own_men, own_kings, opp, side = white_men, white_kings, black_men | black_kings, 0
+            own_men, own_kings, opp_kings, side = white_men, white_kings, black_kings, 0
+            opp = black_men | black_kings
         else:
-            own_men, own_kings, opp, side = black_men, black_kings, white_men | white_kings, 1
+            own_men, own_kings, opp_kings, side = black_men, black_kings, white_kings, 1
+            opp = white_men | white_kings
         f, t = bit_of[frm], bit_of[to]
         if not (own_men >> f) & 1:
             return None
         move = self.jump_table[side].get(((f << self.code_bits) | t) << 1)
         empty = self.valid & ~(own_men | own_kings | opp)
-        if move is None or not move.capture_mask & opp or not (empty >> t) & 1:
+        prey = opp if self.men_take_kings else opp & ~opp_kings
+        if move is None or not move.capture_mask & prey or not (empty >> t) & 1:
             return None
         lands_all = 0
         left, right = self.capture_shifts[side]
         for n in left:
-            lands_all |= (((own_men << n) & opp) << n) & empty
+            lands_all |= (((own_men << n) & prey) << n) & empty
         for n in right:
-            lands_all |= (((own_men >> n) & opp) >> n) & empty
+            lands_all |= (((own_men >> n) & prey) >> n) & empty
         if own_kings and self._king_can_capture(own_kings, opp, empty):
             return None
-        if self._jumps_continue(lands_all, opp, empty, side):
+        if self._jumps_continue(lands_all, prey, empty, side):
             return None
         return move
 
@@ -575,23 +657,26 @@ class Generator:
             raise ValueError(f"a position on {geometry} given to the {self.variant.name} rules")
         white = turn is _WHITE
         if white:
-            own_men, own_kings, opp = white_men, white_kings, black_men | black_kings
+            own_men, own_kings, opp_kings = white_men, white_kings, black_kings
+            opp = black_men | black_kings
             side = 0
         else:
-            own_men, own_kings, opp = black_men, black_kings, white_men | white_kings
+            own_men, own_kings, opp_kings = black_men, black_kings, white_kings
+            opp = white_men | white_kings
             side = 1
         bits = self.code_bits
         empty = self.valid & ~(own_men | own_kings | opp)
+        prey = opp if self.men_take_kings else opp & ~opp_kings
         left, right = self.capture_shifts[side]
         jumps_by_direction = []
         lands_all = 0
         for n in left:
-            lands = (((own_men << n) & opp) << n) & empty
+            lands = (((own_men << n) & prey) << n) & empty
             if lands:
                 jumps_by_direction.append((n + n, lands))
                 lands_all |= lands
         for n in right:
-            lands = (((own_men >> n) & opp) >> n) & empty
+            lands = (((own_men >> n) & prey) >> n) & empty
             if lands:
                 jumps_by_direction.append((-n - n, lands))
                 lands_all |= lands
@@ -621,7 +706,11 @@ class Generator:
                         codes.extend(king_codes[d][:free])
             codes.sort()
             return list(map(self.quiet_table[side].__getitem__, codes))
-        if not king_capture and not self._jumps_continue(lands_all, opp, empty, side):
+        if (
+            not king_capture
+            and self.simple_jumps
+            and not self._jumps_continue(lands_all, prey, empty, side)
+        ):
             # Only one-jump captures by men: moves from the table, as for quiet moves.
             codes = []
             for distance, lands in jumps_by_direction:
@@ -633,7 +722,7 @@ class Generator:
             codes.sort()
             return list(map(self.jump_table[side].__getitem__, codes))
         sq = self.square_of
-        found = self.captures(own_men, own_kings, opp, white, True)
+        found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
         moves: list[Move] = []
         square_at = sq.__getitem__
         for (frm, to, cap), (promoted, routes) in found.items():

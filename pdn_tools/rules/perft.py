@@ -63,9 +63,9 @@ def _walk(gen: Generator, wm: int, wk: int, bm: int, bk: int, white: bool, depth
     """Recursive perft on bitboards; *depth* >= 1."""
     if white:
         if depth == 1:
-            return gen.count_moves(wm, wk, bm | bk, True)
+            return gen.count_moves(wm, wk, bm | bk, bk, True)
         total = 0
-        for frm, to, cap, promotes in gen.raw_moves(wm, wk, bm | bk, True):
+        for frm, to, cap, promotes in gen.raw_moves(wm, wk, bm | bk, bk, True):
             src = 1 << frm
             dst = 1 << to
             keep = ~cap
@@ -78,9 +78,9 @@ def _walk(gen: Generator, wm: int, wk: int, bm: int, bk: int, white: bool, depth
                 total += _walk(gen, wm, wk ^ src | dst, bm & keep, bk & keep, False, depth - 1)
         return total
     if depth == 1:
-        return gen.count_moves(bm, bk, wm | wk, False)
+        return gen.count_moves(bm, bk, wm | wk, wk, False)
     total = 0
-    for frm, to, cap, promotes in gen.raw_moves(bm, bk, wm | wk, False):
+    for frm, to, cap, promotes in gen.raw_moves(bm, bk, wm | wk, wk, False):
         src = 1 << frm
         dst = 1 << to
         keep = ~cap

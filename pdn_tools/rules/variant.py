@@ -103,16 +103,30 @@ class BoardSpec:
 class DrawRules:
     """Draw-rule parameters in plies (rules.md §5-§6); used by the replay, not movegen."""
 
-    repetitions: int = 3
-    """Occurrence that makes a repetition draw (third)."""
+    repetitions: int | None = 3
+    """Occurrence that makes a repetition draw (third); None: no repetition rule."""
     king_moves_plies: int | None = 50
     """Plies of only non-capturing king moves (the FMJD 25-move rule)."""
     three_v_one_plies: int | None = 32
-    """Plies allowed in the 16-move class (three pieces with a king v a lone king)."""
+    """Plies allowed in the 16-move class (three pieces with a king v a lone king);
+    None here and below: the variant has no such rule."""
     two_v_one_plies: int | None = 10
     """Plies allowed in the 5-move class (at most two pieces with a king v a lone king)."""
     repetition_includes_side_to_move: bool = True
     """IP-04: positions compare placement and side to move (FMJD)."""
+    king_moves_rule: str = "25-move"
+    """Name under which the :attr:`king_moves_plies` rule is reported: ``25-move``
+    (FMJD), ``15-move`` (Russian art. 7.2.5, Czech), ``40-move`` (English)."""
+    three_kings_v_one_plies: int | None = None
+    """Plies allowed once three or more kings (and no men) face a lone king (Russian
+    7.2.4: 30; pool: 26; house rules: 32); None: no such rule."""
+    two_kings_v_one_plies: int | None = None
+    """Plies allowed once exactly two kings face a lone king (house rules: 0, drawn at
+    once); None: no such rule."""
+    balance_plies: tuple[tuple[int, int, int], ...] = ()
+    """(fewest pieces, most pieces, plies): both sides have kings and the material
+    does not change (no capture, no promotion) for so many plies with that many
+    pieces on the board (Russian 7.2.6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +143,18 @@ class Variant:
     men_rows: int = 4
     """Rows of men per side in the start position (4 on 10x10, 3 on 8x8)."""
     men_capture_backward: bool = True
+    men_capture_kings: bool = True
+    """False when a man may not jump a king (Italian, rules.md §4.5)."""
     king_range: KingRange = KingRange.FLYING
     king_landing: KingLanding = KingLanding.FREE
     capture_choice: CaptureChoice = CaptureChoice.MAJORITY
+    king_capture_priority: bool = False
+    """When a king can capture, only captures by a king are legal (Czech, rules.md
+    §4.8); applied after :attr:`capture_choice`."""
+    capture_precedence: bool = False
+    """Italian quality rules (rules.md §4.5), applied after the majority rule: prefer a
+    capture by a king, then the sequence taking most kings, then the one that meets a
+    king first."""
     removal: Removal = Removal.AFTER_MOVE
     capture_promotion: CapturePromotion = CapturePromotion.STAYS_MAN
     capture_separator: str = "x"
@@ -151,7 +174,150 @@ INTERNATIONAL = Variant(
 )
 """International draughts under the FMJD rules (rules.md §4.1)."""
 
-_VARIANTS: tuple[Variant, ...] = (INTERNATIONAL,)
+_BOARD_8X8 = BoardSpec(8, 8)
+_BOARD_ITALIAN = BoardSpec(8, 8, dark_near_left=False)
+
+ENGLISH = Variant(
+    name="english",
+    gametype=21,
+    board=_BOARD_8X8,
+    first_mover=Color.BLACK,
+    men_rows=3,
+    men_capture_backward=False,
+    king_range=KingRange.SHORT,
+    capture_choice=CaptureChoice.FREE,
+    capture_promotion=CapturePromotion.CROWN_AND_STOP,
+    draw_rules=DrawRules(
+        three_v_one_plies=None,
+        two_v_one_plies=None,
+        king_moves_plies=80,
+        king_moves_rule="40-move",
+    ),
+    aliases=("american", "checkers", "21"),
+)
+"""English draughts / American checkers under ACF rules (rules.md §4.4, §6.2)."""
+
+ITALIAN = Variant(
+    name="italian",
+    gametype=22,
+    board=_BOARD_ITALIAN,
+    men_rows=3,
+    men_capture_backward=False,
+    men_capture_kings=False,
+    king_range=KingRange.SHORT,
+    capture_precedence=True,
+    capture_promotion=CapturePromotion.CROWN_AND_STOP,
+    draw_rules=DrawRules(king_moves_plies=None, three_v_one_plies=None, two_v_one_plies=None),
+    aliases=("22",),
+)
+"""Italian draughts under FID rules on the turned board (rules.md §1.4, §4.5, §6.3)."""
+
+POOL = Variant(
+    name="pool",
+    gametype=23,
+    board=_BOARD_8X8,
+    first_mover=Color.BLACK,
+    men_rows=3,
+    capture_choice=CaptureChoice.FREE,
+    draw_rules=DrawRules(
+        king_moves_plies=None,
+        three_v_one_plies=None,
+        two_v_one_plies=None,
+        three_kings_v_one_plies=26,
+    ),
+    aliases=("american-pool", "23"),
+)
+"""American pool checkers under APCA rules (rules.md §4.9, §6.7)."""
+
+_FMJD64_DRAWS = DrawRules(
+    king_moves_plies=30,
+    king_moves_rule="15-move",
+    three_v_one_plies=None,
+    two_v_one_plies=10,
+    three_kings_v_one_plies=30,
+    balance_plies=((4, 5, 60), (6, 7, 120)),
+)
+"""FMJD-64 draw rules as lidraughts applies them (rules.md §6.1)."""
+
+RUSSIAN = Variant(
+    name="russian",
+    gametype=25,
+    board=_BOARD_8X8,
+    men_rows=3,
+    capture_choice=CaptureChoice.FREE,
+    capture_promotion=CapturePromotion.CROWN_AND_CONTINUE,
+    capture_separator=":",
+    draw_rules=_FMJD64_DRAWS,
+    aliases=("shashki", "25"),
+)
+"""Russian draughts (rules.md §4.3, §6.1)."""
+
+BRAZILIAN = Variant(
+    name="brazilian",
+    gametype=26,
+    board=_BOARD_8X8,
+    men_rows=3,
+    draw_rules=_FMJD64_DRAWS,
+    aliases=("26",),
+)
+"""Brazilian draughts: the international rules on 8x8 (rules.md §4.2)."""
+
+CZECH = Variant(
+    name="czech",
+    gametype=29,
+    board=_BOARD_8X8,
+    men_rows=3,
+    men_capture_backward=False,
+    capture_choice=CaptureChoice.FREE,
+    king_capture_priority=True,
+    draw_rules=DrawRules(
+        king_moves_plies=30,
+        king_moves_rule="15-move",
+        three_v_one_plies=None,
+        two_v_one_plies=None,
+    ),
+    aliases=("29",),
+)
+"""Czech draughts (rules.md §4.8, §6.6)."""
+
+IMMEDIATE_REMOVAL = Variant(
+    name="immediate-removal",
+    gametype=None,
+    removal=Removal.IMMEDIATE,
+    aliases=("polish-kl",),
+)
+"""International rules with each captured piece removed as it is jumped (rules.md
+§4.10); selected by name only, never by GameType."""
+
+SHORT_LANDING = Variant(
+    name="short-landing",
+    gametype=None,
+    king_landing=KingLanding.DIRECTLY_BEHIND,
+    capture_promotion=CapturePromotion.CROWN_AND_STOP,
+    draw_rules=DrawRules(
+        king_moves_plies=None,
+        three_v_one_plies=None,
+        two_v_one_plies=None,
+        three_kings_v_one_plies=32,
+        two_kings_v_one_plies=0,
+    ),
+    aliases=("house-rules",),
+)
+"""The house-rules profile over international (rules.md §4.11): a capturing king stops
+directly behind the captured piece, a man crowned during a capture ends the move, and
+2 kings v 1 is drawn at once, 3 kings v 1 after 16 moves each (IP-13 defaults)."""
+
+_VARIANTS: tuple[Variant, ...] = (
+    INTERNATIONAL,
+    ENGLISH,
+    ITALIAN,
+    POOL,
+    RUSSIAN,
+    BRAZILIAN,
+    CZECH,
+    IMMEDIATE_REMOVAL,
+    SHORT_LANDING,
+)
 
 
 def variants() -> tuple[Variant, ...]:

@@ -197,8 +197,33 @@ def test_invalid_fen_tag_is_e10_and_not_replayed() -> None:
 
 
 def test_w28_variant_without_profile() -> None:
-    _, result, issues = run('[GameType "21"]\n1. 11-15 23-19 *')
+    _, result, issues = run('[GameType "40"]\n1. 32-28 19-23 *')
     assert codes(issues) == ["W28"] and not result.replayed
+
+
+def test_8x8_variants_replay_by_gametype() -> None:
+    _, result, issues = run('[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 *')
+    assert issues == [] and result.completed and result.final_fen.startswith("B:")
+    # Italian numbering on the turned board: White starts from 21-24 towards 17-20.
+    _, result, issues = run('[GameType "22,W,8,8,N2,1"]\n1. 21-17 12-15 2. 22-18 *')
+    assert issues == [] and result.completed
+    # Algebraic squares and ':' captures in Russian; numeric squares are read too.
+    _, result, issues = run('[GameType "25"]\n1. c3-d4 f6-e5 2. d4:f6 g7:e5 3. 21-17 *')
+    assert issues == [] and result.completed
+    assert [m.text for m in result.moves][:3] == ["22-18", "11-15", "18:11"]
+    _, result, issues = run('[GameType "29"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *')
+    assert issues == [] and result.completed
+    # Czech men do not capture backwards: a backward capture is an illegal move.
+    _, result, issues = run('[GameType "29"]\n[FEN "W:W18:B22"]\n1. 18x25 *')
+    assert codes(issues)[0].startswith("E")
+
+
+def test_profile_option_replaces_gametype_20() -> None:
+    text = '[GameType "20"]\n[FEN "W:WK25:B14,44"]\n1. 25x3 *'
+    _, result, issues = run(text)
+    assert issues == [] and result.completed
+    _, result, issues = run(text, variant="short-landing")
+    assert issues and issues[0].code.startswith("E")
 
 
 def test_unknown_variant_uses_option() -> None:
@@ -395,3 +420,42 @@ def test_draw_conditions_inside_a_variation_are_reported_and_marked() -> None:
     assert result.continued_after_draw is None
     w36 = [i for i in issues if i.code == "W36"]
     assert [(i.ply, i.in_variation, i.move) for i in w36] == [(9, True, "50-45")]
+
+
+def _shuffle(first: tuple[str, str], second: tuple[str, str], rounds: int) -> str:
+    """Movetext of two kings going back and forth: 4 plies per round."""
+    out = []
+    for i in range(rounds):
+        out.append(f"{2 * i + 1}. {first[0]} {second[0]} {2 * i + 2}. {first[1]} {second[1]}")
+    return " ".join(out)
+
+
+def _rules_fired(result: ReplayResult) -> dict[str, int]:
+    return {event["rule"]: event["ply"] for event in result.draws}
+
+
+def test_english_40_move_rule() -> None:
+    moves = _shuffle(("1-5", "5-1"), ("32-28", "28-32"), 20)
+    _, result, _ = run(f'[GameType "21"]\n[FEN "B:WK32:BK1"]\n{moves} *')
+    assert result.completed and _rules_fired(result) == {"threefold": 8, "40-move": 80}
+
+
+def test_italian_has_no_king_move_rule() -> None:
+    moves = _shuffle(("29-25", "25-29"), ("4-8", "8-4"), 13)
+    _, result, _ = run(f'[GameType "22"]\n[FEN "W:WK29:BK4"]\n{moves} *')
+    assert result.completed and _rules_fired(result) == {"threefold": 8}
+
+
+def test_russian_three_kings_and_15_move_rules() -> None:
+    moves = _shuffle(("30-26", "26-30"), ("1-5", "5-1"), 8)
+    _, result, _ = run(f'[GameType "25"]\n[FEN "W:WK29,K30,K31:BK1"]\n{moves} *')
+    fired = _rules_fired(result)
+    assert result.completed and fired == {"threefold": 8, "3-kings": 30, "15-move": 30}
+
+
+def test_short_landing_two_kings_against_one_is_drawn_at_once() -> None:
+    text = '[GameType "20"]\n[FEN "W:WK46,K5:BK41,K30"]\n1. 46x37 *'
+    _, result, issues = run(text, variant="short-landing")
+    assert issues == [] and _rules_fired(result) == {"2-kings": 1}
+    _, result, issues = run(text)
+    assert _rules_fired(result) == {}

@@ -91,3 +91,23 @@ def test_perft_with_fen_and_variant() -> None:
     # Black to move in the start position: the mirror image of White's 9 moves.
     code, out, _ = run("perft", "1", "--fen", "B:W31-50:B1-20", "--variant", "international")
     assert code == 0 and out.strip() == "9"
+
+
+def test_moves_of_an_8x8_variant_with_algebraic_fen() -> None:
+    code, out, _ = run("moves", "W:Wc3:Bd4", "--variant", "russian", "--format", "json")
+    assert code == 0
+    assert json.loads(out) == [
+        {"from": 22, "to": 15, "path": [22, 15], "captures": [18], "notation": "22:15"}
+    ]
+    code, out, _ = run("moves", "W:W18:B22", "--variant", "czech")
+    assert code == 0 and out.split() == ["18-14", "18-15"]
+
+
+def test_perft_of_the_8x8_variants_and_profiles() -> None:
+    for name, count in (("english", "1469"), ("italian", "1469"), ("brazilian", "1469")):
+        code, out, _ = run("perft", "4", "--variant", name)
+        assert code == 0 and out.splitlines()[-1] == count, name
+    code, out, _ = run("perft", "3", "--variant", "short-landing")
+    assert code == 0 and out.splitlines()[-1] == "658"
+    code, out, _ = run("perft", "3", "--variant", "immediate-removal")
+    assert code == 0 and out.splitlines()[-1] == "658"

@@ -190,7 +190,9 @@ def test_short_capture_check_agrees_with_generation(
                     assert expected == [found] and found.captures, where
                     assert found.paths == expected[0].paths, where
                     assert found.promotes == expected[0].promotes, where
-                elif simple:
+                elif simple and not any(m.promotes for m in legal):
+                    # (A man crowned on a jump may continue in some variants; the bulk
+                    # check leaves every position with a crowning jump to the search.)
                     assert not expected, where
         assert gen.short_capture(position, 0, size + 1) is None
 
