@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, BinaryIO
 
@@ -137,5 +137,11 @@ def read_game(handle: IO[bytes] | IO[str], options: ReadOptions | None = None) -
 def read_string(
     text: str, options: ReadOptions | None = None, name: str = "<string>"
 ) -> list[Game]:
-    """All games of a PDN string (convenience for tests and interactive use)."""
-    return list(read_games(io.BytesIO(text.encode("utf-8")), options, name=name))
+    """All games of a PDN string (convenience for tests and interactive use).
+
+    The text is already decoded, so no encoding is detected and it is never taken
+    for binary input (E12), whatever control characters it holds.
+    """
+    opts = replace(options or ReadOptions(), encoding="utf-8")
+    data = text.encode("utf-8", errors="surrogatepass")
+    return list(read_games(io.BytesIO(data), opts, name=name))

@@ -14,6 +14,7 @@ grow with the file: only the sample used for detection and one line (capped at
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections.abc import Iterator
@@ -106,6 +107,23 @@ def _mostly_utf8(sample: bytes) -> bool:
     stray = len(_SURROGATE.findall(text))
     valid = sum(1 for ch in text if "\x80" <= ch < "\udc80" or ch > "\udcff")
     return valid > 0 and valid >= stray
+
+
+def _escape_or_replace(exc: UnicodeError) -> tuple[str, int]:
+    """Decoding error handler: undecodable bytes become surrogates, as with
+    ``surrogateescape``, so that they can be re-read one by one later (W30); a byte
+    below 128 cannot be kept that way (a UTF-16 file cut in the middle of a code unit)
+    and becomes U+FFFD instead of stopping the read with an exception."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    bad = exc.object[exc.start : exc.end]
+    if all(b >= 128 for b in bad):
+        return "".join(chr(0xDC00 + b) for b in bad), exc.end
+    return "\ufffd", exc.end
+
+
+_ERRORS = "pdn-tools-escape"
+codecs.register_error(_ERRORS, _escape_or_replace)
 
 
 def _looks_utf16(sample: bytes) -> str | None:
@@ -243,7 +261,7 @@ def read_pieces(
     text = io.TextIOWrapper(
         io.BufferedReader(raw, buffer_size=1 << 16),
         encoding=chosen,
-        errors="surrogateescape",
+        errors=_ERRORS,
         newline=None,
     )
     line = 1
