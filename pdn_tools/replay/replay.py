@@ -45,6 +45,7 @@ from pdn_tools.rules import (
     write_fen,
 )
 from pdn_tools.rules.movegen import generator_for
+from pdn_tools.rules.raygen import KingMoveLimit
 from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
@@ -69,6 +70,8 @@ class _State:
     """The first draw condition that held on this line (or the line it branched from)."""
     continued: bool = False
     """Whether a move was played after ``drawn`` held (W36 given)."""
+    king_moves: KingMoveLimit | None = None
+    """The Frisian run of consecutive king moves (None when the variant has no limit)."""
 
     def copy(self) -> _State:
         """An independent state for a variation branching here."""
@@ -79,6 +82,7 @@ class _State:
             self.fullmove,
             self.drawn,
             self.continued,
+            self.king_moves.copy() if self.king_moves is not None else None,
         )
 
 
@@ -126,6 +130,9 @@ class _Replayer:
         tracker = DrawTracker(start, self.variant, opts) if opts.draws else None
         has_fen = self.has_fen = start != Position.initial(self.variant)
         state = _State(start, None, tracker, None if has_fen else 1)
+        rays = self.variant.rays
+        if rays is not None and rays.king_move_limit is not None:
+            state.king_moves = KingMoveLimit(rays.king_move_limit)
         nodes = list(self.game.mainline())
         final = self.line(nodes, state, False, 0)
         res = self.result
@@ -224,6 +231,8 @@ class _Replayer:
         state.position = fen.position
         state.legal = None
         state.fullmove = None
+        if state.king_moves is not None:
+            state.king_moves.reset()
         if state.tracker is not None and self.options.ip15_setup_resets_counters:
             state.tracker.reset(fen.position)
 
@@ -392,6 +401,11 @@ class _Replayer:
         its canonical notation) and count the draw rules."""
         before = state.position
         assert before is not None
+        if state.king_moves is not None:
+            if state.king_moves.refuses(before, move):
+                self.refuse_king_move(node, state, move, in_var, ply)
+                return
+            state.king_moves.play(before, move)
         state.position = after = before.apply(move)
         state.legal = None
         if state.fullmove is not None and before.turn is not self.first_mover:
@@ -425,6 +439,25 @@ class _Replayer:
                     res.draws.append(event)
                     if state.drawn is None:
                         state.drawn = event
+
+    def refuse_king_move(
+        self, node: Node, state: _State, move: Move, in_var: bool, ply: int
+    ) -> None:
+        """Report a king move beyond the Frisian limit (E05) and stop the line."""
+        assert state.position is not None and state.king_moves is not None
+        limit = state.king_moves.limit
+        reason = (
+            f"illegal move {move.from_sq}-{move.to_sq}: the same king may not make more than "
+            f"{limit} non-capturing moves in a row while its side has men (Frisian, "
+            "rules.md §4.6)"
+        )
+        later = "replay of this variation stops here" if in_var else "replay stops here"
+        self.issue("E05", f"{reason}; {later}", node, ply, in_var)
+        if not in_var:
+            self._last_known = state.position
+            self.stop(node, ply, "E05", reason)
+        state.position = None
+        state.legal = None
 
     def merge(
         self, position: Position, legal: list[Move], nodes: list[Node], i: int

@@ -545,3 +545,59 @@ def _walk(gen: RayGenerator, wm: int, wk: int, bm: int, bk: int, white: bool, de
         else:
             total += _walk(gen, wm & keep, wk & keep, men, kings, True, depth - 1)
     return total
+
+
+class KingMoveLimit:
+    """Frisian's limit on consecutive king moves (rules.md §4.6), along one line of play.
+
+    While a player still has men, one king may make at most ``limit`` non-capturing
+    moves in a row; then that player must move another piece or capture.  Any capture,
+    any move of another piece, and losing the last man end the run.  The rule depends
+    on the moves that led to a position, which a :class:`Position` does not hold, so
+    the replay keeps one of these per line (copied for variations) and asks
+    :meth:`refuses` before playing a move; legal-move generation and perft do not
+    apply it.
+    """
+
+    __slots__ = ("limit", "runs")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.runs: dict[Color, tuple[int, int]] = {}
+        """Per side: (bit mask of the king's square after its last move, run length)."""
+
+    def copy(self) -> KingMoveLimit:
+        """An independent copy (for a variation branching here)."""
+        other = KingMoveLimit(self.limit)
+        other.runs = dict(self.runs)
+        return other
+
+    def reset(self) -> None:
+        """Forget the runs (a set-up position carries no history)."""
+        self.runs.clear()
+
+    @staticmethod
+    def _counts(before: Position, move: Move) -> bool:
+        """Whether *move* is a king's quiet move by a side that still has men."""
+        if move.capture_mask:
+            return False
+        if before.turn is _WHITE:
+            men, kings = before.white_men, before.white_kings
+        else:
+            men, kings = before.black_men, before.black_kings
+        return bool(men) and bool(move.from_mask & kings)
+
+    def refuses(self, before: Position, move: Move) -> bool:
+        """Whether playing *move* from *before* would exceed the limit."""
+        if not self._counts(before, move):
+            return False
+        square, run = self.runs.get(before.turn, (0, 0))
+        return square == move.from_mask and run >= self.limit
+
+    def play(self, before: Position, move: Move) -> None:
+        """Count *move*, played from *before*."""
+        if self._counts(before, move):
+            square, run = self.runs.get(before.turn, (0, 0))
+            self.runs[before.turn] = (move.to_mask, run + 1 if square == move.from_mask else 1)
+        else:
+            self.runs.pop(before.turn, None)
