@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pdn_tools.replay.options import DrawRule, ReplayOptions
-from pdn_tools.rules import Color, Move, Position, Variant
+from pdn_tools.rules import Color, Move, Position, Variant, generator_for
 
 _WHITE = Color.WHITE
 
@@ -24,6 +24,11 @@ ARTICLES: dict[DrawRule, str] = {
     "including a king against a lone king",
     "5-move": "FMJD draw rules (rules.md §5.1): 5 moves each with at most two pieces "
     "including a king against a lone king",
+    "lone-pieces": "variant draw rules (rules.md §6.4, §6.5): one piece against one "
+    "(Turkish) or a lone king against a lone king (Frisian), drawn at once unless the "
+    "side to move must capture",
+    "two-kings-v-king": "Frisian draw rules (rules.md §6.4): two kings against a lone "
+    "king, drawn after 7 moves each",
 }
 
 MaterialClass = Literal["16", "5"] | None
@@ -57,12 +62,17 @@ class DrawTracker:
         "_deadline",
         "_deadline_rule",
         "_fired",
+        "_generator",
         "_king_plies",
         "_last_reset",
+        "_lone",
+        "_lone_kings_only",
         "_options",
         "_ply",
         "_repetition_limit",
         "_seen",
+        "_two_kings_deadline",
+        "_two_kings_plies",
         "_window_plies",
         "_with_turn",
     )
@@ -75,6 +85,13 @@ class DrawTracker:
         self._king_plies = rules.king_moves_plies
         self._window_plies = (rules.three_v_one_plies, rules.two_v_one_plies)
         self._fired: set[DrawRule] = set()
+        # Variant material rules (rules.md §6.4, §6.5) of a ray-walking variant.
+        rays = variant.rays
+        self._lone = rays is not None and (rays.lone_piece_draw or rays.king_v_king_draw)
+        self._lone_kings_only = rays is not None and not rays.lone_piece_draw
+        self._two_kings_plies = rays.two_kings_v_king_plies if rays is not None else None
+        self._generator = generator_for(variant) if self._lone else None
+        self._two_kings_deadline: int | None = None
         self.reset(start)
 
     def reset(self, start: Position) -> None:
@@ -88,6 +105,9 @@ class DrawTracker:
         self._deadline: int | None = None
         self._deadline_rule: DrawRule | None = None
         self._enter_class(None, self._class, promotion=False)
+        self._two_kings_deadline = None
+        if self._two_kings_plies is not None and _two_kings_v_king(start):
+            self._two_kings_deadline = self._two_kings_plies
 
     def copy(self) -> DrawTracker:
         """An independent copy (for a variation branching here)."""
@@ -173,7 +193,29 @@ class DrawTracker:
             hits.append("25-move")
         if self._deadline is not None and p == self._deadline and self._deadline_rule:
             hits.append(self._deadline_rule)
+        if self._lone or self._two_kings_plies is not None:
+            self._variant_material(move, after, hits)
         return hits
+
+    def _variant_material(self, move: Move, after: Position, hits: list[DrawRule]) -> None:
+        """The material draws of Frisian and Turkish (rules.md §6.4, §6.5)."""
+        if move.capture_mask or move.promotes:
+            two_kings = self._two_kings_plies is not None and _two_kings_v_king(after)
+            if not two_kings:
+                self._two_kings_deadline = None
+            elif self._two_kings_deadline is None and self._two_kings_plies is not None:
+                self._two_kings_deadline = self._ply + self._two_kings_plies
+        if self._two_kings_deadline is not None and self._ply == self._two_kings_deadline:
+            hits.append("two-kings-v-king")
+        if self._lone and self._generator is not None and _one_v_one(after, self._lone_kings_only):
+            if after.turn is _WHITE:
+                own_men, own_kings, opp = after.white_men, after.white_kings, after.black_men
+                opp |= after.black_kings
+            else:
+                own_men, own_kings, opp = after.black_men, after.black_kings, after.white_men
+                opp |= after.white_kings
+            if not self._generator.has_capture(own_men, own_kings, opp, after.turn is _WHITE):
+                hits.append("lone-pieces")
 
     def fire(self, hits: list[DrawRule]) -> list[DrawRule]:
         """Of conditions that hold (from :meth:`play`), those holding for the first
@@ -181,6 +223,26 @@ class DrawTracker:
         fresh = [h for h in hits if h not in self._fired]
         self._fired.update(fresh)
         return fresh
+
+
+def _one_v_one(position: Position, kings_only: bool) -> bool:
+    """One piece each (with *kings_only*: one king each, no men)."""
+    if kings_only:
+        return (
+            not position.white_men
+            and not position.black_men
+            and position.white_kings.bit_count() == 1
+            and position.black_kings.bit_count() == 1
+        )
+    return position.piece_count(Color.WHITE) == 1 and position.piece_count(Color.BLACK) == 1
+
+
+def _two_kings_v_king(position: Position) -> bool:
+    """Two kings against a lone king, no men (Frisian's 7-move rule)."""
+    if position.white_men or position.black_men:
+        return False
+    counts = {position.white_kings.bit_count(), position.black_kings.bit_count()}
+    return counts == {1, 2}
 
 
 def side_name(color: Color) -> str:

@@ -15,7 +15,7 @@ from typing import Literal, NotRequired, TypedDict
 from pdn_tools.model import Node
 from pdn_tools.rules import Move
 
-DrawRule = Literal["threefold", "25-move", "16-move", "5-move"]
+DrawRule = Literal["threefold", "25-move", "16-move", "5-move", "lone-pieces", "two-kings-v-king"]
 
 
 @dataclass(slots=True)
