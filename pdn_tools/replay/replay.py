@@ -31,6 +31,7 @@ from pdn_tools.replay.options import (
 )
 from pdn_tools.results import read_result
 from pdn_tools.rules import (
+    BoardSpec,
     FenError,
     MatchKind,
     Move,
@@ -45,13 +46,14 @@ from pdn_tools.rules import (
     write_fen,
 )
 from pdn_tools.rules.movegen import generator_for
+from pdn_tools.rules.notation import algebraic_square
 from pdn_tools.rules.raygen import KingMoveLimit
 from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
-_SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
-"""Per board size, written squares already turned into numbers (or the reason they
+_SQUARES: dict[BoardSpec, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
+"""Per board, written squares already turned into numbers (or the reason they
 are not on the board): real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
 """Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
@@ -94,7 +96,7 @@ class _Replayer:
         self.variant = variant
         self.generator = generator_for(variant)
         self.size = variant.board.squares
-        self.known_squares = _SQUARES.setdefault(self.size, {})
+        self.known_squares = _SQUARES.setdefault(variant.board, {})
         self.first_mover = variant.first_mover
         self.options = options
         self.issues: list[Issue] = []
@@ -262,8 +264,13 @@ class _Replayer:
         result: tuple[int, ...] | str | None = None
         for s in written:
             if not s.isdigit():
-                result = f"square {s!r} is not on the board (squares are numbered 1-{size})"
-                break
+                # Algebraic squares (Turkish records, rules.md §1.5) on boards that have them.
+                found_square = algebraic_square(s, self.generator.geometry)
+                if found_square is None:
+                    result = f"square {s!r} is not on the board (squares are numbered 1-{size})"
+                    break
+                out.append(found_square)
+                continue
             n = int(s)
             if not 1 <= n <= size:
                 result = f"square {n} is not on the board (squares are numbered 1-{size})"
