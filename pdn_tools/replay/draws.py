@@ -62,17 +62,12 @@ class DrawTracker:
         "_deadline",
         "_deadline_rule",
         "_fired",
-        "_generator",
         "_king_plies",
         "_last_reset",
-        "_lone",
-        "_lone_kings_only",
         "_options",
         "_ply",
         "_repetition_limit",
         "_seen",
-        "_two_kings_deadline",
-        "_two_kings_plies",
         "_window_plies",
         "_with_turn",
     )
@@ -85,13 +80,6 @@ class DrawTracker:
         self._king_plies = rules.king_moves_plies
         self._window_plies = (rules.three_v_one_plies, rules.two_v_one_plies)
         self._fired: set[DrawRule] = set()
-        # Variant material rules (rules.md §6.4, §6.5) of a ray-walking variant.
-        rays = variant.rays
-        self._lone = rays is not None and (rays.lone_piece_draw or rays.king_v_king_draw)
-        self._lone_kings_only = rays is not None and not rays.lone_piece_draw
-        self._two_kings_plies = rays.two_kings_v_king_plies if rays is not None else None
-        self._generator = generator_for(variant) if self._lone else None
-        self._two_kings_deadline: int | None = None
         self.reset(start)
 
     def reset(self, start: Position) -> None:
@@ -105,13 +93,10 @@ class DrawTracker:
         self._deadline: int | None = None
         self._deadline_rule: DrawRule | None = None
         self._enter_class(None, self._class, promotion=False)
-        self._two_kings_deadline = None
-        if self._two_kings_plies is not None and _two_kings_v_king(start):
-            self._two_kings_deadline = self._two_kings_plies
 
     def copy(self) -> DrawTracker:
         """An independent copy (for a variation branching here)."""
-        other = DrawTracker.__new__(DrawTracker)
+        other = DrawTracker.__new__(type(self))
         for name in DrawTracker.__slots__:
             setattr(other, name, getattr(self, name))
         other._seen = dict(self._seen)
@@ -193,29 +178,7 @@ class DrawTracker:
             hits.append("25-move")
         if self._deadline is not None and p == self._deadline and self._deadline_rule:
             hits.append(self._deadline_rule)
-        if self._lone or self._two_kings_plies is not None:
-            self._variant_material(move, after, hits)
         return hits
-
-    def _variant_material(self, move: Move, after: Position, hits: list[DrawRule]) -> None:
-        """The material draws of Frisian and Turkish (rules.md §6.4, §6.5)."""
-        if move.capture_mask or move.promotes:
-            two_kings = self._two_kings_plies is not None and _two_kings_v_king(after)
-            if not two_kings:
-                self._two_kings_deadline = None
-            elif self._two_kings_deadline is None and self._two_kings_plies is not None:
-                self._two_kings_deadline = self._ply + self._two_kings_plies
-        if self._two_kings_deadline is not None and self._ply == self._two_kings_deadline:
-            hits.append("two-kings-v-king")
-        if self._lone and self._generator is not None and _one_v_one(after, self._lone_kings_only):
-            if after.turn is _WHITE:
-                own_men, own_kings, opp = after.white_men, after.white_kings, after.black_men
-                opp |= after.black_kings
-            else:
-                own_men, own_kings, opp = after.black_men, after.black_kings, after.white_men
-                opp |= after.white_kings
-            if not self._generator.has_capture(own_men, own_kings, opp, after.turn is _WHITE):
-                hits.append("lone-pieces")
 
     def fire(self, hits: list[DrawRule]) -> list[DrawRule]:
         """Of conditions that hold (from :meth:`play`), those holding for the first
@@ -223,6 +186,76 @@ class DrawTracker:
         fresh = [h for h in hits if h not in self._fired]
         self._fired.update(fresh)
         return fresh
+
+
+class VariantDrawTracker(DrawTracker):
+    """:class:`DrawTracker` plus the material draws of Frisian and Turkish
+    (rules.md §6.4, §6.5), read from the variant's :class:`RayRules`.
+
+    A subclass, so that international replay pays nothing for them: one piece against
+    one (Turkish) or a lone king against a lone king (Frisian) is drawn at once unless
+    the side to move must capture; two kings against a lone king (Frisian) are drawn
+    after the variant's number of plies from when that material arose.
+    """
+
+    __slots__ = ("_generator", "_lone", "_lone_kings_only", "_two_kings", "_two_kings_plies")
+
+    def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
+        rays = variant.rays
+        if rays is None:
+            raise ValueError(f"variant {variant.name!r} has no ray rules")
+        self._lone = rays.lone_piece_draw or rays.king_v_king_draw
+        self._lone_kings_only = not rays.lone_piece_draw
+        self._two_kings_plies = rays.two_kings_v_king_plies
+        self._generator = generator_for(variant)
+        self._two_kings: int | None = None
+        """The ply at which two kings against a lone king become a draw."""
+        super().__init__(start, variant, options)
+
+    def reset(self, start: Position) -> None:
+        """Start counting afresh from *start* (game start or a set-up, IP-15)."""
+        super().reset(start)
+        self._two_kings = None
+        if self._two_kings_plies is not None and _two_kings_v_king(start):
+            self._two_kings = self._two_kings_plies
+
+    def copy(self) -> VariantDrawTracker:
+        """An independent copy (for a variation branching here)."""
+        other = super().copy()
+        assert isinstance(other, VariantDrawTracker)
+        for name in VariantDrawTracker.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def play(self, before: Position, move: Move, after: Position) -> list[DrawRule]:
+        """As :meth:`DrawTracker.play`, with the variant's material draws."""
+        hits = super().play(before, move, after)
+        plies = self._two_kings_plies
+        if plies is not None and (move.capture_mask or move.promotes):
+            if not _two_kings_v_king(after):
+                self._two_kings = None
+            elif self._two_kings is None:
+                self._two_kings = self._ply + plies
+        if self._two_kings is not None and self._ply == self._two_kings:
+            hits.append("two-kings-v-king")
+        if self._lone and _one_v_one(after, self._lone_kings_only):
+            white = after.turn is _WHITE
+            if white:
+                own_men, own_kings = after.white_men, after.white_kings
+                opp = after.black_men | after.black_kings
+            else:
+                own_men, own_kings = after.black_men, after.black_kings
+                opp = after.white_men | after.white_kings
+            if not self._generator.has_capture(own_men, own_kings, opp, white):
+                hits.append("lone-pieces")
+        return hits
+
+
+def draw_tracker(start: Position, variant: Variant, options: ReplayOptions) -> DrawTracker:
+    """The draw tracker for *variant*: with its material draws when it has any."""
+    if variant.rays is not None:
+        return VariantDrawTracker(start, variant, options)
+    return DrawTracker(start, variant, options)
 
 
 def _one_v_one(position: Position, kings_only: bool) -> bool:

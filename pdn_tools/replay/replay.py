@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.model import Game, Node
 from pdn_tools.replay.diagnose import closeness, explain
-from pdn_tools.replay.draws import ARTICLES, DrawTracker, side_name
+from pdn_tools.replay.draws import ARTICLES, DrawTracker, draw_tracker, side_name
 from pdn_tools.replay.options import (
     DrawEvent,
     ReplayedMove,
@@ -129,7 +129,7 @@ class _Replayer:
     def run(self, start: Position) -> None:
         """Replay the main line (and its variations) from *start*; fill the result."""
         opts = self.options
-        tracker = DrawTracker(start, self.variant, opts) if opts.draws else None
+        tracker = draw_tracker(start, self.variant, opts) if opts.draws else None
         has_fen = self.has_fen = start != Position.initial(self.variant)
         state = _State(start, None, tracker, None if has_fen else 1)
         rays = self.variant.rays
