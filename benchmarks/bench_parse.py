@@ -59,6 +59,33 @@ TARGET_FLAT_RATIO = 1.25
 """peak10x / peak1x (whole-process peak RSS) at or below this counts as flat."""
 
 
+@dataclass(frozen=True)
+class Bench:
+    """What one run compares: our implementation, the others, and our targets.
+
+    ``bench_parse.py`` times parsing; ``bench_validate.py`` runs the same machinery
+    with ``ours-validate`` (read and replay) as the reference, so both benchmarks
+    share their file sets, child processes, checks and tables.
+    """
+
+    name: str
+    """Short name: the default JSON file is ``benchmarks/results/<name>.json``."""
+    ours: str
+    """The implementation the ratios are taken against."""
+    impls: tuple[str, ...]
+    target_games_per_s: float | None = None
+    """Our games/s on the generated set must reach this (None: no such target)."""
+    target_peer: tuple[str, float] | None = None
+    """(peer, factor): our games/s must be at least factor times the peer's on
+    every set where the peer did the whole work (None: no such target)."""
+    what: str = "parse-only"
+
+
+PARSE = Bench("parse", "ours", IMPLS, target_games_per_s=TARGET_GAMES_PER_S)
+BENCH = PARSE
+"""The benchmark being run (set by :func:`main`)."""
+
+
 @dataclass
 class FileSet:
     """A named list of files read together by one child process."""
@@ -91,7 +118,7 @@ def corpus_sets(quick: bool) -> list[FileSet]:
     root = corpus_root()
     if not root.is_dir():
         print(
-            f"bench_parse: shared corpus not found at {root}; real-file sets skipped "
+            f"bench_{BENCH.name}: shared corpus not found at {root}; real-file sets skipped "
             "(set PDN_SHARED_CORPUS to point elsewhere)",
             file=sys.stderr,
         )
@@ -127,7 +154,7 @@ def corpus_sets(quick: bool) -> list[FileSet]:
             files.extend(sorted(root.glob(pattern)) if "*" in pattern else [root / pattern])
         present = [f for f in files if f.is_file()]
         if not present:
-            print(f"bench_parse: {name}: files missing in {root}; skipped", file=sys.stderr)
+            print(f"bench_{BENCH.name}: {name}: files missing in {root}; skipped", file=sys.stderr)
             continue
         sets.append(FileSet(name, present, note))
     return sets
@@ -138,7 +165,7 @@ def generated_sets(games: int, seed: int, regenerate: bool) -> tuple[FileSet, Fi
     base = DATA / f"generated-{games}-s{seed}.pdn"
     meta_path = base.with_suffix(".json")
     if regenerate or not base.is_file() or not meta_path.is_file():
-        print(f"bench_parse: generating {games} games into {base} ...", file=sys.stderr)
+        print(f"bench_{BENCH.name}: generating {games} games into {base} ...", file=sys.stderr)
         meta = generate(games, seed, base)
         meta_path.write_text(json.dumps(meta))
     meta = json.loads(meta_path.read_text())
@@ -169,7 +196,7 @@ def generated_sets(games: int, seed: int, regenerate: bool) -> tuple[FileSet, Fi
 
 def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
     """Python to run *impl* with, or None and the reason it is unavailable."""
-    if impl in ("ours", OURS_PURE):
+    if impl.startswith("ours"):
         probe = subprocess.run(
             [sys.executable, "-c", "import pdn_tools; pdn_tools.read_games"],
             env=_env(impl),
@@ -189,7 +216,7 @@ def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
 def _env(impl: str) -> dict[str, str]:
     """Child environment: our checkout on PYTHONPATH for ours, nothing extra for peers."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if impl in ("ours", OURS_PURE):
+    if impl.startswith("ours"):
         env["PYTHONPATH"] = str(ROOT)
     return env
 
@@ -298,13 +325,13 @@ def check_counts(sets: list[FileSet], records: list[dict[str, Any]]) -> None:
     """
     by_key = {(r["set"], r["impl"]): r for r in records}
     for fs in sets:
-        ours = by_key.get((fs.name, "ours"))
+        ours = by_key.get((fs.name, BENCH.ours))
         ref = fs.expected.get("games")
         if ref is None and ours is not None and "error" not in ours:
             ref = ours["games"]
         if not ref:
             continue
-        for impl in IMPLS:
+        for impl in BENCH.impls:
             r = by_key.get((fs.name, impl))
             if r is None or "error" in r or r.get("games") is None or not r["comparable"]:
                 continue
@@ -336,9 +363,9 @@ def report(
     print("-" * len(head))
     notes: list[str] = []
     for fs in sets:
-        ours = by_key.get((fs.name, "ours"))
+        ours = by_key.get((fs.name, BENCH.ours))
         ours_ok = ours is not None and "error" not in ours
-        for impl in IMPLS:
+        for impl in BENCH.impls:
             r = by_key.get((fs.name, impl))
             if r is None:
                 continue
@@ -378,9 +405,9 @@ def _discrepancies(fs: FileSet, r: dict[str, Any], ours: dict[str, Any] | None) 
     out: list[str] = []
     where = f"{r['impl']} on {fs.name}"
     ref = fs.expected or (
-        {"games": ours["games"], "plies": ours["plies"]} if ours and r["impl"] != "ours" else {}
+        {"games": ours["games"], "plies": ours["plies"]} if ours and r["impl"] != BENCH.ours else {}
     )
-    ref_name = "generated" if fs.expected else "ours"
+    ref_name = "generated" if fs.expected else BENCH.ours
     for key in ("games", "plies"):
         if key in ref and r.get(key) is not None and r[key] != ref[key]:
             out.append(
@@ -405,7 +432,7 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
     """Print the flatness check (generated vs generated-10x) and the targets."""
     memory: dict[str, Any] = {}
     lines: list[str] = []
-    for impl in IMPLS:
+    for impl in BENCH.impls:
         one, ten = by_key.get(("generated", impl)), by_key.get(("generated-10x", impl))
         if not one or not ten:
             continue
@@ -438,29 +465,49 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
         for line in lines:
             print(line)
     targets: dict[str, Any] = {}
-    ours = by_key.get(("generated", "ours"))
-    if ours and "error" not in ours and ours.get("games_per_s") is not None:
+    ours = by_key.get(("generated", BENCH.ours))
+    goal = BENCH.target_games_per_s
+    if goal is not None and ours and "error" not in ours and ours.get("games_per_s") is not None:
         speed = ours["games_per_s"]
-        targets["games_per_s"] = {
-            "value": speed,
-            "target": TARGET_GAMES_PER_S,
-            "met": speed >= TARGET_GAMES_PER_S,
+        targets["games_per_s"] = {"value": speed, "target": goal, "met": speed >= goal}
+    if BENCH.target_peer is not None:
+        peer, factor = BENCH.target_peer
+        per_set = {
+            fs_name: r["ours_speedup"]
+            for (fs_name, impl), r in by_key.items()
+            if impl == peer and r.get("ours_speedup") is not None
         }
-    flat = memory.get("ours", {}).get("ratio")
+        if per_set:
+            worst = min(per_set.values())
+            targets["peer_ratio"] = {
+                "peer": peer,
+                "target": factor,
+                "per_set": per_set,
+                "worst": worst,
+                "met": worst >= factor,
+            }
+    flat = memory.get(BENCH.ours, {}).get("ratio")
     if flat is not None:
         targets["flat_memory"] = {
             "ratio": flat,
             "target": TARGET_FLAT_RATIO,
             "met": flat <= TARGET_FLAT_RATIO,
         }
-    print("\nTargets (ours):")
+    print(f"\nTargets ({BENCH.ours}):")
     if not targets:
-        print("  ours not measured: targets not checked")
+        print(f"  {BENCH.ours} not measured: targets not checked")
     if "games_per_s" in targets:
         t = targets["games_per_s"]
         print(
-            f"  parse-only >= {TARGET_GAMES_PER_S:.0f} games/s on generated: "
+            f"  {BENCH.what} >= {t['target']:.0f} games/s on generated: "
             f"{t['value']:.0f} -> {'MET' if t['met'] else 'NOT MET'}"
+        )
+    if "peer_ratio" in targets:
+        t = targets["peer_ratio"]
+        sets_text = ", ".join(f"{k} {v:.2f}x" for k, v in t["per_set"].items())
+        print(
+            f"  games/s >= {t['target']:g}x {t['peer']} on every comparable set: "
+            f"{sets_text} -> {'MET' if t['met'] else 'NOT MET'}"
         )
     if "flat_memory" in targets:
         t = targets["flat_memory"]
@@ -500,7 +547,7 @@ def markdown(sets: list[FileSet], records: list[dict[str, Any]], summary: dict[s
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for fs in sets:
-        for impl in IMPLS:
+        for impl in BENCH.impls:
             r = by_key.get((fs.name, impl))
             if r is None:
                 continue
@@ -544,16 +591,18 @@ def markdown(sets: list[FileSet], records: list[dict[str, Any]], summary: dict[s
 # --------------------------------------------------------------------------- main
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command line entry point."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None, bench: Bench = PARSE, doc: str | None = None) -> int:
+    """Command line entry point; *bench* says what is compared (parse by default)."""
+    global BENCH
+    BENCH = bench
+    parser = argparse.ArgumentParser(description=(doc or __doc__ or "").split("\n\n")[0])
     parser.add_argument(
         "--quick",
         action="store_true",
         help="one corpus file, 200 generated games, best of 2 (~1 minute)",
     )
     parser.add_argument("--repeat", type=int, default=None, help="best of N (default 3; quick 2)")
-    parser.add_argument("--only", default="", help=f"comma list among {','.join(IMPLS)}")
+    parser.add_argument("--only", default="", help=f"comma list among {','.join(bench.impls)}")
     parser.add_argument("--games", type=int, default=None, help="generated games (2000; quick 200)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--regenerate", action="store_true", help="rewrite the generated files")
@@ -566,7 +615,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--install", action="store_true", help="create missing peer virtualenvs (pip install)"
     )
-    parser.add_argument("--json", type=Path, default=RESULTS / "parse.json")
+    parser.add_argument("--json", type=Path, default=RESULTS / f"{bench.name}.json")
     parser.add_argument("--markdown", type=Path, default=None, help="also write Markdown tables")
     args = parser.parse_args(argv)
     load_start = os.getloadavg()
@@ -575,8 +624,8 @@ def main(argv: list[str] | None = None) -> int:
     repeat = args.repeat or (2 if args.quick else 3)
     games = args.games or (200 if args.quick else 2000)
     timeout = args.timeout or (20.0 if args.quick else 300.0)
-    only = [s.strip() for s in args.only.split(",") if s.strip()] or list(IMPLS)
-    unknown = set(only) - set(IMPLS)
+    only = [s.strip() for s in args.only.split(",") if s.strip()] or list(bench.impls)
+    unknown = set(only) - set(bench.impls)
     if unknown:
         parser.error(f"unknown implementation(s): {', '.join(sorted(unknown))}")
 
@@ -586,7 +635,7 @@ def main(argv: list[str] | None = None) -> int:
         py, why = interpreter(impl, args.install)
         if py is None:
             skipped[impl] = why
-            print(f"bench_parse: {impl}: {why}", file=sys.stderr)
+            print(f"bench_{BENCH.name}: {impl}: {why}", file=sys.stderr)
         else:
             pythons[impl] = py
 
@@ -611,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
                 records.append(record)
                 continue
             print(
-                f"bench_parse: {fs.name} ({fs.bytes / 1e6:.2f} MB) x {impl} ...",
+                f"bench_{BENCH.name}: {fs.name} ({fs.bytes / 1e6:.2f} MB) x {impl} ...",
                 file=sys.stderr,
                 flush=True,
             )
@@ -658,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(markdown(sets, records, summary))
-    print(f"\nbench_parse: results written to {args.json}", file=sys.stderr)
+    print(f"\nbench_{BENCH.name}: results written to {args.json}", file=sys.stderr)
     return 0
 
 

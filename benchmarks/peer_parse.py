@@ -21,6 +21,8 @@ baseline (``VmRSS`` before parsing) is reported too.
 The public reading API of each implementation (read from their installed sources):
 
 * ``ours`` -- ``pdn_tools.read_games(path)`` yields games; ``game.plies`` counts them.
+  ``ours-validate`` also replays each game (``pdn_tools.replay.replay_game``) and
+  counts the plies replayed: the work of ``pdn validate``.
   ``ours-pure`` is the same with ``lark_cython`` hidden (lark's pure-Python parser).
 * ``py-draughts`` -- ``<Board class>.from_pdn(text)`` reads and replays *one* game
   (no multi-game reader), so the file is split here at tag sections; the board class
@@ -159,6 +161,32 @@ def _runner_ours() -> tuple[Runner, dict[str, Any]]:
     }
 
 
+def _runner_ours_validate() -> tuple[Runner, dict[str, Any]]:
+    """Ours reading *and* replaying every game: the work ``pdn validate`` does."""
+    import pdn_tools
+    from pdn_tools.replay import replay_game
+
+    read_games = pdn_tools.read_games
+
+    def run(paths: list[str]) -> Counts:
+        games = plies = issues = unreplayed = 0
+        for path in paths:
+            for game in read_games(path):
+                result = replay_game(game)
+                games += 1
+                plies += result.plies
+                issues += len(game.issues)
+                unreplayed += result.skipped is not None
+        return games, plies, 0, [], {"issues": issues, "not_replayed": unreplayed}
+
+    runner, info = _runner_ours()
+    del runner
+    return run, {
+        **info,
+        "api": "pdn_tools.read_games(path) + pdn_tools.replay.replay_game(game) (parse + replay)",
+    }
+
+
 def _runner_py_draughts() -> tuple[Runner, dict[str, Any]]:
     import draughts  # type: ignore[import-not-found, unused-ignore]
 
@@ -254,6 +282,7 @@ def _runner_dame() -> tuple[Runner, dict[str, Any]]:
 RUNNERS: dict[str, Callable[[], tuple[Runner, dict[str, Any]]]] = {
     "ours": _runner_ours,
     "ours-pure": _runner_ours_pure,
+    "ours-validate": _runner_ours_validate,
     "py-draughts": _runner_py_draughts,
     "pydraughts": _runner_pydraughts,
     "dame-rs": _runner_dame,

@@ -12,6 +12,7 @@ from conftest import SAMPLES
 
 from pdn_tools.diagnostics import CATALOGUE
 from pdn_tools.report.github import escape_data, escape_property
+from pdn_tools.report.sarif import docs_uri, rule
 
 
 @pytest.fixture
@@ -84,6 +85,13 @@ def test_github_escapes_file_names(tmp_path: Path) -> None:
     assert [p.split("=")[0] for p in props.split(",")] == ["file", "line", "col", "title"]
 
 
+def test_sarif_rule_links_to_a_published_base_only() -> None:
+    entry = CATALOGUE["E11"]
+    linked = rule(entry, "https://example.org/docs/diagnostics.md")
+    assert linked["helpUri"] == "https://example.org/docs/diagnostics.md#limits-e11"
+    assert "helpUri" not in rule(entry, None)
+
+
 def test_sarif_log(mixed: Path) -> None:
     done = run("validate", mixed.name, "--format", "sarif", cwd=mixed.parent)
     assert done.returncode == 1
@@ -98,7 +106,13 @@ def test_sarif_log(mixed: Path) -> None:
         entry = CATALOGUE[r["id"]]
         assert r["shortDescription"]["text"] == entry.title
         assert r["fullDescription"]["text"] == entry.description
-        assert r["helpUri"].startswith("https://") and "diagnostics.md#" in r["helpUri"]
+        assert r["help"]["text"].startswith(f"{entry.code} {entry.title}: ")
+        # No invented address: a link only when the package names where docs live.
+        base = docs_uri()
+        if base is None:
+            assert "helpUri" not in r and "informationUri" not in driver
+        else:
+            assert r["helpUri"].startswith(base + "#")
         assert r["defaultConfiguration"]["level"] in {"error", "warning", "note"}
         assert r["name"].isalnum()
     results = run_["results"]

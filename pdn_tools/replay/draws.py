@@ -65,6 +65,7 @@ class DrawTracker:
         "_king_plies",
         "_last_reset",
         "_options",
+        "_pending",
         "_ply",
         "_repetition_limit",
         "_seen",
@@ -86,9 +87,11 @@ class DrawTracker:
         """Start counting afresh from *start* (game start or a set-up, IP-15)."""
         self._ply = 0
         self._last_reset = 0
-        self._seen: dict[object, int] = {}
+        self._seen: dict[object, int] | None = {}
+        self._pending: Position | None = None
         if self._options.ip03_setup_counts_for_repetition:
-            self._seen[self._key(start)] = 1
+            self._seen = None
+            self._pending = start
         self._class: MaterialClass = material_class(start)
         self._deadline: int | None = None
         self._deadline_rule: DrawRule | None = None
@@ -99,7 +102,8 @@ class DrawTracker:
         other = DrawTracker.__new__(type(self))
         for name in DrawTracker.__slots__:
             setattr(other, name, getattr(self, name))
-        other._seen = dict(self._seen)
+        if self._seen is not None:
+            other._seen = dict(self._seen)
         other._fired = set(self._fired)
         return other
 
@@ -153,17 +157,19 @@ class DrawTracker:
         no legal move: a move that wins reaches no draw (rules.md §5.2, "win beats
         draw").  Asking only then spares generating moves on most plies."""
         self._ply = p = self._ply + 1
-        if self._with_turn:
-            key: object = (*after[:4], after[4] is _WHITE)
-        else:
-            key = after[:4]
-        if move.capture_mask or not move.from_mask & (before.white_kings | before.black_kings):
-            # A capture or a man's move: no earlier position can come back.
+        if move.capture_mask or not move.from_mask & (before[1] | before[3]):
+            # A capture or a man's move: no earlier position can come back.  The new
+            # position starts the history; its key is made only if a king move follows.
             self._last_reset = p
-            self._seen = {key: 1}
+            self._seen = None
+            self._pending = after
             count = 1
         else:
             seen = self._seen
+            if seen is None:
+                pending = self._pending
+                seen = self._seen = {} if pending is None else {self._key(pending): 1}
+            key = (*after[:4], after[4] is _WHITE) if self._with_turn else after[:4]
             count = seen.get(key, 0) + 1
             seen[key] = count
         if move.capture_mask or move.promotes:

@@ -10,7 +10,7 @@ it without knowing how replay works.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 from pdn_tools.model import Node
 from pdn_tools.rules import Move
@@ -74,9 +74,12 @@ class DrawEvent(TypedDict):
     column: NotRequired[int]
 
 
-@dataclass(slots=True)
-class ReplayedMove:
-    """One replayed main-line move: where it was written and what it is."""
+class ReplayedMove(NamedTuple):
+    """One replayed main-line move: where it was written and what it is.
+
+    A named tuple: one is made per replayed ply, and a tuple is the cheapest record
+    to build.
+    """
 
     ply: int
     """1-based half-move slot of the main line (as :attr:`pdn_tools.model.Game.plies`

@@ -52,11 +52,14 @@ from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
+"""Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
 _SQUARES: dict[BoardSpec, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
 """Per board, written squares already turned into numbers (or the reason they
 are not on the board): real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
-"""Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
+"""Entries kept per board in ``_SQUARES`` before it is cleared."""
+_new_record = tuple.__new__
+"""Builds a :class:`ReplayedMove` from a tuple without the keyword-handling ``__new__``."""
 
 
 @dataclass(slots=True)
@@ -159,6 +162,8 @@ class _Replayer:
         main = not in_var
         count = len(nodes)
         quiet_move = self.generator.quiet_move
+        short_capture = self.generator.short_capture
+        separator = self.variant.capture_separator
         squares_of = self.squares
         while i < count:
             node = nodes[i]
@@ -195,17 +200,23 @@ class _Replayer:
                 i += 1
                 continue
             written = node.move
-            if written is not None and not written.capture:
-                # Fast lane: a plain quiet move is checked without generating every move.
+            if written is not None:
+                # Fast lane: a plain quiet move, or a capture ``fromxto`` while every
+                # capture is one jump by a man, is checked without listing every move.
                 squares = squares_of(node)
                 if type(squares) is tuple and len(squares) == 2:
-                    quiet = quiet_move(position, squares[0], squares[1])
-                    if quiet is not None:
+                    frm, to = squares
+                    if written.capture:
+                        fast = short_capture(position, frm, to)
+                        text = f"{frm}{separator}{to}"
+                    else:
+                        fast = quiet_move(position, frm, to)
+                        text = f"{frm}-{to}"
+                    if fast is not None:
                         if node.number is not None:
                             self.numbers(node, state, ply, in_var, squares)
                         if state.position is not None:
-                            text = f"{quiet.from_sq}-{quiet.to_sq}"
-                            self.play(node, (), state, quiet, text, in_var, ply)
+                            self.play(node, (), state, fast, text, in_var, ply)
                         i += 1
                         continue
             used = self.move(nodes, i, state, in_var, ply)
@@ -415,12 +426,12 @@ class _Replayer:
             state.king_moves.play(before, move)
         state.position = after = before.apply(move)
         state.legal = None
-        if state.fullmove is not None and before.turn is not self.first_mover:
+        if state.fullmove is not None and before[4] is not self.first_mover:
             state.fullmove += 1
         res = self.result
         if not in_var:
             res.plies += 1
-            res.moves.append(ReplayedMove(ply, node, move, text, merged))
+            res.moves.append(_new_record(ReplayedMove, (ply, node, move, text, merged)))
         drawn = state.drawn
         if drawn is not None and not state.continued:
             state.continued = True

@@ -2,10 +2,11 @@
 
 One run of the ``pdn-tools`` driver.  Its rules are the whole diagnostic catalogue,
 in catalogue order, so rule ids (the codes) and rule indexes are stable from run to
-run; each rule carries the code's title and description and a link to its
-documentation.  Each reported finding is a result located by file, line and column
-(columns count Unicode code points, as the reader does).  The log is written as it
-goes, one result per line.
+run; each rule carries the code's title, description and help text, and a link to
+its documentation when the installed package names where that is published.  Each
+reported finding is a result located by file, line and column (columns count
+Unicode code points, as the reader does).  The log is written as it goes, one
+result per line.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from importlib.metadata import PackageNotFoundError, metadata
 from pathlib import Path, PurePath
 from typing import Any, TextIO
 from urllib.parse import quote
@@ -23,8 +25,25 @@ from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.text import where
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-#: Where the diagnostic codes are documented (docs/diagnostics.md of the project).
-DOCS_URI = "https://github.com/pdn-tools/pdn-tools/blob/main/docs/diagnostics.md"
+
+
+def docs_uri() -> str | None:
+    """Where docs/diagnostics.md is published, or None when the package names no place.
+
+    Read from the installed distribution's ``Documentation`` project URL (the
+    ``[project.urls]`` table of pyproject.toml), so a report never links to an
+    address nobody published; without one, rules carry their help as text only.
+    """
+    try:
+        urls = metadata("pdn-tools").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "documentation" and url.strip():
+            return str(url).strip().rstrip("/") + "/diagnostics.md"
+    return None
+
 
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _INDEX = {code: n for n, code in enumerate(CATALOGUE)}
@@ -35,22 +54,25 @@ def rule_name(title: str) -> str:
     return "".join(word[:1].upper() + word[1:] for word in re.findall(r"[A-Za-z0-9]+", title))
 
 
-def help_uri(code: str) -> str:
-    """The documentation of *code*: its section, or the catalogue table."""
+def help_uri(code: str, base: str) -> str:
+    """The documentation of *code* under *base*: its section, or the catalogue table."""
     anchors = {"E11": "limits-e11", "W35": "file-level-findings"}
-    return f"{DOCS_URI}#{anchors.get(code, 'diagnostic-codes')}"
+    return f"{base}#{anchors.get(code, 'diagnostic-codes')}"
 
 
-def rule(entry: Code) -> dict[str, Any]:
-    """The reportingDescriptor of one catalogue entry."""
-    return {
+def rule(entry: Code, base: str | None = None) -> dict[str, Any]:
+    """The reportingDescriptor of one catalogue entry (``helpUri`` only with a *base*)."""
+    out: dict[str, Any] = {
         "id": entry.code,
         "name": rule_name(entry.title),
         "shortDescription": {"text": entry.title},
         "fullDescription": {"text": entry.description},
-        "helpUri": help_uri(entry.code),
+        "help": {"text": f"{entry.code} {entry.title}: {entry.description}"},
         "defaultConfiguration": {"level": LEVELS[entry.severity]},
     }
+    if base is not None:
+        out["helpUri"] = help_uri(entry.code, base)
+    return out
 
 
 def artifact_uri(name: str) -> str:
@@ -97,13 +119,15 @@ class SarifReporter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.first = True
-        driver = {
+        base = docs_uri()
+        driver: dict[str, Any] = {
             "name": "pdn-tools",
             "version": __version__,
             "semanticVersion": __version__,
-            "informationUri": DOCS_URI,
-            "rules": [rule(entry) for entry in CATALOGUE.values()],
+            "rules": [rule(entry, base) for entry in CATALOGUE.values()],
         }
+        if base is not None:
+            driver["informationUri"] = base
         head = {"$schema": SCHEMA, "version": "2.1.0"}
         self.out.write(json.dumps(head)[:-1] + ', "runs": [{\n')
         self.out.write(f' "tool": {{"driver": {json.dumps(driver, ensure_ascii=False)}}},\n')

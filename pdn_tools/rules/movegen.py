@@ -522,6 +522,46 @@ class Generator:
             return None
         return move
 
+    def short_capture(self, position: Position, frm: int, to: int) -> Move | None:
+        """The legal capture *frm* x *to* when every capture of the position is one
+        jump by a man, or None.
+
+        None means "not established here": a longer capture or a king's capture exists
+        somewhere (then the maximum-capture rule needs the full search), or the jump is
+        not legal.  In the one-jump case a capture is fixed by its two squares, so the
+        answer is the only legal move written ``frm x to``; it is read off the same
+        jump table as :meth:`legal_moves` and is always one of its moves.  This is what
+        a replay needs for most captures, without listing every move.
+        """
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        if geometry is not self.geometry:
+            return None
+        bit_of = geometry.bit_of
+        if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
+            return None
+        if turn is _WHITE:
+            own_men, own_kings, opp, side = white_men, white_kings, black_men | black_kings, 0
+        else:
+            own_men, own_kings, opp, side = black_men, black_kings, white_men | white_kings, 1
+        f, t = bit_of[frm], bit_of[to]
+        if not (own_men >> f) & 1:
+            return None
+        move = self.jump_table[side].get(((f << self.code_bits) | t) << 1)
+        empty = self.valid & ~(own_men | own_kings | opp)
+        if move is None or not move.capture_mask & opp or not (empty >> t) & 1:
+            return None
+        lands_all = 0
+        left, right = self.capture_shifts[side]
+        for n in left:
+            lands_all |= (((own_men << n) & opp) << n) & empty
+        for n in right:
+            lands_all |= (((own_men >> n) & opp) >> n) & empty
+        if own_kings and self._king_can_capture(own_kings, opp, empty):
+            return None
+        if self._jumps_continue(lands_all, opp, empty, side):
+            return None
+        return move
+
     # ------------------------------------------------------------------ public moves
     def legal_moves(self, position: Position) -> list[Move]:
         """All legal moves of *position*, sorted by (from, to, captured squares).

@@ -152,6 +152,7 @@ class RayGenerator(Generator):
                 king_lines[side].append(line)
         self.king_lines = (tuple(king_lines[0]), tuple(king_lines[1]))
         self._moves: dict[tuple[int, int, bool], Move] = {}
+        self._jumps: dict[tuple[int, int, int], Move] = {}
 
     # ------------------------------------------------------------------ captures
     def _nearest(self, square: int, d: int, occupied: int) -> int:
@@ -175,22 +176,7 @@ class RayGenerator(Generator):
             for _, victim, land in jumps[low.bit_length() - 1]:
                 if (opp >> victim) & 1 and (empty >> land) & 1:
                     return True
-        occupied = self.valid & ~empty
-        kings = own_kings
-        while kings:
-            low = kings & -kings
-            kings ^= low
-            square = low.bit_length() - 1
-            for d in self.king_capture_dirs[side]:
-                near = self._nearest(square, d, occupied)
-                if near < 0 or not (opp >> near) & 1:
-                    continue
-                if not self.flying and near != self.rays[square][d][0]:
-                    continue
-                behind = self.rays[near][d]
-                if behind and (empty >> behind[0]) & 1:
-                    return True
-        return False
+        return bool(own_kings) and self._kings_capture(own_kings, opp, empty, side)
 
     def single_captures(
         self, own_men: int, own_kings: int, opp: int, white: bool
@@ -458,6 +444,96 @@ class RayGenerator(Generator):
         if self.has_capture(own_men, own_kings, opp, white):
             return None
         return self._quiet_object(f, t, promotes)
+
+    # ------------------------------------------------------------------ one short capture
+    def short_capture(self, position: Position, frm: int, to: int) -> Move | None:
+        """The legal capture *frm* x *to* when every capture of the position is one
+        jump by a man, or None (same contract as :meth:`Generator.short_capture`).
+
+        All men's jumps are listed; if a king can capture or any jump could go on, the
+        answer is None (the full search decides).  Otherwise the capture-choice rule
+        compares single pieces: the jump must take a piece of the highest value.
+        """
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        if geometry is not self.geometry:
+            return None
+        bit_of = geometry.bit_of
+        if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
+            return None
+        white = turn is _WHITE
+        if white:
+            own_men, own_kings, side = white_men, white_kings, 0
+            opp, opp_kings = black_men | black_kings, black_kings
+        else:
+            own_men, own_kings, side = black_men, black_kings, 1
+            opp, opp_kings = white_men | white_kings, white_kings
+        f, t = bit_of[frm], bit_of[to]
+        if not (own_men >> f) & 1:
+            return None
+        empty = self.valid & ~(own_men | own_kings | opp)
+        wanted = next((j for j in self.men_jumps[side][f] if j[2] == t and (opp >> j[1]) & 1), None)
+        if wanted is None or not (empty >> t) & 1:
+            return None
+        if own_kings and self._kings_capture(own_kings, opp, empty, side):
+            return None
+        rules = self.rules
+        promo_row = self.promotion_rows[side]
+        jumps = self.men_jumps[side]
+        best = 0
+        men = own_men
+        while men:
+            low = men & -men
+            men ^= low
+            origin = low.bit_length() - 1
+            for d, victim, land in jumps[origin]:
+                if not (opp >> victim) & 1 or not (empty >> land) & 1:
+                    continue
+                if (1 << land) & promo_row:
+                    rule = self.capture_promotion
+                    if rule is CapturePromotion.CROWN_AND_CONTINUE:
+                        return None
+                    if rule is CapturePromotion.CROWN_AND_STOP:
+                        continue
+                now_empty = empty | low
+                if self.immediate:
+                    now_empty |= 1 << victim
+                banned = self.opposite[d] if rules.no_reversal else -1
+                for d2, v2, l2 in jumps[land]:
+                    if d2 != banned and v2 != victim and (opp >> v2) & 1 and (now_empty >> l2) & 1:
+                        return None
+                value = rules.king_value if (opp_kings >> victim) & 1 else rules.man_value
+                best = max(best, value)
+        victim = wanted[1]
+        value = rules.king_value if (opp_kings >> victim) & 1 else rules.man_value
+        if self.choose and value < best:
+            return None
+        key = (f, t, victim)
+        move = self._jumps.get(key)
+        if move is None:
+            sq = self.square_of
+            move = self._jumps[key] = Move(
+                sq[f], sq[t], frozenset((sq[victim],)), ((sq[f], sq[t]),),
+                bool((1 << t) & promo_row), 1 << f, 1 << t, 1 << victim,
+            )  # fmt: skip
+        return move
+
+    def _kings_capture(self, kings: int, opp: int, empty: int, side: int) -> bool:
+        """Whether one of *kings* can capture."""
+        occupied = self.valid & ~empty
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            square = low.bit_length() - 1
+            for d in self.king_capture_dirs[side]:
+                near = self._nearest(square, d, occupied)
+                if near < 0 or not (opp >> near) & 1:
+                    continue
+                if not self.flying and near != self.rays[square][d][0]:
+                    continue
+                behind = self.rays[near][d]
+                if behind and (empty >> behind[0]) & 1:
+                    return True
+        return False
 
     # ------------------------------------------------------------------ public moves
     def legal_moves(self, position: Position) -> list[Move]:

@@ -22,6 +22,7 @@ from pdn_tools.rules import (
     parse_fen,
     write_fen,
 )
+from pdn_tools.rules.movegen import generator_for
 
 Identity = tuple[int, int, frozenset[int]]
 
@@ -219,3 +220,22 @@ def test_apply_switches_side_and_removes_captured_pieces() -> None:
     assert write_fen(after) == "B:W11,35:B30"
     assert after.key() != position.key()
     assert after.key() == parse_fen("B:W11,35:B30").position.key()
+
+
+def test_short_capture_answers_one_jump_captures_only() -> None:
+    gen = generator_for(INTERNATIONAL)
+    # Only one-jump captures: 31x22 (over 27) and 35x24 (over 30) are both answered.
+    simple = parse_fen("W:W31,35:B27,30", INTERNATIONAL).position
+    assert ids(legal_moves(simple)) == {(31, 22, cap(27)), (35, 24, cap(30))}
+    found = gen.short_capture(simple, 31, 22)
+    assert found is not None and found.identity == (31, 22, cap(27))
+    assert gen.short_capture(simple, 31, 27) is None  # not a capture
+    assert gen.short_capture(simple, 22, 31) is None  # no piece of White on 22
+    # With a two-piece capture on the board the majority rule needs the full search:
+    # the one-jump 35x24 is not answered (and is not legal), nor is 31x22.
+    longer = parse_fen("W:W31,35:B17,27,30", INTERNATIONAL).position
+    assert gen.short_capture(longer, 35, 24) is None
+    assert gen.short_capture(longer, 31, 22) is None
+    # A king that can capture: not established by the one-jump check either.
+    king = parse_fen("W:W31,K50:B27,44", INTERNATIONAL).position
+    assert gen.short_capture(king, 31, 22) is None

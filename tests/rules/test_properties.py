@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from pdn_tools.rules import (
     Color,
     MatchKind,
+    Move,
     Position,
     legal_moves,
     move_texts,
@@ -155,6 +156,43 @@ def _random_line(variant: Variant, rng: random.Random, plies: int) -> list[Posit
         position = position.apply(rng.choice(moves))
         out.append(position)
     return out
+
+
+@pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 160))
+def test_short_capture_check_agrees_with_generation(
+    variant: Variant, seed: int, plies: int
+) -> None:
+    """``Generator.short_capture`` answers only a legal capture that is the sole legal
+    move with its two squares, and it answers every capture of a position whose
+    captures are all one jump by a man (the case it exists for), in every variant."""
+    rng = random.Random(seed)
+    gen = generator_for(variant)
+    size = variant.board.squares
+    positions = _random_line(variant, rng, plies)[::3]
+    positions += [_random_placement(rng, variant) for _ in range(6)]
+    for position in positions:
+        legal = legal_moves(position, variant)
+        by_squares: dict[tuple[int, int], list[Move]] = {}
+        for m in legal:
+            by_squares.setdefault((m.from_sq, m.to_sq), []).append(m)
+        men = set(position.men(position.turn))
+        simple = bool(legal) and all(
+            m.captures and len(m.captures) == 1 and m.from_sq in men for m in legal
+        )
+        for frm in position.men(position.turn) + position.kings(position.turn):
+            for to in range(1, size + 1):
+                found = gen.short_capture(position, frm, to)
+                expected = by_squares.get((frm, to), [])
+                where = (variant.name, write_fen(position), frm, to)
+                if found is not None:
+                    assert expected == [found] and found.captures, where
+                    assert found.paths == expected[0].paths, where
+                    assert found.promotes == expected[0].promotes, where
+                elif simple:
+                    assert not expected, where
+        assert gen.short_capture(position, 0, size + 1) is None
 
 
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
