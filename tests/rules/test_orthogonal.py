@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.rules import (
+    CapturePromotion,
     Color,
     Move,
     Position,
@@ -304,6 +305,11 @@ def test_turkish_promotion_during_a_capture() -> None:
     assert moves_of("W:Wc6:Bc7,f8", TURKISH) == [(19, 3, (11,), True)]
     # As a man it may go on sideways along the far row, and is crowned at the end.
     assert moves_of("W:Wc6:Bc7,d8", TURKISH) == [(19, 5, (4, 11), True)]
+    # IP-09's other reading (crowned at once, goes on as a king) is one field away.
+    crowning = replace(
+        TURKISH, name="crowning", capture_promotion=CapturePromotion.CROWN_AND_CONTINUE
+    )
+    assert moves_of("W:Wc6:Bc7,f8", crowning) == [(19, 7, (6, 11), True), (19, 8, (6, 11), True)]
     # A quiet step onto the far row crowns too.
     assert (11, 3, (), True) in moves_of("W:Wc7:Ba2", TURKISH)
 
