@@ -204,7 +204,15 @@ class VariantDrawTracker(DrawTracker):
     after the variant's number of plies from when that material arose.
     """
 
-    __slots__ = ("_generator", "_lone", "_lone_kings_only", "_two_kings", "_two_kings_plies")
+    __slots__ = (
+        "_generator",
+        "_lone",
+        "_lone_kings_only",
+        "_lone_plies",
+        "_lone_since",
+        "_two_kings",
+        "_two_kings_plies",
+    )
 
     def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
         rays = variant.rays
@@ -212,6 +220,9 @@ class VariantDrawTracker(DrawTracker):
             raise ValueError(f"variant {variant.name!r} has no ray rules")
         self._lone = rays.lone_piece_draw or rays.king_v_king_draw
         self._lone_kings_only = not rays.lone_piece_draw
+        self._lone_plies = rays.lone_draw_plies
+        self._lone_since: int | None = None
+        """The ply at which the one-against-one material arose."""
         self._two_kings_plies = rays.two_kings_v_king_plies
         self._generator = generator_for(variant)
         self._two_kings: int | None = None
@@ -224,6 +235,7 @@ class VariantDrawTracker(DrawTracker):
         self._two_kings = None
         if self._two_kings_plies is not None and _two_kings_v_king(start):
             self._two_kings = self._two_kings_plies
+        self._lone_since = 0 if self._lone and _one_v_one(start, self._lone_kings_only) else None
 
     def copy(self) -> VariantDrawTracker:
         """An independent copy (for a variation branching here)."""
@@ -244,7 +256,14 @@ class VariantDrawTracker(DrawTracker):
                 self._two_kings = self._ply + plies
         if self._two_kings is not None and self._ply == self._two_kings:
             hits.append("two-kings-v-king")
-        if self._lone and _one_v_one(after, self._lone_kings_only):
+        if not self._lone:
+            return hits
+        if not _one_v_one(after, self._lone_kings_only):
+            self._lone_since = None
+            return hits
+        if self._lone_since is None:
+            self._lone_since = self._ply
+        if self._ply - self._lone_since >= self._lone_plies:
             white = after.turn is _WHITE
             if white:
                 own_men, own_kings = after.white_men, after.white_kings

@@ -79,6 +79,10 @@ class RayRules:
     """One piece against one piece is a draw at once (Turkish, IP-10)."""
     king_v_king_draw: bool = False
     """A lone king against a lone king is a draw at once (Frisian, IP-08)."""
+    lone_draw_plies: int = 0
+    """Plies the one-against-one material of ``lone_piece_draw`` or
+    ``king_v_king_draw`` must last before the draw: 0 is "at once" (the defaults of
+    IP-08 and IP-10); 4 is lidraughts' and pydraughts' "after 2 moves each"."""
     two_kings_v_king_plies: int | None = None
     """Plies after which two kings against a lone king are a draw (Frisian: 7 moves
     each, 14 plies)."""

@@ -4,12 +4,16 @@ real Frisian games of the shared corpus."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from pdn_tools import read_games, read_string
 from pdn_tools.diagnostics import Issue
 from pdn_tools.model import Game
-from pdn_tools.replay import ReplayResult, replay_game
+from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay.draws import VariantDrawTracker, draw_tracker
+from pdn_tools.rules import legal_moves, parse_fen, parse_move
+from pdn_tools.rules.variant import TURKISH
 
 ERROR_CODES = {"E04", "E05", "E06", "E07", "E08", "E09", "E10"}
 
@@ -138,3 +142,21 @@ def test_corpus_frisian_games_replay_without_errors(corpus: Path) -> None:
             flagged.append((game.index, [(i.code, i.ply) for i in errors]))
     assert replayed == 14
     assert flagged == []
+
+
+def test_lone_pieces_draw_can_wait_two_moves_each() -> None:
+    # IP-10's other reading (pydraughts: one against one drawn after 2 moves each).
+    assert TURKISH.rays is not None
+    later = replace(TURKISH, name="later", rays=replace(TURKISH.rays, lone_draw_plies=4))
+    position = parse_fen("W:Wa2:Bh7", later).position
+    tracker = draw_tracker(position, later, ReplayOptions())
+    assert isinstance(tracker, VariantDrawTracker)
+    fired = []
+    for ply, text in enumerate(("49-41", "16-24", "41-33", "24-32", "33-25"), start=1):
+        move = parse_move(text, legal_moves(position, later), later).move
+        assert move is not None
+        after = position.apply(move)
+        if "lone-pieces" in tracker.fire(tracker.play(position, move, after)):
+            fired.append(ply)
+        position = after
+    assert fired == [4]
