@@ -78,10 +78,10 @@ def test_show_reads_stdin() -> None:
 
 
 def test_show_without_a_rule_profile() -> None:
-    frisian = b'[GameType "40"]\n\n1. 32-28 19-23 *\n'
-    done = run("show", "-", "--stdin-filename", "f.pdn", stdin=frisian)
+    spanish = b'[GameType "24"]\n\n1. 9-13 24-20 *\n'
+    done = run("show", "-", "--stdin-filename", "f.pdn", stdin=spanish)
     assert done.returncode == 0, done.stderr
-    assert "no board: no rule profile for variant 'frisian'" in done.stdout
+    assert "no board: no rule profile for variant 'spanish'" in done.stdout
 
 
 def test_stats_text_and_json(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from pdn_tools.rules import (
     Move,
     Position,
     Variant,
+    generator_for,
     legal_moves,
     move_text,
     parse_move,
@@ -129,6 +130,8 @@ def explain(
     occupant = position.piece_at(last)
     if occupant is not None and last != first:
         return "E05", f"{last} is occupied by {describe_piece(occupant)}"
+    if variant.rays is not None:
+        return _explain_quiet_rays(position, first, last, piece[1], legal, variant, written)
     diag = _diagonal(geo, first, last)
     if diag is None:
         return "E05", f"{last} is not on a diagonal from {first}"
@@ -154,6 +157,40 @@ def explain(
     if must_capture:
         return "E06", f"a capture is compulsory, e.g. {move_text(legal[0], legal, variant)}"
     return "E05", f"{written} is not a legal move"
+
+
+def _explain_quiet_rays(
+    position: Position,
+    first: int,
+    last: int,
+    is_king: bool,
+    legal: Sequence[Move],
+    variant: Variant,
+    written: str,
+) -> tuple[str, str]:
+    """:func:`explain` for a two-square move in a variant with orthogonal directions
+    (Frisian, Turkish), whose geometry the diagonal reasons above do not describe:
+    E06 when it would be a legal quiet move but a capture is due, else E05."""
+    gen = generator_for(variant)
+    geo = position.geometry
+    white = position.turn is Color.WHITE
+    if white:
+        own_men, own_kings = position.white_men, position.white_kings
+        opp = position.black_men | position.black_kings
+    else:
+        own_men, own_kings = position.black_men, position.black_kings
+        opp = position.white_men | position.white_kings
+    wanted = (geo.bit_of[first], geo.bit_of[last])
+    quiet = gen.quiet(own_men, own_kings, opp, white)
+    if any((frm, to) == wanted for frm, to, _, _ in quiet):
+        return "E06", f"a capture is compulsory, e.g. {move_text(legal[0], legal, variant)}"
+    mover = "king" if is_king else "man"
+    reach = {geo.square_of[to] for frm, to, _, _ in quiet if frm == wanted[0]}
+    shown = ", ".join(str(s) for s in sorted(reach)) or "none"
+    return "E05", (
+        f"{written} is not a legal move of the {mover} on {first} in {variant.name} "
+        f"draughts (its quiet moves here: {shown})"
+    )
 
 
 def _listing(legal: Sequence[Move], variant: Variant) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Literal, cast
 
 from pdn_tools.replay.options import DrawRule, ReplayOptions
-from pdn_tools.rules import Color, DrawRules, Move, Position, Variant
+from pdn_tools.rules import Color, DrawRules, Move, Position, Variant, generator_for
 
 _WHITE = Color.WHITE
 
@@ -39,6 +39,11 @@ ARTICLES: dict[DrawRule, str] = {
     "2-kings": "two kings against a lone king (house rules, rules.md §4.11, IP-13a)",
     "balance": "both sides have kings and the material has not changed for 30 or 60 "
     "moves each, by the number of pieces (FMJD-64 art. 7.2.6, rules.md §6.1)",
+    "lone-pieces": "variant draw rules (rules.md §6.4, §6.5): one piece against one "
+    "(Turkish) or a lone king against a lone king (Frisian), drawn at once unless the "
+    "side to move must capture",
+    "two-kings-v-king": "Frisian draw rules (rules.md §6.4): two kings against a lone "
+    "king, drawn after 7 moves each",
 }
 
 MaterialClass = Literal["16", "5", "3-kings", "2-kings"] | None
@@ -141,7 +146,7 @@ class DrawTracker:
 
     def copy(self) -> DrawTracker:
         """An independent copy (for a variation branching here)."""
-        other = DrawTracker.__new__(DrawTracker)
+        other = DrawTracker.__new__(type(self))
         for name in DrawTracker.__slots__:
             setattr(other, name, getattr(self, name))
         if self._seen is not None:
@@ -242,6 +247,115 @@ class DrawTracker:
         fresh = [h for h in hits if h not in self._fired]
         self._fired.update(fresh)
         return fresh
+
+
+class VariantDrawTracker(DrawTracker):
+    """:class:`DrawTracker` plus the material draws of Frisian and Turkish
+    (rules.md §6.4, §6.5), read from the variant's :class:`RayRules`.
+
+    A subclass, so that international replay pays nothing for them: one piece against
+    one (Turkish) or a lone king against a lone king (Frisian) is drawn at once unless
+    the side to move must capture; two kings against a lone king (Frisian) are drawn
+    after the variant's number of plies from when that material arose.
+    """
+
+    __slots__ = (
+        "_generator",
+        "_lone",
+        "_lone_kings_only",
+        "_lone_plies",
+        "_lone_since",
+        "_two_kings",
+        "_two_kings_plies",
+    )
+
+    def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
+        rays = variant.rays
+        if rays is None:
+            raise ValueError(f"variant {variant.name!r} has no ray rules")
+        self._lone = rays.lone_piece_draw or rays.king_v_king_draw
+        self._lone_kings_only = not rays.lone_piece_draw
+        self._lone_plies = rays.lone_draw_plies
+        self._lone_since: int | None = None
+        """The ply at which the one-against-one material arose."""
+        self._two_kings_plies = rays.two_kings_v_king_plies
+        self._generator = generator_for(variant)
+        self._two_kings: int | None = None
+        """The ply at which two kings against a lone king become a draw."""
+        super().__init__(start, variant, options)
+
+    def reset(self, start: Position) -> None:
+        """Start counting afresh from *start* (game start or a set-up, IP-15)."""
+        super().reset(start)
+        self._two_kings = None
+        if self._two_kings_plies is not None and _two_kings_v_king(start):
+            self._two_kings = self._two_kings_plies
+        self._lone_since = 0 if self._lone and _one_v_one(start, self._lone_kings_only) else None
+
+    def copy(self) -> VariantDrawTracker:
+        """An independent copy (for a variation branching here)."""
+        other = super().copy()
+        assert isinstance(other, VariantDrawTracker)
+        for name in VariantDrawTracker.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def play(self, before: Position, move: Move, after: Position) -> list[DrawRule]:
+        """As :meth:`DrawTracker.play`, with the variant's material draws."""
+        hits = super().play(before, move, after)
+        plies = self._two_kings_plies
+        if plies is not None and (move.capture_mask or move.promotes):
+            if not _two_kings_v_king(after):
+                self._two_kings = None
+            elif self._two_kings is None:
+                self._two_kings = self._ply + plies
+        if self._two_kings is not None and self._ply == self._two_kings:
+            hits.append("two-kings-v-king")
+        if not self._lone:
+            return hits
+        if not _one_v_one(after, self._lone_kings_only):
+            self._lone_since = None
+            return hits
+        if self._lone_since is None:
+            self._lone_since = self._ply
+        if self._ply - self._lone_since >= self._lone_plies:
+            white = after.turn is _WHITE
+            if white:
+                own_men, own_kings = after.white_men, after.white_kings
+                opp, opp_kings = after.black_men | after.black_kings, after.black_kings
+            else:
+                own_men, own_kings = after.black_men, after.black_kings
+                opp, opp_kings = after.white_men | after.white_kings, after.white_kings
+            if not self._generator.has_capture(own_men, own_kings, opp, opp_kings, white):
+                hits.append("lone-pieces")
+        return hits
+
+
+def draw_tracker(start: Position, variant: Variant, options: ReplayOptions) -> DrawTracker:
+    """The draw tracker for *variant*: with its material draws when it has any."""
+    if variant.rays is not None:
+        return VariantDrawTracker(start, variant, options)
+    return DrawTracker(start, variant, options)
+
+
+def _one_v_one(position: Position, kings_only: bool) -> bool:
+    """One piece each (with *kings_only*: one king each, no men)."""
+    if kings_only:
+        return (
+            not position.white_men
+            and not position.black_men
+            and position.white_kings.bit_count() == 1
+            and position.black_kings.bit_count() == 1
+        )
+    return position.piece_count(Color.WHITE) == 1 and position.piece_count(Color.BLACK) == 1
+
+
+def _two_kings_v_king(position: Position) -> bool:
+    """Two kings against a lone king, no men (Frisian's 7-move rule)."""
+    if position.white_men or position.black_men:
+        return False
+    counts = {position.white_kings.bit_count(), position.black_kings.bit_count()}
+    return counts == {1, 2}
 
 
 def side_name(color: Color) -> str:

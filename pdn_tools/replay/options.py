@@ -25,6 +25,8 @@ DrawRule = Literal[
     "3-kings",
     "2-kings",
     "balance",
+    "lone-pieces",
+    "two-kings-v-king",
 ]
 """Draw conditions: the FMJD four (rules.md §5) and those of the other variants (§6)."""
 

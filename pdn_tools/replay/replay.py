@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.model import Game, Node
 from pdn_tools.replay.diagnose import closeness, explain
-from pdn_tools.replay.draws import ARTICLES, DrawTracker, side_name
+from pdn_tools.replay.draws import ARTICLES, DrawTracker, draw_tracker, side_name
 from pdn_tools.replay.options import (
     DrawEvent,
     ReplayedMove,
@@ -46,6 +46,7 @@ from pdn_tools.rules import (
 )
 from pdn_tools.rules.geometry import Geometry
 from pdn_tools.rules.movegen import generator_for
+from pdn_tools.rules.raygen import KingMoveLimit
 from pdn_tools.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
@@ -56,7 +57,7 @@ _SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
 written squares already turned into numbers (or the reason they are not on the board):
 real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
-"""Entries kept per board size in ``_SQUARES`` before it is cleared."""
+"""Entries kept per board in ``_SQUARES`` before it is cleared."""
 _new_record = tuple.__new__
 """Builds a :class:`ReplayedMove` from a tuple without the keyword-handling ``__new__``."""
 
@@ -74,6 +75,8 @@ class _State:
     """The first draw condition that held on this line (or the line it branched from)."""
     continued: bool = False
     """Whether a move was played after ``drawn`` held (W36 given)."""
+    king_moves: KingMoveLimit | None = None
+    """The Frisian run of consecutive king moves (None when the variant has no limit)."""
 
     def copy(self) -> _State:
         """An independent state for a variation branching here."""
@@ -84,6 +87,7 @@ class _State:
             self.fullmove,
             self.drawn,
             self.continued,
+            self.king_moves.copy() if self.king_moves is not None else None,
         )
 
 
@@ -129,9 +133,12 @@ class _Replayer:
     def run(self, start: Position) -> None:
         """Replay the main line (and its variations) from *start*; fill the result."""
         opts = self.options
-        tracker = DrawTracker(start, self.variant, opts) if opts.draws else None
+        tracker = draw_tracker(start, self.variant, opts) if opts.draws else None
         has_fen = self.has_fen = start != Position.initial(self.variant)
         state = _State(start, None, tracker, None if has_fen else 1)
+        rays = self.variant.rays
+        if rays is not None and rays.king_move_limit is not None:
+            state.king_moves = KingMoveLimit(rays.king_move_limit)
         nodes = list(self.game.mainline())
         final = self.line(nodes, state, False, 0)
         res = self.result
@@ -238,6 +245,8 @@ class _Replayer:
         state.position = fen.position
         state.legal = None
         state.fullmove = None
+        if state.king_moves is not None:
+            state.king_moves.reset()
         if state.tracker is not None and self.options.ip15_setup_resets_counters:
             state.tracker.reset(fen.position)
 
@@ -405,6 +414,11 @@ class _Replayer:
         its canonical notation) and count the draw rules."""
         before = state.position
         assert before is not None
+        if state.king_moves is not None:
+            if state.king_moves.refuses(before, move):
+                self.refuse_king_move(node, state, move, in_var, ply)
+                return
+            state.king_moves.play(before, move)
         state.position = after = before.apply(move)
         state.legal = None
         if state.fullmove is not None and before[4] is not self.first_mover:
@@ -438,6 +452,25 @@ class _Replayer:
                     res.draws.append(event)
                     if state.drawn is None:
                         state.drawn = event
+
+    def refuse_king_move(
+        self, node: Node, state: _State, move: Move, in_var: bool, ply: int
+    ) -> None:
+        """Report a king move beyond the Frisian limit (E05) and stop the line."""
+        assert state.position is not None and state.king_moves is not None
+        limit = state.king_moves.limit
+        reason = (
+            f"illegal move {move.from_sq}-{move.to_sq}: the same king may not make more than "
+            f"{limit} non-capturing moves in a row while its side has men (Frisian, "
+            "rules.md §4.6)"
+        )
+        later = "replay of this variation stops here" if in_var else "replay stops here"
+        self.issue("E05", f"{reason}; {later}", node, ply, in_var)
+        if not in_var:
+            self._last_known = state.position
+            self.stop(node, ply, "E05", reason)
+        state.position = None
+        state.legal = None
 
     def merge(
         self, position: Position, legal: list[Move], nodes: list[Node], i: int

@@ -107,6 +107,8 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 def _coordinates(spec: BoardSpec) -> list[tuple[int, int]]:
     """(row, column) of squares 1..N, numbered row by row from White's top-left."""
+    if spec.all_squares:
+        return [divmod(k, spec.width) for k in range(spec.squares)]
     per_row = spec.width // 2
     # On a standard board the bottom row (odd index, as height is even) starts with a
     # dark square, so odd rows use even columns; the turned board is the mirror case.
@@ -122,8 +124,13 @@ def _coordinates(spec: BoardSpec) -> list[tuple[int, int]]:
 def _layout(coords: list[tuple[int, int]], per_row: int) -> tuple[list[int], tuple[int, ...]]:
     """Choose a ghost-bit layout in which every direction is one constant shift."""
     by_coord = {rc: k for k, rc in enumerate(coords)}
-    for phase in (0, 1):
-        bits = [k + (row + phase) // 2 for k, (row, _) in enumerate(coords)]
+    # A ghost bit after every pair of rows suits boards of dark squares; a board where
+    # every square is played needs one after every row (the last layout tried).
+    for phase in (0, 1, 2):
+        if phase == 2:
+            bits = [k + row for k, (row, _) in enumerate(coords)]
+        else:
+            bits = [k + (row + phase) // 2 for k, (row, _) in enumerate(coords)]
         deltas: list[set[int]] = [set() for _ in DIRECTIONS]
         valid_bits = set(bits)
         clean = True

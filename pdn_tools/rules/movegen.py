@@ -771,11 +771,19 @@ def generator_for(variant: Variant) -> Generator:
     """
     entry = _GENERATORS.get(id(variant))
     if entry is None or entry[0] is not variant:
-        entry = (variant, Generator(variant))
+        entry = (variant, Generator(variant) if variant.rays is None else _ray_generator(variant))
         _GENERATORS[id(variant)] = entry
         if variant is INTERNATIONAL:
             _DEFAULT.append(entry[1])
     return entry[1]
+
+
+def _ray_generator(variant: Variant) -> Generator:
+    """The ray-walking generator of a variant with orthogonal directions (imported
+    here: :mod:`.raygen` builds on this module)."""
+    from pdn_tools.rules.raygen import RayGenerator
+
+    return RayGenerator(variant)
 
 
 def legal_moves(position: Position, variant: Variant = INTERNATIONAL) -> list[Move]:

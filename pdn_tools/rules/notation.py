@@ -81,10 +81,28 @@ def split_move_text(text: str) -> tuple[tuple[int, ...], bool]:
     return tuple(int(s) for s in squares), any(sep != "-" for sep in seps)
 
 
+def algebraic_square(text: str, geo: Geometry) -> int | None:
+    """The square number of an algebraic square such as ``c3`` on *geo*, or None.
+
+    a1 is White's near-left corner (rules.md §1.3, §1.5); None when the text is not
+    a file letter and a rank number, or names a square that is not a playing square
+    of this board.  Boards wider than eight squares have no algebraic notation.
+    """
+    return None if text.isdigit() else geo.square_named(text)
+
+
 def _direction(geo: Geometry, a: int, b: int) -> tuple[int, int]:
-    """Unit diagonal step from square *a* towards square *b* (same diagonal)."""
+    """Step from square *a* to the next playing square towards *b* (same line).
+
+    Along a diagonal, or along a row or column of a board where every square is
+    played, that is one square; along a row or column of a board of dark squares
+    (Frisian) the next playing square is two squares away.
+    """
     (ra, ca), (rb, cb) = geo.coords[a], geo.coords[b]
-    return ((rb > ra) - (rb < ra), (cb > ca) - (cb < ca))
+    dr, dc = (rb > ra) - (rb < ra), (cb > ca) - (cb < ca)
+    if not (dr and dc) and (ra + dr, ca + dc) not in geo.square_at:
+        return (2 * dr, 2 * dc)
+    return (dr, dc)
 
 
 def _between(geo: Geometry, a: int, b: int) -> list[int]:

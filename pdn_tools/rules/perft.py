@@ -23,6 +23,11 @@ def perft(position: Position, depth: int, variant: Variant = INTERNATIONAL) -> i
     if depth == 0:
         return 1
     gen = generator_for(variant)
+    if variant.rays is not None:
+        from pdn_tools.rules.raygen import RayGenerator, ray_perft
+
+        assert isinstance(gen, RayGenerator)
+        return ray_perft(gen, position, depth)
     # The walk allocates millions of short-lived tuples and lists but never a reference
     # cycle, so the cyclic garbage collector has nothing to find; pausing it halves the
     # run time.  It is switched back on (if it was on) whatever happens.

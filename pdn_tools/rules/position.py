@@ -60,11 +60,13 @@ class Position(NamedTuple):
 
     @classmethod
     def initial(cls, variant: Variant = INTERNATIONAL) -> Position:
-        """The variant's start position: men on the first ``men_rows`` rows each."""
+        """The variant's start position: men on the first ``men_rows`` rows each (after
+        the empty home rows of a variant such as Turkish)."""
         geo = geometry_for(variant.board)
         black = 0
         white = 0
-        for row in range(variant.men_rows):
+        skip = variant.rays.home_rows_empty if variant.rays is not None else 0
+        for row in range(skip, skip + variant.men_rows):
             black |= geo.row_masks[row]
             white |= geo.row_masks[-1 - row]
         return Position(white, 0, black, 0, variant.first_mover, geo)

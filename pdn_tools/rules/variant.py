@@ -13,6 +13,15 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from pdn_tools.rules.rayrules import (
+    DIAGONALS,
+    DIAGONALS_FORWARD,
+    FORWARD_AND_SIDEWAYS,
+    ORTHOGONALS,
+    ORTHOGONALS_DARK,
+    RayRules,
+)
+
 
 class Color(enum.Enum):
     """A side.  White sits at the bottom of every diagram and moves up the board."""
@@ -82,12 +91,14 @@ class BoardSpec:
     ``dark_near_left`` says whether White's near-left corner is a playing square (True on
     the international and standard 8x8 boards, False on the turned Italian board).
     Numbering always runs row by row from White's top-left, left to right
-    (rules.md §1.1); both dimensions must be even.
+    (rules.md §1.1); both dimensions must be even.  ``all_squares`` makes every square
+    a playing square (Turkish, rules.md §1.5): 1 is a8, 8 is h8, 64 is h1.
     """
 
     width: int = 10
     height: int = 10
     dark_near_left: bool = True
+    all_squares: bool = False
 
     def __post_init__(self) -> None:
         if self.width % 2 or self.height % 2 or self.width < 4 or self.height < 4:
@@ -96,6 +107,8 @@ class BoardSpec:
     @property
     def squares(self) -> int:
         """Number of playing squares (and of the highest square number)."""
+        if self.all_squares:
+            return self.width * self.height
         return self.width * self.height // 2
 
 
@@ -160,11 +173,15 @@ class Variant:
     capture_separator: str = "x"
     draw_rules: DrawRules = field(default_factory=DrawRules)
     aliases: tuple[str, ...] = ()
+    rays: RayRules | None = None
+    """Direction sets for variants with orthogonal moves or captures (Frisian,
+    Turkish); such a variant is served by the ray-walking generator of :mod:`.raygen`.
+    None: the diagonal engine."""
 
     @property
     def max_pieces(self) -> int:
         """Pieces per side in the start position: the most a legal position may hold."""
-        return self.men_rows * self.board.width // 2
+        return self.men_rows * self.board.squares // self.board.height
 
 
 INTERNATIONAL = Variant(
@@ -307,6 +324,52 @@ SHORT_LANDING = Variant(
 directly behind the captured piece, a man crowned during a capture ends the move, and
 2 kings v 1 is drawn at once, 3 kings v 1 after 16 moves each (IP-13 defaults)."""
 
+FRISIAN = Variant(
+    name="frisian",
+    gametype=40,
+    draw_rules=DrawRules(king_moves_plies=None, three_v_one_plies=None, two_v_one_plies=None),
+    aliases=("fries", "friesland", "40"),
+    rays=RayRules(
+        man_steps=DIAGONALS_FORWARD,
+        man_captures=DIAGONALS + ORTHOGONALS_DARK,
+        king_steps=DIAGONALS,
+        king_captures=DIAGONALS + ORTHOGONALS_DARK,
+        man_value=100,
+        king_value=199,
+        king_captures_first=True,
+        king_move_limit=3,
+        king_v_king_draw=True,
+        two_kings_v_king_plies=14,
+    ),
+)
+"""Frisian draughts (rules.md §4.6): International's board, start and flying kings;
+men and kings also capture along rows and columns; the most valuable capture is
+compulsory (a king worth 1.99 men, IP-07), a king capturing first on equal value;
+at most three king moves in a row while the player has men; draws per §6.4."""
+
+TURKISH = Variant(
+    name="turkish",
+    gametype=30,
+    board=BoardSpec(8, 8, all_squares=True),
+    men_rows=2,
+    removal=Removal.IMMEDIATE,
+    draw_rules=DrawRules(king_moves_plies=None, three_v_one_plies=None, two_v_one_plies=None),
+    aliases=("dama", "30"),
+    rays=RayRules(
+        man_steps=FORWARD_AND_SIDEWAYS,
+        man_captures=FORWARD_AND_SIDEWAYS,
+        king_steps=ORTHOGONALS,
+        king_captures=ORTHOGONALS,
+        no_reversal=True,
+        home_rows_empty=1,
+        lone_piece_draw=True,
+    ),
+)
+"""Turkish draughts (rules.md §4.7): all 64 squares, 16 men each on the second and
+third rows; men step and capture forward or sideways, kings fly along rows and columns;
+majority rule; captured pieces leave at once but a sequence never turns back on
+itself; a man crowned only where its move ends (IP-09); draws per §6.5."""
+
 _VARIANTS: tuple[Variant, ...] = (
     INTERNATIONAL,
     ENGLISH,
@@ -317,6 +380,8 @@ _VARIANTS: tuple[Variant, ...] = (
     CZECH,
     IMMEDIATE_REMOVAL,
     SHORT_LANDING,
+    FRISIAN,
+    TURKISH,
 )
 
 

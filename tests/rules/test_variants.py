@@ -70,7 +70,10 @@ def test_names_gametypes_and_profiles() -> None:
         "czech",
         "immediate-removal",
         "short-landing",
+        "frisian",
+        "turkish",
     ]
+    assert variant_by_name("40").name == "frisian" and variant_by_name("30").name == "turkish"
     for number, variant in ((21, ENGLISH), (22, ITALIAN), (23, POOL), (25, RUSSIAN)):
         assert variant_by_name(str(number)) is variant
     assert variant_by_name("26") is BRAZILIAN and variant_by_name("29") is CZECH
