@@ -29,8 +29,8 @@ from pdn_tools.rules import perft as count_positions
 
 _VARIANT_HELP = (
     "rules to apply: international (default), english, italian, pool, russian, "
-    "brazilian, czech, or a site profile over international: immediate-removal, "
-    "short-landing"
+    "brazilian, czech, frisian, turkish, or a site profile over international: "
+    "immediate-removal, short-landing"
 )
 
 
