@@ -216,7 +216,8 @@ def test_every_format_on_the_sample_corpus() -> None:
         if fmt in ("json", "sarif"):
             json.loads(done.stdout)
         elif fmt == "junit":
-            assert len(ET.fromstring(done.stdout).findall("testsuite")) == 19
+            files = sum(1 for f in SAMPLES.rglob("*") if f.suffix.lower() == ".pdn")
+            assert len(ET.fromstring(done.stdout).findall("testsuite")) == files > 0
         elif fmt == "jsonl":
             assert all(json.loads(line) for line in done.stdout.splitlines())
 

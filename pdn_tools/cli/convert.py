@@ -140,7 +140,7 @@ class _Run:
     def pdn_file(self, path: str, stdin_name: str | None) -> None:
         name = (stdin_name or "<stdin>") if path == "-" else path
         report = FileReport(name)
-        source = click.get_binary_stream("stdin") if path == "-" else path
+        source = sys.stdin.buffer if path == "-" else path
         deferred: list[Game] = []
         for game in read_games(source, self.options, name=name, report=report):
             self.route(game, False, deferred)

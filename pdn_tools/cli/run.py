@@ -68,7 +68,7 @@ class Run:
         stderr = click.get_text_stream("stderr")
         total = sum(source.size for source in self.inputs)
         progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
-        stdin = click.get_binary_stream("stdin")
+        stdin = sys.stdin.buffer
         try:
             for weight, checked in check_inputs(self.inputs, self.options, self.jobs, stdin):
                 progress.clear()

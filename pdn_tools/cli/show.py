@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from pdn_tools.check import CheckOptions, replay_checked
@@ -100,7 +102,7 @@ def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game
     """Game *number* of *path*, or exit status 2 saying why not."""
     try:
         check((path,))
-        source = click.get_binary_stream("stdin") if path == "-" else path
+        source = sys.stdin.buffer if path == "-" else path
         count = 0
         for game in read_games(source, options.read, name=name):
             count = game.index
