@@ -240,6 +240,14 @@ CATALOGUE: dict[str, Code] = {
             "rule) held and the record goes on; the condition is listed in the game's draws.",
         ),
         _c(
+            "W37",
+            "warning",
+            "Moves fit another variant",
+            "The game has no GameType tag and does not replay under the variant inferred "
+            "for it, but its main line replays without error under another variant on the "
+            "same board (named in the message): the GameType tag is probably missing.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -370,7 +378,7 @@ def catalogue_markdown() -> str:
 
 #: Codes that stay at their level in strict mode: facts about a record, not deviations
 #: from the PDN 3.0 writing grammar.
-STRICT_EXEMPT = frozenset({"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36"})
+STRICT_EXEMPT = frozenset({"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37"})
 
 
 def escalate(issues: list[Issue]) -> None:

@@ -16,7 +16,7 @@ one match and one position per ply.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.model import Game, Node
@@ -42,6 +42,7 @@ from pdn_tools.rules import (
     parse_move,
     path_text,
     variant_by_name,
+    variants,
     write_fen,
 )
 from pdn_tools.rules.geometry import Geometry
@@ -887,8 +888,56 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     if guessed and any(i.level is Severity.ERROR for i in replayer.issues):
         # The guess is the likelier culprit than the record: report nothing.
         return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
-    game.issues.extend(sorted(replayer.issues, key=lambda i: (i.line, i.column)))
+    found = sorted(replayer.issues, key=lambda i: (i.line, i.column))
+    if replayer.result.stop is not None and _inferred(game):
+        hint = _other_variant(game, variant, opts)
+        if hint is not None:
+            first = next(i for i in found if i.level is Severity.ERROR)
+            found.insert(found.index(first) + 1, _fits_other(first, hint))
+    game.issues.extend(found)
     return replayer.result
+
+
+def _inferred(game: Game) -> bool:
+    """Whether the game's variant was inferred by the reader (no GameType tag, W27)."""
+    return not any(standard_name(t.name) == "GameType" for t in game.tags) and any(
+        i.code == "W27" and "inferred" in i.message for i in game.issues
+    )
+
+
+def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Variant | None:
+    """The first other variant with a GameType on *tried*'s board under which the main
+    line replays to its end without an error, or None.
+
+    Only asked for games whose inferred variant stopped the main line: the reader
+    guesses from the first moves, and a record of, say, Frisian draughts without its
+    GameType tag looks international until its first orthogonal capture.
+    """
+    quiet = replace(options, draws=False, lookahead=False)
+    for other in variants():
+        if other is tried or other.gametype is None or other.board != tried.board:
+            continue
+        start = _start_position(game, other, [])[0]
+        if start is None:
+            continue
+        trial = _Replayer(game, other, quiet)
+        trial.run(start)
+        if trial.result.stop is None and not any(i.level is Severity.ERROR for i in trial.issues):
+            return other
+    return None
+
+
+def _fits_other(error: Issue, other: Variant) -> Issue:
+    """W37 beside the first error of a game whose moves fit *other*."""
+    return Issue(
+        "W37",
+        f"the main line replays without error as {other.name} draughts (GameType "
+        f"{other.gametype}): the GameType tag is probably missing",
+        error.line,
+        error.column,
+        ply=error.ply,
+        move=error.move,
+    )
 
 
 def _is_profile_of(option: str, name: str) -> bool:

@@ -461,3 +461,33 @@ def test_short_landing_two_kings_against_one_is_drawn_at_once() -> None:
     assert issues == [] and _rules_fired(result) == {"2-kings": 1}
     _, result, issues = run(text)
     assert _rules_fired(result) == {}
+
+
+FRISIAN_MOVES = (
+    "1. 33-29 17-22 2. 34-30 11-17 3. 29-24 14x25 4. 38-33 20-24 5. 31-26 19-23 "
+    "6. 33-28 18x27 7. 26x30 25x34 8. 44x24 7-11 *"
+)
+
+
+def test_w37_names_the_variant_a_tagless_record_fits() -> None:
+    # A Frisian game without its GameType tag is inferred as international; its
+    # capture 14x25 (14x34x25: straight down a column over 24, then over 30) is
+    # illegal there: ply 6 stops the replay.
+    game, result, issues = run(FRISIAN_MOVES)
+    assert game.variant == "international" and result.stop is not None
+    assert codes(issues) == ["E05", "W37"]
+    error, hint = issues
+    assert "frisian" in hint.message and "GameType 40" in hint.message
+    assert (hint.line, hint.column, hint.ply) == (error.line, error.column, error.ply)
+    # With the tag the same moves are legal, and nothing is hinted.
+    _, result, issues = run('[GameType "40"]\n' + FRISIAN_MOVES)
+    assert result.completed and issues == []
+
+
+def test_no_w37_when_no_other_variant_fits_or_the_gametype_is_given() -> None:
+    # Swapped squares are illegal under every rule set: the error stands alone.
+    _, _, issues = run("1. 34-30 20-25 2. 39-34 19-23 3. 39-43 23-29 *")
+    assert "E05" in codes(issues) and "W37" not in codes(issues)
+    # A GameType tag is the record's own statement: no second guess.
+    _, _, issues = run(G + FRISIAN_MOVES)
+    assert "W37" not in codes(issues) and any(i.level.value == "error" for i in issues)
