@@ -190,9 +190,11 @@ def test_short_capture_check_agrees_with_generation(
                     assert expected == [found] and found.captures, where
                     assert found.paths == expected[0].paths, where
                     assert found.promotes == expected[0].promotes, where
-                elif simple and not any(m.promotes for m in legal):
+                elif simple and variant.rays is None and not any(m.promotes for m in legal):
                     # (A man crowned on a jump may continue in some variants; the bulk
-                    # check leaves every position with a crowning jump to the search.)
+                    # check leaves every position with a crowning jump to the search.
+                    # The ray generator of Frisian and Turkish answers only the cases
+                    # its own checks cover: it is held to soundness, not completeness.)
                     assert not expected, where
         assert gen.short_capture(position, 0, size + 1) is None
 
