@@ -23,6 +23,7 @@ Result tag and the terminator both say the game's result in the GameType's style
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pdn_tools.commands import parse_commands
@@ -183,7 +184,7 @@ class _Writer:
             resolved = self.resolution.get(node)
             if node.kind == "move" and node.move is not None:
                 text = resolved.text if resolved is not None else node.move.text()
-                text += node.move.mark or ""
+                text = _unmistakable(text) + (node.move.mark or "")
             else:
                 text = "--"
             self.out.token(number + text)  # a number never ends a line
@@ -211,6 +212,22 @@ class _Writer:
                     self.out.close()
                     self.interrupted = True
             node = node.next()
+
+
+_RESULT_LIKE = re.compile(r"[0-2]-[0-2]")
+
+
+def _unmistakable(text: str) -> str:
+    """*text*, or its squares zero-padded when it reads like a result.
+
+    ``1-2`` is a legal Turkish move (a8-b8, squares 1 and 2), and ``2-1`` or ``1-1``
+    can be read as moves inside a record, but at the top level a reader takes any of
+    them for a result that ends the game.  Written ``01-02`` it can only be a move.
+    """
+    if _RESULT_LIKE.fullmatch(text):
+        frm, to = text.split("-")
+        return f"{int(frm):02d}-{int(to):02d}"
+    return text
 
 
 def _first_mover(game: Game, resolution: Resolution) -> str:

@@ -113,3 +113,15 @@ def test_round_trip_writer_keeps_alternatives_to_the_first_move_once() -> None:
     game = read_string(G + "1. 31-26 (1. 32-28) *")[0]
     assert write_game(game).count("32-28") == 1
     assert canonical(G + "1. 31-26 (1. 32-28) *").count("32-28") == 1
+
+
+def test_move_that_reads_like_a_result_is_padded() -> None:
+    # a8-b8 is the Turkish king move 1-2; written "1-2" it would read back as a result
+    # ending the game, so the canonical form pads it and it stays one move.
+    source = '[GameType "30"]\n[FEN "W:WK1:B40"]\n\n1. a8-b8 *\n'
+    text = canonical(source)
+    assert "1. 01-02 *" in text
+    (again,) = read_string(text)
+    (node,) = list(again.mainline())
+    assert node.move is not None and node.move.squares == ("1", "2")
+    assert again.result == "*"
