@@ -67,10 +67,12 @@ class _Builder:
 
         Header-only records are often followed directly by the next header; a
         second ``Event`` after ``Result`` begins a new game, while a repeated tag in
-        the middle of one header (two ``Event`` tags before ``Result``) does not.
+        the middle of one header (two ``Event`` tags before ``Result``) does not,
+        nor does a second ``Result`` (a header does not start with it; the two are
+        kept, with W05, as any duplicate tag).
         """
         key = name.lower()
-        repeated = key in self.tag_names and "result" in self.tag_names
+        repeated = key in self.tag_names and "result" in self.tag_names and key != "result"
         self.tag_names.add(key)
         return repeated
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pdn_tools.model import Comment, Game, Node
+from pdn_tools.model import Comment, Game, Node, Tag
 from pdn_tools.tags import ROSTER, escape, standard_name
 
 WIDTH = 79
@@ -20,10 +20,28 @@ TagOrder = Literal["canonical", "input"]
 
 
 def tag_lines(game: Game, order: TagOrder) -> list[str]:
+    """The tag section as lines: as read, or in canonical order (the roster, then
+    GameType, SetUp and FEN, then the others, each group in reading order).
+
+    In canonical order a tag whose name occurs more than once is written before the
+    Result tag: readers take a name repeated after Result for the start of the next
+    game's header (docs/reading.md), so the duplicates must not follow it.
+    """
     tags = list(game.tags)
     if order == "canonical":
         rank = {name: i for i, name in enumerate((*ROSTER, "GameType", "SetUp", "FEN"))}
-        tags.sort(key=lambda t: rank.get(standard_name(t.name), len(rank)))
+        result = rank["Result"]
+        names = [standard_name(t.name) for t in tags]
+        repeated = {n for n in names if names.count(n) > 1 and n != "Result"}
+
+        def key(tag: Tag) -> tuple[int, int]:
+            name = standard_name(tag.name)
+            place = rank.get(name, len(rank))
+            if place < result or name in repeated:
+                return (0, place)
+            return (1, place)
+
+        tags.sort(key=key)
     return [f'[{t.name} "{escape(t.value)}"]' for t in tags]
 
 

@@ -125,3 +125,22 @@ def test_move_that_reads_like_a_result_is_padded() -> None:
     (node,) = list(again.mainline())
     assert node.move is not None and node.move.squares == ("1", "2")
     assert again.result == "*"
+
+
+def test_duplicate_tags_stay_in_one_header() -> None:
+    # Repeated names (two Events, two Results, a repeated extra tag) are kept, and the
+    # canonical order must not let a reader take them for the next game's header.
+    source = (
+        '[Annotator "x"]\n[Annotator "y"]\n[Event "A"]\n[Event "B"]\n[Result "2-0"]\n'
+        '[Result "0-2"]\n' + G + "\n1. 32-28 *\n"
+    )
+    (game,) = read_string(source)
+    text = canonical(source)
+    again = read_string(text)
+    assert len(again) == 1
+    assert sorted((t.name, t.value) for t in again[0].tags) == sorted(
+        (t.name, t.value) for t in game.tags
+    )
+    head = text.split("\n\n", 1)[0].splitlines()
+    first_result = next(i for i, line in enumerate(head) if line.startswith("[Result"))
+    assert all(not line.startswith(("[Event", "[Annotator")) for line in head[first_result + 1 :])
