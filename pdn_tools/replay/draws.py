@@ -104,6 +104,7 @@ class DrawTracker:
         "_last_reset",
         "_options",
         "_pending",
+        "_plain_steps",
         "_ply",
         "_repetition_limit",
         "_rules",
@@ -119,6 +120,11 @@ class DrawTracker:
         self._repetition_limit = rules.repetitions
         self._king_plies = rules.king_moves_plies
         self._king_rule = cast(DrawRule, rules.king_moves_rule)
+        self._plain_steps = self._king_plies != 0 and (
+            self._repetition_limit is None or self._repetition_limit > 1
+        )
+        """Whether a man's step can be counted on the short path of :meth:`play`
+        (no count that a step restarts can hold at once)."""
         self._window_plies = (rules.three_v_one_plies, rules.two_v_one_plies)
         self._fired: set[DrawRule] = set()
         self.reset(start)
@@ -208,6 +214,20 @@ class DrawTracker:
         no legal move: a move that wins reaches no draw (rules.md §5.2, "win beats
         draw").  Asking only then spares generating moves on most plies."""
         self._ply = p = self._ply + 1
+        if self._plain_steps and not (
+            move.capture_mask or move.promotes or move.from_mask & (before[1] | before[3])
+        ):
+            # The usual ply, a man's step: the history restarts and only a running
+            # material deadline can fall due (repetition and king-move counts cannot).
+            self._last_reset = p
+            self._seen = None
+            self._pending = after
+            hits: list[DrawRule] = []
+            if p == self._deadline and self._deadline_rule:
+                hits.append(self._deadline_rule)
+            if p == self._balance_deadline:
+                hits.append("balance")
+            return hits
         if move.capture_mask or not move.from_mask & (before[1] | before[3]):
             # A capture or a man's move: no earlier position can come back.  The new
             # position starts the history; its key is made only if a king move follows.
@@ -230,7 +250,7 @@ class DrawTracker:
             self._class = new_class
             if self._rules.balance_plies:
                 self._restart_balance(after)
-        hits: list[DrawRule] = []
+        hits = []
         if self._repetition_limit is not None and count >= self._repetition_limit:
             hits.append("threefold")
         if self._king_plies is not None and p - self._last_reset == self._king_plies:

@@ -167,6 +167,7 @@ class _Replayer:
         short_capture = self.generator.short_capture
         separator = self.variant.capture_separator
         squares_of = self.squares
+        known = self.known_squares.get
         while i < count:
             node = nodes[i]
             parent = node.parent
@@ -205,7 +206,9 @@ class _Replayer:
             if written is not None:
                 # Fast lane: a plain quiet move, or a capture ``fromxto`` while every
                 # capture is one jump by a man, is checked without listing every move.
-                squares = squares_of(node)
+                squares = known(written.squares)
+                if squares is None:
+                    squares = squares_of(node)
                 if type(squares) is tuple and len(squares) == 2:
                     frm, to = squares
                     if written.capture:
