@@ -152,7 +152,7 @@ class RayGenerator(Generator):
                 king_lines[side].append(line)
         self.king_lines = (tuple(king_lines[0]), tuple(king_lines[1]))
         self._moves: dict[tuple[int, int, bool], Move] = {}
-        self._jumps: dict[tuple[int, int, int], Move] = {}
+        self._jumps: dict[tuple[int, int, int, int], Move] = {}
 
     # ------------------------------------------------------------------ captures
     def _nearest(self, square: int, d: int, occupied: int) -> int:
@@ -511,7 +511,8 @@ class RayGenerator(Generator):
         value = rules.king_value if (opp_kings >> victim) & 1 else rules.man_value
         if self.choose and value < best:
             return None
-        key = (f, t, victim)
+        # The side is part of the key: the same jump crowns a man of one side only.
+        key = (side, f, t, victim)
         move = self._jumps.get(key)
         if move is None:
             sq = self.square_of

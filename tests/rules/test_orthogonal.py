@@ -372,3 +372,16 @@ def test_fast_paths_agree_with_generation(variant: Variant, seed: int, plies: in
             assert parse_move(text, moves, variant).move == move
             for path in move.paths:
                 assert parse_move(path, moves, variant, capture=move.is_capture).move == move
+
+
+def test_short_capture_crowns_only_the_side_whose_far_row_it_reaches() -> None:
+    # 30x50 over 40 along a column: a Black man landing on 50 is crowned, a White man
+    # (crowned on 1-5) is not, though both make the same jump; asking for Black first
+    # must not hand White Black's move.
+    gen = generator_for(FRISIAN)
+    black = parse_fen("B:W40:B30", FRISIAN).position
+    white = parse_fen("W:W30:BK7,K40,K45", FRISIAN).position
+    for position, crowned in ((black, True), (white, False)):
+        found = gen.short_capture(position, 30, 50)
+        (legal,) = [m for m in legal_moves(position, FRISIAN) if (m.from_sq, m.to_sq) == (30, 50)]
+        assert found is not None and found.promotes is crowned == legal.promotes
