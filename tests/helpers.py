@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pdn_tools import Game, Node, ReadOptions, read_string
+from pdn_tools.rules import Color, Position, Variant, legal_moves
 
 
 def one(text: str, **options: Any) -> Game:
@@ -60,3 +62,43 @@ def signature(game: Game) -> Any:
 def mainline_texts(game: Game) -> list[str]:
     """The main line's elements in normalised spelling."""
     return [n.element_text() for n in game.mainline()]
+
+
+def random_placement(
+    rng: random.Random,
+    variant: Variant,
+    most: int = 24,
+    kinds: tuple[str, ...] = ("wm", "wk", "bm", "bk"),
+) -> Position:
+    """A random position of *variant* with 2 to *most* pieces drawn from *kinds*
+    (``wm`` white man, ``bk`` black king, …; repeat a kind to weight it), men never
+    on their own promotion row (such a man becomes a king), either side to move."""
+    size = variant.board.squares
+    row = variant.board.width // 2
+    pieces: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
+    for square in rng.sample(range(1, size + 1), rng.randint(2, min(most, size))):
+        kind = rng.choice(kinds)
+        if (kind == "wm" and square <= row) or (kind == "bm" and square > size - row):
+            kind = kind[0] + "k"
+        pieces[kind].append(square)
+    return Position.from_squares(
+        variant,
+        white_men=pieces["wm"],
+        white_kings=pieces["wk"],
+        black_men=pieces["bm"],
+        black_kings=pieces["bk"],
+        turn=rng.choice((Color.WHITE, Color.BLACK)),
+    )
+
+
+def random_line(variant: Variant, rng: random.Random, plies: int) -> list[Position]:
+    """The positions of a game of up to *plies* random legal moves from the start."""
+    position = Position.initial(variant)
+    out = [position]
+    for _ in range(plies):
+        moves = legal_moves(position, variant)
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+        out.append(position)
+    return out

@@ -818,9 +818,7 @@ def _uncertain_inference(game: Game) -> bool:
     it counts as not replayed: errors under a guessed variant would be false errors.
     The same holds for any game guessed to be Russian from its algebraic squares.
     """
-    if any(standard_name(t.name) == "GameType" for t in game.tags):
-        return False
-    if not any(i.code == "W27" and "inferred" in i.message for i in game.issues):
+    if not _inferred(game):
         return False
     if game.variant == "russian":
         # Guessed from algebraic squares, which Brazilian, Czech and some English

@@ -204,40 +204,7 @@ def write_fen(position: Position) -> str:
 def _side(geo: Geometry, men: int, kings: int) -> str:
     """One side's FEN items, cached: a move changes one side's pieces (two with a
     capture), so consecutive positions of a game share most side texts."""
-    square_of = geo.square_of
-    squares: list[int] = []
-    rest = men | kings
-    while rest:
-        low = rest & -rest
-        squares.append(square_of[low.bit_length() - 1])
-        rest ^= low
-    squares.sort()
-    if not kings:
-        return ",".join(_men_runs(squares))
-    king_squares: list[int] = []
-    rest = kings
-    while rest:
-        low = rest & -rest
-        king_squares.append(square_of[low.bit_length() - 1])
-        rest ^= low
-    return ",".join(_items([s for s in squares if s not in king_squares], king_squares))
-
-
-def _men_runs(squares: list[int]) -> list[str]:
-    """FEN items of men only, ascending; runs of >= 3 consecutive squares as ranges."""
-    out: list[str] = []
-    count = len(squares)
-    i = 0
-    while i < count:
-        j = i
-        while j + 1 < count and squares[j + 1] == squares[j] + 1:
-            j += 1
-        if j - i >= 2:
-            out.append(f"{squares[i]}-{squares[j]}")
-        else:
-            out.extend(map(str, squares[i : j + 1]))
-        i = j + 1
-    return out
+    return ",".join(_items(geo.squares(men), geo.squares(kings)))
 
 
 def _items(men: list[int], kings: list[int]) -> list[str]:

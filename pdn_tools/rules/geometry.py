@@ -75,7 +75,14 @@ class Geometry:
 
     def squares(self, mask: int) -> list[int]:
         """Squares of a bitboard, ascending."""
-        return sorted(self.square_of[bit] for bit in iter_bits(mask))
+        square_of = self.square_of
+        out: list[int] = []
+        while mask:
+            low = mask & -mask
+            out.append(square_of[low.bit_length() - 1])
+            mask ^= low
+        out.sort()
+        return out
 
     def square_named(self, text: str) -> int | None:
         """The square number written as *text*: a PDN number (``22``, ``07``) or, on

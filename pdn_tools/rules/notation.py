@@ -81,16 +81,6 @@ def split_move_text(text: str) -> tuple[tuple[int, ...], bool]:
     return tuple(int(s) for s in squares), any(sep != "-" for sep in seps)
 
 
-def algebraic_square(text: str, geo: Geometry) -> int | None:
-    """The square number of an algebraic square such as ``c3`` on *geo*, or None.
-
-    a1 is White's near-left corner (rules.md §1.3, §1.5); None when the text is not
-    a file letter and a rank number, or names a square that is not a playing square
-    of this board.  Boards wider than eight squares have no algebraic notation.
-    """
-    return None if text.isdigit() else geo.square_named(text)
-
-
 def _direction(geo: Geometry, a: int, b: int) -> tuple[int, int]:
     """Step from square *a* to the next playing square towards *b* (same line).
 

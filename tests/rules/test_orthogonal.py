@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from helpers import random_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,6 @@ from pdn_tools.rules import (
     variant_by_name,
     write_fen,
 )
-from pdn_tools.rules.notation import algebraic_square
 from pdn_tools.rules.raygen import KingMoveLimit
 from pdn_tools.rules.variant import FRISIAN, TURKISH
 
@@ -214,11 +214,11 @@ def test_turkish_perft_from_the_start(depth: int) -> None:
 def test_turkish_board_and_algebraic_squares() -> None:
     geo = geometry_for(TURKISH.board)
     assert geo.size == 64
-    assert algebraic_square("a8", geo) == 1
-    assert algebraic_square("h8", geo) == 8
-    assert algebraic_square("a1", geo) == 57
-    assert algebraic_square("d4", geo) == 36
-    assert algebraic_square("i4", geo) is None
+    assert geo.square_named("a8") == 1
+    assert geo.square_named("h8") == 8
+    assert geo.square_named("a1") == 57
+    assert geo.square_named("d4") == 36
+    assert geo.square_named("i4") is None
     assert parse_fen("W:Wa2,h3:Ba7", TURKISH).position == parse_fen("W:W48,49:B9", TURKISH).position
     assert TURKISH.max_pieces == 16
     # The start: men on the second and third rows, the back rows empty.
@@ -317,19 +317,6 @@ def test_turkish_promotion_during_a_capture() -> None:
 # ---------------------------------------------------------------------- fast paths
 
 
-def _random_line(variant: Variant, seed: int, plies: int) -> list[Position]:
-    rng = random.Random(seed)
-    position = Position.initial(variant)
-    out = [position]
-    for _ in range(plies):
-        moves = legal_moves(position, variant)
-        if not moves:
-            break
-        position = position.apply(rng.choice(moves))
-        out.append(position)
-    return out
-
-
 def _value(move: Move, position: Position, variant: Variant) -> tuple[int, int]:
     rays = variant.rays
     assert rays is not None
@@ -347,7 +334,7 @@ def test_fast_paths_agree_with_generation(variant: Variant, seed: int, plies: in
     """``has_capture``, perft and notation agree with ``legal_moves`` along random
     games; captures all have the best value; FENs round-trip."""
     gen = generator_for(variant)
-    for position in _random_line(variant, seed, plies)[::5]:
+    for position in random_line(variant, random.Random(seed), plies)[::5]:
         moves = legal_moves(position, variant)
         assert len({m.identity for m in moves}) == len(moves)
         white = position.turn is Color.WHITE

@@ -6,6 +6,7 @@ import itertools
 import random
 
 import pytest
+from helpers import random_line, random_placement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -125,39 +126,6 @@ def test_partial_paths_never_pick_another_move(seed: int, plies: int, rng: rando
                 assert match.move == move, (written, match)
 
 
-def _random_placement(rng: random.Random, variant: Variant) -> Position:
-    """A random position with kings: men off their promotion rows."""
-    size = variant.board.squares
-    row = variant.board.width // 2
-    squares = rng.sample(range(1, size + 1), rng.randint(2, min(24, size)))
-    pieces: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
-    for sq in squares:
-        kind = rng.choice(("wm", "wk", "bm", "bk"))
-        if (kind == "wm" and sq <= row) or (kind == "bm" and sq > size - row):
-            kind = kind[0] + "k"
-        pieces[kind].append(sq)
-    return Position.from_squares(
-        variant,
-        white_men=pieces["wm"],
-        white_kings=pieces["wk"],
-        black_men=pieces["bm"],
-        black_kings=pieces["bk"],
-        turn=rng.choice((Color.WHITE, Color.BLACK)),
-    )
-
-
-def _random_line(variant: Variant, rng: random.Random, plies: int) -> list[Position]:
-    position = Position.initial(variant)
-    out = [position]
-    for _ in range(plies):
-        moves = legal_moves(position, variant)
-        if not moves:
-            break
-        position = position.apply(rng.choice(moves))
-        out.append(position)
-    return out
-
-
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 160))
@@ -170,8 +138,8 @@ def test_short_capture_check_agrees_with_generation(
     rng = random.Random(seed)
     gen = generator_for(variant)
     size = variant.board.squares
-    positions = _random_line(variant, rng, plies)[::3]
-    positions += [_random_placement(rng, variant) for _ in range(6)]
+    positions = random_line(variant, rng, plies)[::3]
+    positions += [random_placement(rng, variant) for _ in range(6)]
     for position in positions:
         legal = legal_moves(position, variant)
         by_squares: dict[tuple[int, int], list[Move]] = {}
@@ -210,8 +178,8 @@ def test_one_quiet_move_check_agrees_with_generation(
     rng = random.Random(seed)
     gen = generator_for(variant)
     size = variant.board.squares
-    positions = _random_line(variant, rng, plies)[::7]
-    positions += [_random_placement(rng, variant) for _ in range(6)]
+    positions = random_line(variant, rng, plies)[::7]
+    positions += [random_placement(rng, variant) for _ in range(6)]
     for position in positions:
         legal = legal_moves(position, variant)
         quiet = {(m.from_sq, m.to_sq): m for m in legal if not m.captures}

@@ -10,6 +10,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from helpers import random_placement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -183,25 +184,6 @@ def test_algebraic_fen_squares() -> None:
     assert moves("W:Wc3:Bd4", RUSSIAN) == [("22:15", False)]
 
 
-def _random_position(rng: random.Random, variant: Variant) -> Position:
-    size = variant.board.squares
-    row = variant.board.width // 2
-    pieces: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
-    for square in rng.sample(range(1, size + 1), rng.randint(2, 14)):
-        kind = rng.choice(("wm", "wk", "bm", "bk", "wm", "bm"))
-        if (kind == "wm" and square <= row) or (kind == "bm" and square > size - row):
-            kind = kind[0] + "k"
-        pieces[kind].append(square)
-    return Position.from_squares(
-        variant,
-        white_men=pieces["wm"],
-        white_kings=pieces["wk"],
-        black_men=pieces["bm"],
-        black_kings=pieces["bk"],
-        turn=rng.choice((Color.WHITE, Color.BLACK)),
-    )
-
-
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32))
@@ -210,7 +192,7 @@ def test_fast_paths_agree_with_full_generation(variant: Variant, seed: int) -> N
     agree with the full generator on random positions with kings, in every variant."""
     rng = random.Random(seed)
     for _ in range(8):
-        position = _random_position(rng, variant)
+        position = random_placement(rng, variant, 14, ("wm", "wk", "bm", "bk", "wm", "bm"))
         legal = legal_moves(position, variant)
         assert perft(position, 1, variant) == len(legal)
         slow = sum(len(legal_moves(position.apply(m), variant)) for m in legal)
