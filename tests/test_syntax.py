@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from helpers import codes, mainline_texts, one
 
 from pdn_tools import read_string
@@ -30,6 +33,63 @@ def test_mainline_variations_comments_nags() -> None:
     assert game.terminator is not None and game.terminator.text == "*"
     assert game.plies == 5
     assert game.status == "ok"
+
+
+def test_parent_links_walk_back_to_the_game() -> None:
+    game = one("1. 32-28 18-23 (1... 19-23 2. 38-32 (2. 37-32)) 2. 31-27 *")
+    after = game.variations[0]
+    inner = after.variations[1].variations[1]  # 37-32, the alternative to 38-32
+    assert inner.element_text() == "37-32"
+    chain = []
+    node = inner
+    while node.parent is not None:
+        chain.append(node.parent)
+        node = node.parent
+    assert chain[-1] is game
+    assert [n.element_text() for n in chain[:-1]] == ["19-23", "32-28"]
+    assert not inner.is_mainline() and list(game.mainline())[-1].is_mainline()
+
+
+def test_variation_nested_on_the_first_move_of_a_variation_is_kept() -> None:
+    """(1... 19-23 (1... 17-22) ...) offers 17-22 as a third reply to 32-28; written
+    before the move it replaces, it is re-attached the same way (W20)."""
+    for text, extra in (
+        ("1. 32-28 18-23 (1... 19-23 (1... 17-22) 2. 38-32) 2. 31-27 *", []),
+        ("1. 32-28 18-23 ((1... 17-22) 1... 19-23 2. 38-32) 2. 31-27 *", ["W20"]),
+    ):
+        game = one(text)
+        replies = game.variations[0].variations
+        assert [n.element_text() for n in replies] == ["18-23", "19-23", "17-22"]
+        assert [n.element_text() for n in replies[1].mainline()] == ["38-32"]
+        assert all(n.parent is game.variations[0] for n in replies)
+        assert [c for c in codes(game) if c != "W27"] == extra
+
+
+def test_a_dropped_game_is_freed_without_the_cycle_collector() -> None:
+    """Trees have no reference cycle (parents are held weakly), so streaming frees
+    each game as soon as it is dropped instead of at the next collector pass."""
+    text = '[Event "x"]\n1. 32-28 {c} 18-23 (1... 19-23 2. 38-32 (2. 37-32)) 2. 31-27 *\n'
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        game = one(text)
+        leaf = game.variations[0].variations[1].variations[1]  # 37-32
+        last = list(game.mainline())[-1]
+        probes = [weakref.ref(game), weakref.ref(leaf), weakref.ref(last)]
+        assert leaf.parent is game.variations[0].variations[1]
+        del game, leaf, last
+        assert [probe() for probe in probes] == [None, None, None]
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_a_node_kept_alone_keeps_the_moves_after_it() -> None:
+    game = one("1. 32-28 18-23 2. 38-32 *")
+    second = game.variations[0].variations[0]
+    del game
+    assert second.parent is None  # the part before it went with the game
+    assert [n.element_text() for n in second.mainline()] == ["38-32"]
 
 
 def test_positions_are_file_positions() -> None:

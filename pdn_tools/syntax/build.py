@@ -52,6 +52,8 @@ class _Level:
     """Building state of one line of play (the main line or a variation)."""
 
     current: Node
+    #: the level's root, held here because nodes hold their parents only weakly
+    root: Node | None = None
     last: Node | None = None
     number: tuple[int, str, int, int] | None = None  # value, dots, line, column
     skip_first: bool = False
@@ -210,7 +212,7 @@ class GameBuilder:
                     # Resume this level after the variation; build the variation.
                     stack.append((children, index, level, branch))
                     var_root = Node("root")
-                    var_level = _Level(var_root, in_variation=True)
+                    var_level = _Level(var_root, var_root, in_variation=True)
                     target = self._variation_target(level, child.children)
                     stack.append((child.children, 0, var_level, target))
                     break
@@ -263,26 +265,29 @@ class GameBuilder:
         target: Node | None,
         stack: list[tuple[list[Any], int, _Level, Node | None]],
     ) -> None:
-        """Attach a finished variation to its branch point in the enclosing level."""
-        var_root = level.current
-        while var_root.parent is not None:
-            var_root = var_root.parent
-        first = var_root.variations[0] if var_root.variations else None
-        if level.before and first is None:
+        """Attach a finished variation to its branch point in the enclosing level.
+
+        The variation's root may hold more than one line: a variation nested inside
+        it as an alternative to its first move hangs on that root too.  Every line
+        is attached, the variation itself first.
+        """
+        var_root = level.root
+        assert var_root is not None
+        lines = list(var_root.variations)
+        if level.before and not lines and target is not None:
             # A variation holding only comments: keep them on the node it follows.
-            holder = target if target is not None else None
-            if holder is not None:
-                holder.comments.extend(level.before)
+            target.comments.extend(level.before)
         outer = stack[-1][2] if stack else None
-        if first is None:
+        if not lines:
             return
         if target is None:
             if outer is not None:
-                outer.deferred.append(first)
+                outer.deferred.extend(lines)
             return
         parent = target.parent
         assert parent is not None
-        parent.add_variation(first)
+        for line in lines:
+            parent.add_variation(line)
 
     def _element(self, token: Any, level: _Level) -> None:
         if self.stopped:
@@ -560,11 +565,13 @@ class GameBuilder:
         """Handle the words of ``text[begin:end]`` (no comments in it).
 
         Returns None when every word was handled, else (offset, line, line_start)
-        of the first word the general path must take.  Level state that only the
-        general path changes is read once and refreshed after each fallback.
+        of the first word the general path must take.  Each word is looked up in
+        one cache (:data:`_WORDS`): a plain move number reads as an int, a plain move
+        as its :class:`MoveText`, a move with a mark or findings as its parsed tuple.
+        The level's state is kept in locals while plain words follow each other and
+        written back before any general method runs, and at the end.
         """
-        moves = _MOVES
-        whole_move = _WHOLE_MOVE.fullmatch
+        cache = _WORDS
         counting = not level.in_variation
         plies = 0
         need_squares = len(self.squares) < 8
@@ -579,7 +586,22 @@ class GameBuilder:
 
         plain = plain_level()
         current = level.current
+        number = level.number
+        skip_first = level.skip_first
         offset = begin
+
+        def sync() -> None:
+            """Write the local state back to the level before a general method runs."""
+            nonlocal plies
+            if current is not level.current:
+                level.current = level.last = current
+                self.moves_seen = True
+            level.number = number
+            level.skip_first = skip_first
+            if counting:
+                self.ply += plies
+            plies = 0
+
         try:
             for index, row in enumerate(text[begin:end].split("\n")):
                 if index:
@@ -591,60 +613,51 @@ class GameBuilder:
                 for word in row.split():
                     start = find(word, pos)
                     pos = start + len(word)
-                    if word[-1] == ".":
-                        digits = word[:-1]
-                        if not digits.isdigit():
+                    item = cache.get(word)
+                    if item is None:
+                        item = _read_word(word)
+                        if item is None:
+                            if word[0] == "$" and word[1:].isdigit():
+                                # the element just read: a node made here, else the level's last
+                                target = current if current is not level.current else level.last
+                                (target or current).nags.append(int(word[1:]))
+                                continue
                             return offset + start, line, line_start
-                        if level.number is not None and not level.skip_first:
+                    kind = item.__class__
+                    if kind is int:  # a move number "N."
+                        if number is not None and not skip_first:
+                            sync()
                             self._number(level, word, line, base + start)
+                            number = level.number
                         else:
-                            level.number = (int(digits), ".", line, base + start)
-                            level.skip_first = False
+                            number = (item, ".", line, base + start)  # type: ignore[assignment]
+                        skip_first = False
                         continue
-                    parsed = moves.get(word)
-                    if parsed is None:
-                        if word[0] == "$" and word[1:].isdigit():
-                            # the element just read: a node made here, else the level's last
-                            target = current if current is not level.current else level.last
-                            (target or current).nags.append(int(word[1:]))
-                            continue
-                        if whole_move(word) is None:
-                            return offset + start, line, line_start
-                        if len(moves) >= _MOVE_CACHE_SIZE:
-                            moves.clear()
-                        parsed = moves[word] = _parse_move(word)
-                    if not plain or parsed[1] is not None or parsed[2]:
-                        if current is not level.current:
-                            level.current = level.last = current
-                        if counting:
-                            self.ply += plies
-                        plies = 0
+                    if kind is not MoveText or not plain:
+                        sync()
                         self._move(level, word, line, base + start)
                         current = level.current
+                        number = level.number
+                        skip_first = level.skip_first
                         plain = plain_level()
                         need_squares = len(self.squares) < 8
                         continue
-                    node = Node("move", current, parsed[0], None, None, word, line, base + start)
-                    number = level.number
+                    node = Node("move", current, item, None, None, word, line, base + start)  # type: ignore[arg-type]
                     if number is not None:
                         node.number = number[0]
-                        node.number_dots = ". ..." if level.skip_first else number[1]
-                        level.number = None
-                        level.skip_first = False
+                        node.number_dots = ". ..." if skip_first else number[1]
+                        number = None
+                        skip_first = False
                     current.variations.append(node)
                     current = node
                     plies += 1
                     if need_squares:
-                        self.squares.extend(parsed[0].squares)
+                        self.squares.extend(item.squares)  # type: ignore[union-attr]
                         need_squares = len(self.squares) < 8
                 offset += len(row) + 1
             return None
         finally:
-            if current is not level.current:
-                level.current = level.last = current
-                self.moves_seen = True
-            if counting:
-                self.ply += plies
+            sync()
 
     def _run_general(self, text: str, pos: int, line: int, line_start: int, level: _Level) -> None:
         """Split the rest of a run from *pos* with the grammar's item patterns."""
@@ -925,6 +938,30 @@ _WHOLE_MOVE = re.compile(pattern("MOVE"))
 _PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
 #: Cached readings of tag names: raw name -> (name, why irregular, standard key).
 _TAG_NAMES: dict[str, tuple[str, str | None, str]] = {}
+
+
+#: Readings of the words of move runs: "N." -> N, a plain move -> its MoveText, a
+#: move with a mark or findings -> its parsed tuple (see :func:`_read_word`).
+_WORDS: dict[str, int | MoveText | _ParsedMove] = {}
+
+
+def _read_word(word: str) -> int | MoveText | _ParsedMove | None:
+    """Read one word of a move run and cache it; None when it is neither a plain
+    move number nor a whole move (the general path decides what it is)."""
+    if word[-1] == ".":
+        digits = word[:-1]
+        if not digits.isdigit():
+            return None
+        item: int | MoveText | _ParsedMove = int(digits)
+    elif _WHOLE_MOVE.fullmatch(word) is None:
+        return None
+    else:
+        parsed = _parse_move(word)
+        item = parsed[0] if parsed[1] is None and not parsed[2] else parsed
+    if len(_WORDS) >= _MOVE_CACHE_SIZE:
+        _WORDS.clear()
+    _WORDS[word] = item
+    return item
 
 
 def _parse_move(raw: str) -> _ParsedMove:
