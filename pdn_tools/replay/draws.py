@@ -57,10 +57,15 @@ def material_class(position: Position, rules: DrawRules | None = None) -> Materi
     a king and two men against a lone king; "5": two kings, a king and a man, or a king
     against a lone king.
     """
-    wk = position.white_kings.bit_count()
-    wm = position.white_men.bit_count()
-    bk = position.black_kings.bit_count()
-    bm = position.black_men.bit_count()
+    white_men, white_kings, black_men, black_kings = position[:4]
+    white = white_men | white_kings
+    black = black_men | black_kings
+    if white & (white - 1) and black & (black - 1):
+        return None  # every class needs a side reduced to one piece
+    wk = white_kings.bit_count()
+    wm = white_men.bit_count()
+    bk = black_kings.bit_count()
+    bm = black_men.bit_count()
     for sk, sm, ok, om in ((wk, wm, bk, bm), (bk, bm, wk, wm)):
         if ok == 1 and om == 0 and sk >= 1:
             if rules is not None and sm == 0:

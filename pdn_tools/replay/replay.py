@@ -165,12 +165,16 @@ class _Replayer:
         count = len(nodes)
         quiet_move = self.generator.quiet_move
         short_capture = self.generator.short_capture
+        capture_between = self.generator.capture_between
         separator = self.variant.capture_separator
         squares_of = self.squares
         known = self.known_squares.get
+        # nodes is one line: each node's parent is the node before it (read here
+        # rather than through the weak parent link, on every ply).
+        first_parent = nodes[0].parent if nodes else None
         while i < count:
             node = nodes[i]
-            parent = node.parent
+            parent = nodes[i - 1] if i else first_parent
             if (
                 parent is not None
                 and len(parent.variations) > 1
@@ -204,15 +208,18 @@ class _Replayer:
                 continue
             written = node.move
             if written is not None:
-                # Fast lane: a plain quiet move, or a capture ``fromxto`` while every
-                # capture is one jump by a man, is checked without listing every move.
+                # Fast lane: a plain quiet move, or a capture ``fromxto`` that is the
+                # only legal capture with its two squares, is checked without listing
+                # every move (one jumps by men even without the capture search).
                 squares = known(written.squares)
                 if squares is None:
                     squares = squares_of(node)
                 if type(squares) is tuple and len(squares) == 2:
                     frm, to = squares
                     if written.capture:
-                        fast = short_capture(position, frm, to)
+                        fast = short_capture(position, frm, to) or capture_between(
+                            position, frm, to
+                        )
                         text = f"{frm}{separator}{to}"
                     else:
                         fast = quiet_move(position, frm, to)

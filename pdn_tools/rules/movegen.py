@@ -394,6 +394,9 @@ class Generator:
             kings ^= low
             origin[0] = square
             king(square, 0, base_empty | low, (square,) if with_paths else (), False)
+        # The walkers reach themselves through closure cells, a reference cycle:
+        # emptying the cells frees them now rather than at a pass of the collector.
+        king = man = None  # type: ignore[assignment]
         if self.king_priority and found:
             by_king = {k: v for k, v in found.items() if (own_kings >> k[0]) & 1}
             if by_king:
@@ -721,37 +724,69 @@ class Generator:
                     codes.append((((to - distance) << bits) | to) << 1)
             codes.sort()
             return list(map(self.jump_table[side].__getitem__, codes))
-        sq = self.square_of
         found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
-        moves: list[Move] = []
-        square_at = sq.__getitem__
-        for (frm, to, cap), (promoted, routes) in found.items():
-            paths: tuple[tuple[int, ...], ...]
-            if len(routes) == 1:
-                paths = (tuple(map(square_at, routes[0])),)
-            else:
-                paths = tuple(sorted({tuple(map(square_at, route)) for route in routes}))
-            taken = []
-            rest = cap
-            while rest:
-                low = rest & -rest
-                taken.append(sq[low.bit_length() - 1])
-                rest ^= low
-            moves.append(
-                Move(
-                    sq[frm],
-                    sq[to],
-                    frozenset(taken),
-                    paths,
-                    promoted and bool((1 << frm) & own_men),
-                    1 << frm,
-                    1 << to,
-                    cap,
-                )
-            )
+        build = self.capture_object
+        moves = [build(key, entry, own_men) for key, entry in found.items()]
         if len(moves) > 1:
             moves.sort(key=_sort_key)
         return moves
+
+    def capture_object(self, key: tuple[int, int, int], entry: CaptureEntry, own_men: int) -> Move:
+        """The :class:`Move` of one entry of :meth:`captures` (found with paths): its
+        routes as square numbers, the captured squares, and whether a man crowns."""
+        frm, to, cap = key
+        promoted, routes = entry
+        sq = self.square_of
+        square_at = sq.__getitem__
+        paths: tuple[tuple[int, ...], ...]
+        if len(routes) == 1:
+            paths = (tuple(map(square_at, routes[0])),)
+        else:
+            paths = tuple(sorted({tuple(map(square_at, route)) for route in routes}))
+        taken = []
+        rest = cap
+        while rest:
+            low = rest & -rest
+            taken.append(sq[low.bit_length() - 1])
+            rest ^= low
+        promotes = promoted and bool((1 << frm) & own_men)
+        return Move(sq[frm], sq[to], frozenset(taken), paths, promotes, 1 << frm, 1 << to, cap)
+
+    def capture_between(self, position: Position, frm: int, to: int) -> Move | None:
+        """The legal capture from square *frm* to square *to* when it is the only one
+        with these two squares, or None.
+
+        For the captures :meth:`short_capture` leaves open (longer sequences, kings'
+        captures): it runs the capture search, with the capture-choice rules, but
+        builds only the move asked for instead of every legal move.  None means "not
+        established here" (no such capture, or two of them: ambiguous); callers fall
+        back to :meth:`legal_moves`.  The answer is always one of its moves.
+        """
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        if geometry is not self.geometry:
+            return None
+        bit_of = geometry.bit_of
+        if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
+            return None
+        white = turn is _WHITE
+        if white:
+            own_men, own_kings, opp_kings = white_men, white_kings, black_kings
+            opp = black_men | black_kings
+        else:
+            own_men, own_kings, opp_kings = black_men, black_kings, white_kings
+            opp = white_men | white_kings
+        f, t = bit_of[frm], bit_of[to]
+        if not ((own_men | own_kings) >> f) & 1:
+            return None
+        hit: tuple[tuple[int, int, int], CaptureEntry] | None = None
+        for key, entry in self.captures(own_men, own_kings, opp, opp_kings, white, True).items():
+            if key[0] == f and key[1] == t:
+                if hit is not None:
+                    return None
+                hit = (key, entry)
+        if hit is None:
+            return None
+        return self.capture_object(hit[0], hit[1], own_men)
 
 
 def _sort_key(move: Move) -> tuple[int, int, list[int]]:

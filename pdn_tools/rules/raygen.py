@@ -343,6 +343,7 @@ class RayGenerator(Generator):
             square = low.bit_length() - 1
             origin[0], origin[1] = square, 1
             king(square, 0, base_empty | low, (square,) if with_paths else (), False, -1)
+        king = man = None  # type: ignore[assignment]  # break the cycles (see movegen)
         return found
 
     # ------------------------------------------------------------------ quiet moves
@@ -559,25 +560,9 @@ class RayGenerator(Generator):
             quiet = self.quiet(own_men, own_kings, opp, white)
             quiet.sort()
             return [self._quiet_object(f, t, p) for f, t, _, p in quiet]
-        sq = self.square_of
-        square_at = sq.__getitem__
-        moves: list[Move] = []
         found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
-        for (frm, to, cap), (promoted, routes) in found.items():
-            paths: tuple[tuple[int, ...], ...]
-            if len(routes) == 1:
-                paths = (tuple(map(square_at, routes[0])),)
-            else:
-                paths = tuple(sorted({tuple(map(square_at, route)) for route in routes}))
-            taken = []
-            rest = cap
-            while rest:
-                low = rest & -rest
-                taken.append(sq[low.bit_length() - 1])
-                rest ^= low
-            promotes = promoted and bool((1 << frm) & own_men)
-            move = Move(sq[frm], sq[to], frozenset(taken), paths, promotes, 1 << frm, 1 << to, cap)
-            moves.append(move)
+        build = self.capture_object
+        moves = [build(key, entry, own_men) for key, entry in found.items()]
         moves.sort(key=lambda m: (m.from_sq, m.to_sq, sorted(m.captures)))
         return moves
 

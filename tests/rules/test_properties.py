@@ -170,6 +170,38 @@ def test_short_capture_check_agrees_with_generation(
 @pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), plies=st.integers(0, 160))
+def test_capture_between_agrees_with_generation(variant: Variant, seed: int, plies: int) -> None:
+    """``Generator.capture_between`` answers exactly when one legal capture has the two
+    squares asked for, and answers that move (routes and crowning included)."""
+    rng = random.Random(seed)
+    gen = generator_for(variant)
+    size = variant.board.squares
+    positions = random_line(variant, rng, plies)[::3]
+    positions += [random_placement(rng, variant) for _ in range(6)]
+    answered = 0
+    for position in positions:
+        by_squares: dict[tuple[int, int], list[Move]] = {}
+        for m in legal_moves(position, variant):
+            by_squares.setdefault((m.from_sq, m.to_sq), []).append(m)
+        for frm in position.men(position.turn) + position.kings(position.turn):
+            for to in range(1, size + 1):
+                found = gen.capture_between(position, frm, to)
+                expected = by_squares.get((frm, to), [])
+                where = (variant.name, write_fen(position), frm, to)
+                if len(expected) == 1 and expected[0].captures:
+                    assert found == expected[0], where
+                    assert found.paths == expected[0].paths, where
+                    assert found.promotes == expected[0].promotes, where
+                    answered += 1
+                else:
+                    assert found is None, where
+        assert gen.capture_between(position, 0, size + 1) is None
+    assert answered or not any(m.captures for p in positions for m in legal_moves(p, variant))
+
+
+@pytest.mark.parametrize("variant", variants(), ids=lambda v: v.name)
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), plies=st.integers(0, 160))
 def test_one_quiet_move_check_agrees_with_generation(
     variant: Variant, seed: int, plies: int
 ) -> None:
