@@ -60,6 +60,12 @@ real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT = 20_000
 """Entries kept per board in ``_SQUARES`` before it is cleared."""
 _new_record = tuple.__new__
+
+
+_SHORT_TEXTS: dict[str, dict[tuple[int, ...], str]] = {}
+"""Canonical texts of two-square moves by separator, then by square numbers (at most
+64 x 64 per separator): looked up on every fast-lane ply, where formatting two
+numbers would cost more."""
 """Builds a :class:`ReplayedMove` from a tuple without the keyword-handling ``__new__``."""
 
 
@@ -167,6 +173,8 @@ class _Replayer:
         short_capture = self.generator.short_capture
         capture_between = self.generator.capture_between
         separator = self.variant.capture_separator
+        quiet_texts = _SHORT_TEXTS.setdefault("-", {})
+        capture_texts = _SHORT_TEXTS.setdefault(separator, {})
         squares_of = self.squares
         known = self.known_squares.get
         # nodes is one line: each node's parent is the node before it (read here
@@ -220,11 +228,14 @@ class _Replayer:
                         fast = short_capture(position, frm, to) or capture_between(
                             position, frm, to
                         )
-                        text = f"{frm}{separator}{to}"
+                        texts, sep = capture_texts, separator
                     else:
                         fast = quiet_move(position, frm, to)
-                        text = f"{frm}-{to}"
+                        texts, sep = quiet_texts, "-"
                     if fast is not None:
+                        text = texts.get(squares)
+                        if text is None:
+                            text = texts[squares] = f"{frm}{sep}{to}"
                         if node.number is not None:
                             self.numbers(node, state, ply, in_var, squares)
                         if state.position is not None:
