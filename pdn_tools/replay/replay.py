@@ -919,8 +919,8 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
 
 def _inferred(game: Game) -> bool:
     """Whether the game's variant was inferred by the reader (no GameType tag, W27)."""
-    return not any(standard_name(t.name) == "GameType" for t in game.tags) and any(
-        i.code == "W27" and "inferred" in i.message for i in game.issues
+    return any(i.code == "W27" and "inferred" in i.message for i in game.issues) and not any(
+        standard_name(t.name) == "GameType" for t in game.tags
     )
 
 

@@ -61,7 +61,11 @@ class Position(NamedTuple):
     @classmethod
     def initial(cls, variant: Variant = INTERNATIONAL) -> Position:
         """The variant's start position: men on the first ``men_rows`` rows each (after
-        the empty home rows of a variant such as Turkish)."""
+        the empty home rows of a variant such as Turkish).  Built once per rules
+        description (looked up by identity, as the generators are)."""
+        known = _INITIAL.get(id(variant))
+        if known is not None and known[0] is variant:
+            return known[1]
         geo = geometry_for(variant.board)
         black = 0
         white = 0
@@ -69,7 +73,9 @@ class Position(NamedTuple):
         for row in range(skip, skip + variant.men_rows):
             black |= geo.row_masks[row]
             white |= geo.row_masks[-1 - row]
-        return Position(white, 0, black, 0, variant.first_mover, geo)
+        position = Position(white, 0, black, 0, variant.first_mover, geo)
+        _INITIAL[id(variant)] = (variant, position)
+        return position
 
     def __repr__(self) -> str:
         from pdn_tools.rules.fen import write_fen
@@ -156,4 +162,5 @@ class Position(NamedTuple):
 
 _WHITE = Color.WHITE
 _BLACK = Color.BLACK
+_INITIAL: dict[int, tuple[Variant, Position]] = {}
 _new = tuple.__new__
