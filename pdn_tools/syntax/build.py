@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -624,15 +624,26 @@ class GameBuilder:
                                 continue
                             return offset + start, line, line_start
                     kind = item.__class__
-                    if kind is int:  # a move number "N."
+                    if kind is int or kind is _Glued:  # a move number "N.", maybe glued
+                        if kind is int:
+                            value, split = cast(int, item), len(word)
+                        else:
+                            glued = cast(_Glued, item)
+                            value, split = glued.number, glued.split
                         if number is not None and not skip_first:
                             sync()
-                            self._number(level, word, line, base + start)
+                            self._number(level, word[:split], line, base + start)
                             number = level.number
                         else:
-                            number = (item, ".", line, base + start)  # type: ignore[assignment]
+                            number = (value, ".", line, base + start)
                         skip_first = False
-                        continue
+                        if kind is int:
+                            continue
+                        # "1.32-28": the move after the number, at its own column
+                        start += split
+                        word = word[split:]
+                        item = glued.move
+                        kind = item.__class__
                     if kind is not MoveText or not plain:
                         sync()
                         self._move(level, word, line, base + start)
@@ -942,26 +953,49 @@ _TAG_NAMES: dict[str, tuple[str, str | None, str]] = {}
 
 #: Readings of the words of move runs: "N." -> N, a plain move -> its MoveText, a
 #: move with a mark or findings -> its parsed tuple (see :func:`_read_word`).
-_WORDS: dict[str, int | MoveText | _ParsedMove] = {}
+_WORDS: dict[str, int | MoveText | _ParsedMove | _Glued] = {}
 
 
-def _read_word(word: str) -> int | MoveText | _ParsedMove | None:
+class _Glued(NamedTuple):
+    """A move number glued to its move ("1.32-28"): the number, the offset where the
+    move starts, and the move's reading (as :func:`_read_move` gives it)."""
+
+    number: int
+    split: int
+    move: MoveText | _ParsedMove
+
+
+def _read_word(word: str) -> int | MoveText | _ParsedMove | _Glued | None:
     """Read one word of a move run and cache it; None when it is neither a plain
-    move number nor a whole move (the general path decides what it is)."""
-    if word[-1] == ".":
+    move number, a whole move, nor a number glued to a whole move (the general path
+    decides what it is)."""
+    item: int | MoveText | _ParsedMove | _Glued | None
+    dot = word.find(".")
+    if dot < 0:
+        item = _read_move(word)
+    elif dot == len(word) - 1:
         digits = word[:-1]
-        if not digits.isdigit():
-            return None
-        item: int | MoveText | _ParsedMove = int(digits)
-    elif _WHOLE_MOVE.fullmatch(word) is None:
-        return None
+        item = int(digits) if digits.isdigit() else None
+    elif dot > 0 and word[:dot].isdigit() and word[dot + 1] != ".":
+        move = _read_move(word[dot + 1 :])
+        item = None if move is None else _Glued(int(word[:dot]), dot + 1, move)
     else:
-        parsed = _parse_move(word)
-        item = parsed[0] if parsed[1] is None and not parsed[2] else parsed
+        item = None
+    if item is None:
+        return None
     if len(_WORDS) >= _MOVE_CACHE_SIZE:
         _WORDS.clear()
     _WORDS[word] = item
     return item
+
+
+def _read_move(word: str) -> MoveText | _ParsedMove | None:
+    """A whole move's reading: its MoveText when plain, the parsed tuple when it has a
+    mark or findings; None when *word* is not one MOVE token."""
+    if _WHOLE_MOVE.fullmatch(word) is None:
+        return None
+    parsed = _parse_move(word)
+    return parsed[0] if parsed[1] is None and not parsed[2] else parsed
 
 
 def _parse_move(raw: str) -> _ParsedMove:
