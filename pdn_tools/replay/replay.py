@@ -335,14 +335,6 @@ class _Replayer:
                 f"the game is over: {side} has no legal move", None,
             )  # fmt: skip
             return 1
-        if node.move.capture and len(squares) == 2:
-            # A short capture ``fromxto``: usually exactly one legal capture fits.
-            first, last = squares
-            same = [m for m in legal if m.from_sq == first and m.to_sq == last]
-            if len(same) == 1 and same[0].capture_mask:
-                text = f"{first}{variant.capture_separator}{last}"
-                self.play(node, (), state, same[0], text, in_var, ply)
-                return 1
         match = parse_move(squares, legal, variant, capture=node.move.capture)
         chosen: Move | None = match.move
         used = 1

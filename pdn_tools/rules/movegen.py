@@ -655,18 +655,10 @@ class Generator:
         :class:`Move` objects (sorted through integer codes); only longer captures
         build new moves, with every route.
         """
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
-        if geometry is not self.geometry:
-            raise ValueError(f"a position on {geometry} given to the {self.variant.name} rules")
-        white = turn is _WHITE
-        if white:
-            own_men, own_kings, opp_kings = white_men, white_kings, black_kings
-            opp = black_men | black_kings
-            side = 0
-        else:
-            own_men, own_kings, opp_kings = black_men, black_kings, white_kings
-            opp = white_men | white_kings
-            side = 1
+        if position[5] is not self.geometry:
+            raise ValueError(f"a position on {position[5]} given to the {self.variant.name} rules")
+        own_men, own_kings, opp, opp_kings, white = sides(position)
+        side = 0 if white else 1
         bits = self.code_bits
         empty = self.valid & ~(own_men | own_kings | opp)
         prey = opp if self.men_take_kings else opp & ~opp_kings
@@ -728,7 +720,7 @@ class Generator:
         build = self.capture_object
         moves = [build(key, entry, own_men) for key, entry in found.items()]
         if len(moves) > 1:
-            moves.sort(key=_sort_key)
+            moves.sort(key=capture_sort_key)
         return moves
 
     def capture_object(self, key: tuple[int, int, int], entry: CaptureEntry, own_men: int) -> Move:
@@ -762,19 +754,13 @@ class Generator:
         established here" (no such capture, or two of them: ambiguous); callers fall
         back to :meth:`legal_moves`.  The answer is always one of its moves.
         """
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        geometry = position[5]
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
         if not (0 < frm < len(bit_of) and 0 < to < len(bit_of)):
             return None
-        white = turn is _WHITE
-        if white:
-            own_men, own_kings, opp_kings = white_men, white_kings, black_kings
-            opp = black_men | black_kings
-        else:
-            own_men, own_kings, opp_kings = black_men, black_kings, white_kings
-            opp = white_men | white_kings
+        own_men, own_kings, opp, opp_kings, white = sides(position)
         f, t = bit_of[frm], bit_of[to]
         if not ((own_men | own_kings) >> f) & 1:
             return None
@@ -789,7 +775,18 @@ class Generator:
         return self.capture_object(hit[0], hit[1], own_men)
 
 
-def _sort_key(move: Move) -> tuple[int, int, list[int]]:
+def sides(position: Position) -> tuple[int, int, int, int, bool]:
+    """The side to move's men and kings, every opposing piece, the opposing kings, and
+    whether White is to move.  (The per-ply checks ``quiet_move`` and ``short_capture``
+    unpack the position in place instead: there a call costs more than the lines.)"""
+    white_men, white_kings, black_men, black_kings, turn, _ = position
+    if turn is _WHITE:
+        return white_men, white_kings, black_men | black_kings, black_kings, True
+    return black_men, black_kings, white_men | white_kings, white_kings, False
+
+
+def capture_sort_key(move: Move) -> tuple[int, int, list[int]]:
+    """Order of capture moves in move lists: from, to, captured squares."""
     return (move.from_sq, move.to_sq, sorted(move.captures))
 
 

@@ -25,7 +25,14 @@ from __future__ import annotations
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import NO_CAPTURES, Move
-from pdn_tools.rules.movegen import BitPath, CaptureEntry, Generator, RawMove
+from pdn_tools.rules.movegen import (
+    BitPath,
+    CaptureEntry,
+    Generator,
+    RawMove,
+    capture_sort_key,
+    sides,
+)
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.rayrules import RayRules, Step
 from pdn_tools.rules.variant import (
@@ -544,18 +551,9 @@ class RayGenerator(Generator):
     # ------------------------------------------------------------------ public moves
     def legal_moves(self, position: Position) -> list[Move]:
         """All legal moves of *position*, sorted by (from, to, captured squares)."""
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
-        if geometry is not self.geometry:
-            raise ValueError(f"a position on {geometry} given to the {self.variant.name} rules")
-        white = turn is _WHITE
-        if white:
-            own_men, own_kings, opp, opp_kings = (
-                white_men, white_kings, black_men | black_kings, black_kings
-            )  # fmt: skip
-        else:
-            own_men, own_kings, opp, opp_kings = (
-                black_men, black_kings, white_men | white_kings, white_kings
-            )  # fmt: skip
+        if position[5] is not self.geometry:
+            raise ValueError(f"a position on {position[5]} given to the {self.variant.name} rules")
+        own_men, own_kings, opp, opp_kings, white = sides(position)
         if not self.has_capture(own_men, own_kings, opp, opp_kings, white):
             quiet = self.quiet(own_men, own_kings, opp, white)
             quiet.sort()
@@ -563,7 +561,7 @@ class RayGenerator(Generator):
         found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
         build = self.capture_object
         moves = [build(key, entry, own_men) for key, entry in found.items()]
-        moves.sort(key=lambda m: (m.from_sq, m.to_sq, sorted(m.captures)))
+        moves.sort(key=capture_sort_key)
         return moves
 
 

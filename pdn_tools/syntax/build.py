@@ -705,12 +705,13 @@ class GameBuilder:
         level.skip_first = False
 
     def _move(self, level: _Level, raw: str, line: int, column: int) -> None:
-        parsed = _MOVES.get(raw)
-        if parsed is None:
-            parsed = _parse_move(raw)
-            if len(_MOVES) >= _MOVE_CACHE_SIZE:
-                _MOVES.clear()
-            _MOVES[raw] = parsed
+        # A MOVE token: the word cache holds its reading (a plain move as its MoveText).
+        item = _WORDS.get(raw)
+        if item is None:
+            item = _read_word(raw)
+        parsed: _ParsedMove = (
+            (item, None, ()) if isinstance(item, MoveText) else cast(_ParsedMove, item)
+        )
         move, mark, findings = parsed
         node = self._add_node(level, "move", raw, line, column, move=move)
         if len(self.squares) < 8:
@@ -942,7 +943,6 @@ def _advance(text: str, begin: int, end: int, line: int, line_start: int) -> tup
 
 _Finding = tuple[str, str, bool]  # code, message, reported once per game
 _ParsedMove = tuple[MoveText, str | None, tuple[_Finding, ...]]
-_MOVES: dict[str, _ParsedMove] = {}
 _MOVE_CACHE_SIZE = 50_000
 _WHOLE_MOVE = re.compile(pattern("MOVE"))
 #: A tag with a plain value (no escapes, quotes or line breaks) and a plain name.
