@@ -47,8 +47,8 @@ def _child(fmt: str, files: list[str], repeat: int) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     from pdn_tools.cli.convert import _convert
     from pdn_tools.export.canonical import CanonicalOptions
-    from pdn_tools.model import ReadOptions
-    from pdn_tools.reader import read_games
+    from pdn_tools.pdn.model import ReadOptions
+    from pdn_tools.pdn.reader import read_games
     from pdn_tools.replay import replay_game
 
     best = float("inf")

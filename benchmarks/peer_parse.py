@@ -149,7 +149,7 @@ def _runner_ours() -> tuple[Runner, dict[str, Any]]:
 
     version = getattr(pdn_tools, "__version__", "checkout")
     try:  # internal helper of the reader; absent in other versions
-        from pdn_tools.syntax.grammar import uses_cython
+        from pdn_tools.pdn.grammar import uses_cython
 
         cython: bool | None = uses_cython()
     except Exception:

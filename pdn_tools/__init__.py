@@ -7,8 +7,8 @@ The public API: :func:`read_games` streams games from a file or handle;
 from __future__ import annotations
 
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
-from pdn_tools.model import Comment, Game, MoveText, Node, ReadOptions, Tag, Terminator
-from pdn_tools.reader import FileReport, read_game, read_games, read_string
+from pdn_tools.pdn.model import Comment, Game, MoveText, Node, ReadOptions, Tag, Terminator
+from pdn_tools.pdn.reader import FileReport, read_game, read_games, read_string
 
 __version__ = "0.1.0"
 

@@ -10,10 +10,10 @@ import pytest
 from cli_helpers import MIXED, run, run_bytes
 from conftest import SAMPLES
 
-from pdn_tools.check import Checked, CheckOptions, check_file
-from pdn_tools.model import ReadOptions
-from pdn_tools.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
-from pdn_tools.paths import expand
+from pdn_tools.run.check import Checked, CheckOptions, check_file
+from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.run.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
+from pdn_tools.run.paths import expand
 
 #: Files that stress the bookkeeping: text before the first game and after the last,
 #: decoder findings, an empty file, comments only, a game cut by the next game's tags.

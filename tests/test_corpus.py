@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pdn_tools import ReadOptions, read_games
-from pdn_tools.reader import FileReport
+from pdn_tools.pdn.reader import FileReport
 
 # Codes the standard's reading grammar does not cover (pdn-format.md §12.5).
 NOT_IN_SUCCEED = {"W01", "W04", "W16", "W17", "W18", "W19"}
@@ -69,7 +69,7 @@ def test_nested_comment_error_is_at_its_line(corpus: Path) -> None:
 
 
 # --- an independent game count ------------------------------------------------
-# The reader cuts files with a character scanner (pdn_tools/split.py).  The count
+# The reader cuts files with a character scanner (pdn_tools/pdn/split.py).  The count
 # below is computed differently, from whitespace-separated tokens after removing
 # comments: a game starts at a tag that follows movetext or a terminator, at a
 # repeated tag after a Result tag (header-only records), and at movetext that

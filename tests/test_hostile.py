@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools import ReadOptions, read_games
-from pdn_tools.reader import FileReport
+from pdn_tools.pdn.reader import FileReport
 
 
 def read_all(data: bytes, options: ReadOptions | None = None) -> tuple[list, FileReport]:  # type: ignore[type-arg]

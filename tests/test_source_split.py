@@ -7,12 +7,12 @@ import io
 from helpers import codes, mainline_texts
 
 from pdn_tools import read_games, read_string
-from pdn_tools.check import CheckOptions, check_slots
-from pdn_tools.model import ReadOptions
-from pdn_tools.reader import FileReport
-from pdn_tools.slots import cut_batches
-from pdn_tools.source import Decoding, read_pieces
-from pdn_tools.split import split_chunks
+from pdn_tools.run.check import CheckOptions, check_slots
+from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.reader import FileReport
+from pdn_tools.run.slots import cut_batches
+from pdn_tools.pdn.source import Decoding, read_pieces
+from pdn_tools.pdn.split import split_chunks
 
 
 def games_of(data: bytes, **kwargs: object) -> list:  # type: ignore[type-arg]
@@ -75,7 +75,7 @@ def test_line_ends_all_count() -> None:
 
 
 def test_long_lines_arrive_in_pieces() -> None:
-    from pdn_tools import source
+    from pdn_tools.pdn import source
 
     data = b"x" * (source.MAX_PIECE + 10) + b"\ny"
     pieces = list(read_pieces(io.BytesIO(data), decoding=Decoding()))
@@ -153,7 +153,7 @@ def test_glued_result_on_a_line_with_comments() -> None:
 
 def test_decoder_findings_go_to_the_game_that_holds_them() -> None:
     """A NUL byte or a stray byte in a later game is reported on that game (and only
-    once), and the --jobs batching (pdn_tools.slots) agrees with the reader."""
+    once), and the --jobs batching (pdn_tools.run.slots) agrees with the reader."""
     data = (
         '[Event "Ren\u00e9e \u00e9t\u00e9 \u00e0 \u00e7a"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
     ).encode() + (

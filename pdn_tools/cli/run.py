@@ -1,6 +1,6 @@
 """The run shared by the commands that check files (``validate``, ``stats``).
 
-It resolves the paths, checks them in parallel (:mod:`pdn_tools.parallel`), shows
+It resolves the paths, checks them in parallel (:mod:`pdn_tools.run.parallel`), shows
 progress, and turns missing or unreadable input into one line on stderr and exit
 status 2, never a traceback.
 """
@@ -13,10 +13,10 @@ from typing import NoReturn
 
 import click
 
-from pdn_tools.check import Checked, CheckOptions
+from pdn_tools.run.check import Checked, CheckOptions
 from pdn_tools.cli.progress import Progress, wanted
-from pdn_tools.parallel import Input, check_inputs, input_list
-from pdn_tools.paths import InputError, check, expand
+from pdn_tools.run.parallel import Input, check_inputs, input_list
+from pdn_tools.run.paths import InputError, check, expand
 
 
 def fail(command: str, message: str) -> NoReturn:

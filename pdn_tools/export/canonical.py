@@ -26,13 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pdn_tools.commands import parse_commands
+from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.export.pdn import Lines, tag_lines, write_comment
-from pdn_tools.export.resolve import Resolution
-from pdn_tools.gametype import BY_NAME
-from pdn_tools.model import Comment, Game, Node, Tag
-from pdn_tools.results import read_result
-from pdn_tools.tags import standard_name
+from pdn_tools.replay.resolve import Resolution
+from pdn_tools.pdn.gametype import BY_NAME
+from pdn_tools.pdn.model import Comment, Game, Node, Tag
+from pdn_tools.pdn.results import read_result
+from pdn_tools.pdn.tags import standard_name
 
 WIDTH = 80
 """Longest movetext line, in columns."""
@@ -268,7 +268,7 @@ def write_canonical(
 ) -> str:
     """The canonical PDN text of *game*, ending with a newline.
 
-    *resolution* (from :func:`pdn_tools.export.resolve.resolve`) supplies the engine
+    *resolution* (from :func:`pdn_tools.replay.resolve.resolve`) supplies the engine
     moves; without it every move is written as read.
     """
     opts = options or CanonicalOptions()

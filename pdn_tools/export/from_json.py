@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.export.jsonfmt import SCHEMA_VERSION
-from pdn_tools.model import Comment, Game, MoveText, Node, Span, Tag, Terminator
+from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator
 
 
 class JsonInputError(ValueError):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from pdn_tools.export.resolve import Resolution
-from pdn_tools.model import Comment, Game, Node
+from pdn_tools.replay.resolve import Resolution
+from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.replay import ReplayResult
 
 SCHEMA_VERSION = 1

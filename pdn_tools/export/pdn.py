@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pdn_tools.model import Comment, Game, Node, Tag
-from pdn_tools.tags import ROSTER, escape, standard_name
+from pdn_tools.pdn.model import Comment, Game, Node, Tag
+from pdn_tools.pdn.tags import ROSTER, escape, standard_name
 
 WIDTH = 79
 TagOrder = Literal["canonical", "input"]

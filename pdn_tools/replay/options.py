@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, NotRequired, TypedDict
 
-from pdn_tools.model import Node
+from pdn_tools.pdn.model import Node
 from pdn_tools.rules import Move
 
 DrawRule = Literal[
@@ -95,7 +95,7 @@ class ReplayedMove(NamedTuple):
     """
 
     ply: int
-    """1-based half-move slot of the main line (as :attr:`pdn_tools.model.Game.plies`
+    """1-based half-move slot of the main line (as :attr:`pdn_tools.pdn.model.Game.plies`
     counts them: moves and placeholders)."""
     node: Node
     move: Move

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pdn_tools.check import Checked
+from pdn_tools.run.check import Checked
 from pdn_tools.diagnostics import Issue, Severity
-from pdn_tools.selection import Selection, status_of
+from pdn_tools.report.selection import Selection, status_of
 
 
 @dataclass(slots=True)

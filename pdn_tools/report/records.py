@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.model import Game
+from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.model import Game, Node
-from pdn_tools.positions import PlyPosition
+from pdn_tools.pdn.model import Game, Node
+from pdn_tools.replay.positions import PlyPosition
 from pdn_tools.report.board import board_lines
 from pdn_tools.report.text import issue_lines
 from pdn_tools.rules import Color, write_fen

@@ -7,7 +7,7 @@ import pytest
 
 from pdn_tools import read_string
 from pdn_tools.diagnostics import CATALOGUE, Issue
-from pdn_tools.model import Game
+from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 
 G = '[GameType "20"]\n'

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pdn_tools import read_games, read_string
 from pdn_tools.diagnostics import Issue
-from pdn_tools.model import Game
+from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.replay.draws import VariantDrawTracker, draw_tracker
 from pdn_tools.rules import legal_moves, parse_fen, parse_move

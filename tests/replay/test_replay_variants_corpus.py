@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pdn_tools import read_games
-from pdn_tools.model import ReadOptions
+from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.replay import replay_game
 
 ERROR_CODES = {"E04", "E05", "E06", "E07", "E08", "E09", "E10"}

@@ -1,7 +1,7 @@
 """The reading pipeline: bytes → text → game chunks → game trees, lazily.
 
 :func:`read_games` is the streaming entry point: it yields one
-:class:`~pdn_tools.model.Game` at a time and holds only the game being read, so
+:class:`~pdn_tools.pdn.model.Game` at a time and holds only the game being read, so
 memory stays flat however large the file.  Findings about the file as a whole
 (encoding, BOM, NUL bytes) are recorded on its first game; text after the last
 game on its last game; a file with no game at all yields nothing but can be
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import IO, BinaryIO
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.model import Game, ReadOptions
-from pdn_tools.source import Decoding, read_pieces
-from pdn_tools.split import split_chunks
-from pdn_tools.syntax.build import build_game
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.source import Decoding, read_pieces
+from pdn_tools.pdn.split import split_chunks
+from pdn_tools.pdn.build import build_game
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 

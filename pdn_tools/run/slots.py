@@ -1,10 +1,10 @@
 """Cut one input into game slots without parsing, for checking in worker processes.
 
-Scanning a file for game boundaries (:func:`pdn_tools.split.split_chunks`) costs a few
+Scanning a file for game boundaries (:func:`pdn_tools.pdn.split.split_chunks`) costs a few
 per cent of reading and replaying it, so the parent process scans a large file and
 hands batches of chunks to workers, which build and replay the games
-(:func:`pdn_tools.check.check_slots`).  This module keeps the reader's bookkeeping
-(:func:`pdn_tools.reader.read_games`) so that every game gets the same number and the
+(:func:`pdn_tools.run.check.check_slots`).  This module keeps the reader's bookkeeping
+(:func:`pdn_tools.pdn.reader.read_games`) so that every game gets the same number and the
 same findings as when the file is read in one piece: games are numbered from 1, the
 decoder's findings and text before the first game go to the first game, text after a
 game goes to that game, and a file without games gets a file record (W35).
@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from pdn_tools.check import Slot
+from pdn_tools.run.check import Slot
 from pdn_tools.diagnostics import Issue
-from pdn_tools.model import ReadOptions
-from pdn_tools.source import Decoding, read_pieces
-from pdn_tools.split import split_chunks
+from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.source import Decoding, read_pieces
+from pdn_tools.pdn.split import split_chunks
 
 
 @dataclass(slots=True)

@@ -48,7 +48,7 @@ class Comment:
 
     def commands(self) -> list[tuple[str, str]]:
         """Embedded ``[%name value]`` commands, in order, as (name, value) pairs."""
-        from pdn_tools.commands import parse_commands
+        from pdn_tools.pdn.commands import parse_commands
 
         return parse_commands(self.text)
 
@@ -287,7 +287,7 @@ class Game(Node):
         When no tag has that name, a localised alias standing for it is used
         (``Bianco`` for ``White``, ``Type de jeu`` for ``GameType``).
         """
-        from pdn_tools.tags import standard_name
+        from pdn_tools.pdn.tags import standard_name
 
         lowered = name.lower()
         for tag in reversed(self.tags):

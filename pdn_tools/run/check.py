@@ -3,14 +3,14 @@
 ``pdn validate`` and ``pdn stats`` see every game as a :class:`Checked`: its JSON
 record (:func:`pdn_tools.report.records.game_record`) and its findings.  A
 :class:`Checked` is plain data, so the games of a file can be checked in worker
-processes and sent back to the parent (:mod:`pdn_tools.parallel`) without the game
+processes and sent back to the parent (:mod:`pdn_tools.run.parallel`) without the game
 tree.  Two entry points produce them, and they must agree exactly:
 
-* :func:`check_file` reads a whole file with :func:`pdn_tools.reader.read_games`
+* :func:`check_file` reads a whole file with :func:`pdn_tools.pdn.reader.read_games`
   (the reference path, used with ``--jobs 1`` and for the small files of a
   parallel run);
 * :func:`check_slots` builds games from chunks that the parent cut with
-  :mod:`pdn_tools.slots` (the games of a large file, checked in batches).
+  :mod:`pdn_tools.run.slots` (the games of a large file, checked in batches).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from pdn_tools.diagnostics import Issue, escalate
-from pdn_tools.model import Game, ReadOptions
-from pdn_tools.reader import FileReport, read_games
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.report.records import file_record, game_record
-from pdn_tools.split import Chunk
-from pdn_tools.syntax.build import build_game
+from pdn_tools.pdn.split import Chunk
+from pdn_tools.pdn.build import build_game
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,8 +19,8 @@ from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
-from pdn_tools.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
-from pdn_tools.model import (
+from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
+from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
     Comment,
@@ -32,10 +32,10 @@ from pdn_tools.model import (
     Tag,
     Terminator,
 )
-from pdn_tools.results import read_result
-from pdn_tools.split import Chunk
-from pdn_tools.syntax.grammar import parser, pattern, run_items, tag_pattern
-from pdn_tools.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
+from pdn_tools.pdn.results import read_result
+from pdn_tools.pdn.split import Chunk
+from pdn_tools.pdn.grammar import parser, pattern, run_items, tag_pattern
+from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
 MAX_JUNK_ISSUES = 10

@@ -7,7 +7,7 @@ game; a tag opening after movetext ends a game that forgot its terminator (the
 reader reports W01); text after a terminator that cannot start a game is skipped
 to the next tag opening (W06).  Blank lines are not boundaries.
 
-It works on the pieces of :mod:`pdn_tools.source` and holds only the current
+It works on the pieces of :mod:`pdn_tools.pdn.source` and holds only the current
 game's text, so a file of any size streams through in constant memory; a game
 larger than the size limit is scanned to its end but not kept (E11).
 """
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.source import Piece
-from pdn_tools.syntax.grammar import pattern
+from pdn_tools.pdn.source import Piece
+from pdn_tools.pdn.grammar import pattern
 
 #: How many following lines a tag value may continue onto (FEN values broken over lines).
 MAX_TAG_LINES = 8

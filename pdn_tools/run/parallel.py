@@ -2,7 +2,7 @@
 
 The inputs are cut into units of work of roughly equal size: several small files go
 to one worker whole, a large file (or standard input) is scanned for game boundaries
-by the parent and its games go out in batches (:mod:`pdn_tools.slots`).  Results come
+by the parent and its games go out in batches (:mod:`pdn_tools.run.slots`).  Results come
 back in input order, whatever order the workers finish in, and at most a few units per
 worker are in flight, so memory stays flat however many and however large the inputs.
 ``jobs=1`` reads every file in this process with the reader itself, which makes it the
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import BinaryIO, TypeVar
 
-from pdn_tools.check import Checked, CheckOptions, check_file, check_slots, file_checked
-from pdn_tools.slots import SlotBatch, cut_batches
+from pdn_tools.run.check import Checked, CheckOptions, check_file, check_slots, file_checked
+from pdn_tools.run.slots import SlotBatch, cut_batches
 
 #: Characters of game text per batch of a large file (about 70 ordinary games).
 BATCH_CHARS = 1 << 16

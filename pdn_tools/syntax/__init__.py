@@ -1,1 +1,0 @@
-"""Game text to game tree: the Lark grammar, its loading, and the tree builder."""
