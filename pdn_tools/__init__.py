@@ -9,8 +9,7 @@ from __future__ import annotations
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.pdn.model import Comment, Game, MoveText, Node, ReadOptions, Tag, Terminator
 from pdn_tools.pdn.reader import FileReport, read_game, read_games, read_string
-
-__version__ = "0.1.0"
+from pdn_tools.version import __version__
 
 __all__ = [
     "CATALOGUE",

@@ -10,8 +10,9 @@ import pytest
 from cli_helpers import MIXED, run, run_bytes
 from conftest import SAMPLES
 
-from pdn_tools.run.check import Checked, CheckOptions, check_file
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.report.records import Checked
+from pdn_tools.run.check import CheckOptions, check_file
 from pdn_tools.run.parallel import Input, check_inputs, input_list, ordered_map, plan, run_unit
 from pdn_tools.run.paths import expand
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from cli_helpers import MIXED, run
 from conftest import SAMPLES
 
-from pdn_tools.replay.positions import position_at
 from pdn_tools.pdn.reader import read_string
 from pdn_tools.replay import replay_game
+from pdn_tools.replay.positions import position_at
 from pdn_tools.report.board import board_lines
 from pdn_tools.rules import INTERNATIONAL, Position, write_fen
 

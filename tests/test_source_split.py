@@ -7,12 +7,12 @@ import io
 from helpers import codes, mainline_texts
 
 from pdn_tools import read_games, read_string
-from pdn_tools.run.check import CheckOptions, check_slots
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.reader import FileReport
-from pdn_tools.run.slots import cut_batches
 from pdn_tools.pdn.source import Decoding, read_pieces
 from pdn_tools.pdn.split import split_chunks
+from pdn_tools.run.check import CheckOptions, check_slots
+from pdn_tools.run.slots import cut_batches
 
 
 def games_of(data: bytes, **kwargs: object) -> list:  # type: ignore[type-arg]

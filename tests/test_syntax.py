@@ -92,7 +92,6 @@ def test_a_node_kept_alone_keeps_the_moves_after_it() -> None:
     assert [n.element_text() for n in second.mainline()] == ["38-32"]
 
 
-
 def test_numbers_glued_to_moves_read_as_when_spaced() -> None:
     glued = one('[Event "x"]\n1.32-28 18-23 2.38-32! 12-18 3.31x22 17x28 4.33-29 *\n')
     spaced = one('[Event "x"]\n1. 32-28 18-23 2. 38-32! 12-18 3. 31x22 17x28 4. 33-29 *\n')
@@ -104,6 +103,7 @@ def test_numbers_glued_to_moves_read_as_when_spaced() -> None:
     assert codes(glued) == codes(spaced)
     # a glued number that disagrees with the count is still reported (W16 on the first)
     assert codes(one("1. 2.32-28 *")).count("W16") == 1
+
 
 def test_positions_are_file_positions() -> None:
     games = read_string('[Event "a"]\n1. 32-28 *\n[Event "b"]\n\n1. 33-29\n  18-23 *\n')

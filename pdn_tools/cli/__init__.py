@@ -4,6 +4,8 @@ Each sub-command lives in its own module; this module only assembles the group.
 Data goes to stdout, chatter and diagnostics about the tool itself to stderr.  Every
 usage error (unknown option or command, bad value) ends with exit status 2 and one
 line on stderr, like the input errors of the commands.
+
+Layer 6, the top of the pipeline: it may import every layer and none imports it.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ from typing import Any, NoReturn
 
 import click
 
-from pdn_tools import __version__
 from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
+from pdn_tools.version import __version__
 
 
 class _Group(click.Group):

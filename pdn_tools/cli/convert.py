@@ -22,7 +22,6 @@ from pdn_tools.cli.options import reading_options
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.from_json import JsonInputError, read_json
-from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.export.sinks import (
     FORMATS,
     Exported,
@@ -34,9 +33,10 @@ from pdn_tools.export.sinks import (
     format_of,
 )
 from pdn_tools.pdn.model import Game, ReadOptions
-from pdn_tools.run.paths import InputError, check, expand
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay.resolve import Resolution, resolve
+from pdn_tools.run.paths import InputError, check, expand
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
 

@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 
 import click
 
-from pdn_tools.run.check import CheckOptions
 from pdn_tools.pdn.gametype import PROFILES, SUPPORTED
 from pdn_tools.pdn.model import ReadOptions
-from pdn_tools.run.parallel import default_jobs
 from pdn_tools.report.selection import Selection, SelectionError, parse_prefixes
+from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.parallel import default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
 

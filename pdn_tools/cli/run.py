@@ -13,8 +13,9 @@ from typing import NoReturn
 
 import click
 
-from pdn_tools.run.check import Checked, CheckOptions
 from pdn_tools.cli.progress import Progress, wanted
+from pdn_tools.report.records import Checked
+from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.parallel import Input, check_inputs, input_list
 from pdn_tools.run.paths import InputError, check, expand
 

@@ -6,15 +6,15 @@ import sys
 
 import click
 
-from pdn_tools.run.check import CheckOptions, replay_checked
 from pdn_tools.cli.options import check_options, reading_options
 from pdn_tools.cli.run import fail, os_message
 from pdn_tools.pdn.model import Game
-from pdn_tools.run.paths import InputError, check
-from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
 from pdn_tools.pdn.reader import read_games
+from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
 from pdn_tools.report.show import ShowRequest, show_lines
 from pdn_tools.rules import Color, variant_by_name
+from pdn_tools.run.check import CheckOptions, replay_checked
+from pdn_tools.run.paths import InputError, check
 
 
 @click.command()

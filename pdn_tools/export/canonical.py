@@ -26,13 +26,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.export.pdn import Lines, tag_lines, write_comment
-from pdn_tools.replay.resolve import Resolution
+from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME
 from pdn_tools.pdn.model import Comment, Game, Node, Tag
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
+from pdn_tools.replay.resolve import Resolution
 
 WIDTH = 80
 """Longest movetext line, in columns."""

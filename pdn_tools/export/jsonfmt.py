@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from pdn_tools.replay.resolve import Resolution
 from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.resolve import Resolution
 
 SCHEMA_VERSION = 1
 """Version of the JSON game object; bumped when a key changes meaning or is removed."""

@@ -16,11 +16,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pdn_tools.export import jsonfmt
-from pdn_tools.replay.resolve import Resolution
 from pdn_tools.pdn.model import Game
-from pdn_tools.replay import ReplayResult
-from pdn_tools.rules import write_fen
 from pdn_tools.pdn.tags import standard_name
+from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.resolve import Resolution
+from pdn_tools.rules import write_fen
 
 SCHEMA_VERSION = 1
 METADATA_KEY = "pdn_tools.schema_version"

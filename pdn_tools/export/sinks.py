@@ -14,9 +14,9 @@ from pdn_tools.export.canonical import CanonicalOptions, write_canonical
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, game_dict
 from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.export.pdn import write_game
-from pdn_tools.replay.resolve import Resolution
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.resolve import Resolution
 
 FORMATS = ("pdn", "json", "jsonl", "parquet")
 #: File name endings and the format they mean.

@@ -20,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
+from pdn_tools.pdn.grammar import parser, pattern, run_items, tag_pattern
 from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -34,7 +35,6 @@ from pdn_tools.pdn.model import (
 )
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
-from pdn_tools.pdn.grammar import parser, pattern, run_items, tag_pattern
 from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import IO, BinaryIO
 
 from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.source import Decoding, read_pieces
 from pdn_tools.pdn.split import split_chunks
-from pdn_tools.pdn.build import build_game
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.source import Piece
 from pdn_tools.pdn.grammar import pattern
+from pdn_tools.pdn.source import Piece
 
 #: How many following lines a tag value may continue onto (FEN values broken over lines).
 MAX_TAG_LINES = 8

@@ -1,7 +1,12 @@
 """Replay validation: play a read game with the rules engine and report what is wrong.
 
-``replay_game(game, options)`` appends its findings to ``game.issues`` and returns a
-:class:`ReplayResult`.  See ``docs/replay.md``.
+Layer 3 of the pipeline, where the format meets the rules.  ``replay_game(game,
+options)`` appends its findings to ``game.issues`` and returns a :class:`ReplayResult`;
+:mod:`.resolve` maps the engine move behind every written move (variations too) and
+:mod:`.positions` gives the board at any ply.  See ``docs/replay.md``.
+
+May import the format (:mod:`pdn_tools.pdn`), the rules engine and the diagnostics;
+never the exporters, reports, runners or the command line.
 """
 
 from __future__ import annotations

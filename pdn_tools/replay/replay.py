@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.pdn.model import Game, Node
+from pdn_tools.pdn.results import read_result
+from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.diagnose import closeness, explain
 from pdn_tools.replay.draws import ARTICLES, DrawTracker, draw_tracker, side_name
 from pdn_tools.replay.options import (
@@ -29,7 +31,6 @@ from pdn_tools.replay.options import (
     ReplayResult,
     ReplayStop,
 )
-from pdn_tools.pdn.results import read_result
 from pdn_tools.rules import (
     FenError,
     MatchKind,
@@ -45,10 +46,9 @@ from pdn_tools.rules import (
     variants,
     write_fen,
 )
+from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.geometry import Geometry
-from pdn_tools.rules.movegen import generator_for
 from pdn_tools.rules.raygen import KingMoveLimit
-from pdn_tools.pdn.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pdn_tools.pdn.model import Game, Node
+from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult
 from pdn_tools.rules import (
     FenError,
@@ -29,7 +30,6 @@ from pdn_tools.rules import (
     parse_move,
     variant_by_name,
 )
-from pdn_tools.pdn.tags import standard_name
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pdn_tools.run.check import Checked
 from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection, status_of
 
 

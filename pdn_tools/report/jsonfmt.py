@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from pdn_tools import __version__
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.version import __version__
 
 
 def _dump(data: object) -> str:

@@ -7,6 +7,7 @@ holds no game at all gets one record with ``game`` 0, so that its findings
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pdn_tools.diagnostics import Issue
@@ -53,3 +54,35 @@ def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
         "replayed": False,
         "final_fen": None,
     }
+
+
+@dataclass(slots=True)
+class Checked:
+    """One checked game (or the record of a file without games, ``game`` 0).
+
+    ``file_no`` is the 0-based position of the file among the inputs, so that reports
+    can group games by file even when one name is given twice.  ``record`` is the
+    game's JSON record with an empty ``issues`` list; the findings are in ``issues``
+    (reports filter them before writing the record).
+    """
+
+    file_no: int
+    record: dict[str, Any]
+    issues: list[Issue]
+
+    @property
+    def file(self) -> str:
+        """The file name as reported."""
+        return str(self.record["file"])
+
+    @property
+    def game(self) -> int:
+        """1-based index of the game within its file, 0 for a file record."""
+        return int(self.record["game"])
+
+
+def file_checked(file_no: int, name: str, issues: list[Issue]) -> Checked:
+    """The record of a file that holds no game, with its file-level findings."""
+    record = file_record(name, issues)
+    record["issues"] = []
+    return Checked(file_no, record, list(issues))

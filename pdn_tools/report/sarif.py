@@ -19,10 +19,10 @@ from pathlib import Path, PurePath
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from pdn_tools import __version__
 from pdn_tools.diagnostics import CATALOGUE, Code, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.text import where
+from pdn_tools.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

@@ -3,6 +3,9 @@
 The engine knows no PDN files.  It speaks squares (PDN numbers), positions and moves;
 :mod:`.fen` and :mod:`.notation` are the only modules where text meets them.
 
+Layer 1 of the pipeline, at the bottom beside :mod:`pdn_tools.diagnostics`: it imports
+nothing of pdn-tools outside this package.
+
 Typical replay use::
 
     from pdn_tools.rules import INTERNATIONAL, parse_fen, legal_moves, parse_move
@@ -17,9 +20,10 @@ Typical replay use::
 from __future__ import annotations
 
 from pdn_tools.rules.fen import FenError, FenResult, parse_fen, write_fen
+from pdn_tools.rules.generators import generator_for, legal_moves
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
-from pdn_tools.rules.movegen import Generator, generator_for, legal_moves
+from pdn_tools.rules.movegen import Generator
 from pdn_tools.rules.notation import (
     MatchKind,
     MoveMatch,

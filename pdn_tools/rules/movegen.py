@@ -35,7 +35,6 @@ from pdn_tools.rules.move import Move
 from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, move_code, tables_for
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import (
-    INTERNATIONAL,
     CaptureChoice,
     CapturePromotion,
     Color,
@@ -788,42 +787,3 @@ def sides(position: Position) -> tuple[int, int, int, int, bool]:
 def capture_sort_key(move: Move) -> tuple[int, int, list[int]]:
     """Order of capture moves in move lists: from, to, captured squares."""
     return (move.from_sq, move.to_sq, sorted(move.captures))
-
-
-_GENERATORS: dict[int, tuple[Variant, Generator]] = {}
-_DEFAULT: list[Generator] = []
-"""The international generator once built (the default variant skips the lookup)."""
-
-
-def generator_for(variant: Variant) -> Generator:
-    """The generator of a rules description, built once per description object.
-
-    Looked up by object identity: hashing a whole frozen description on every call
-    would cost more than generating the moves of a quiet position.
-    """
-    entry = _GENERATORS.get(id(variant))
-    if entry is None or entry[0] is not variant:
-        entry = (variant, Generator(variant) if variant.rays is None else _ray_generator(variant))
-        _GENERATORS[id(variant)] = entry
-        if variant is INTERNATIONAL:
-            _DEFAULT.append(entry[1])
-    return entry[1]
-
-
-def _ray_generator(variant: Variant) -> Generator:
-    """The ray-walking generator of a variant with orthogonal directions (imported
-    here: :mod:`.raygen` builds on this module)."""
-    from pdn_tools.rules.raygen import RayGenerator
-
-    return RayGenerator(variant)
-
-
-def legal_moves(position: Position, variant: Variant = INTERNATIONAL) -> list[Move]:
-    """All legal moves of *position* under *variant*, sorted by (from, to, captures).
-
-    Moves with the same identity (from, to, captured set) appear once, with all their
-    routes in :attr:`Move.paths`.  An empty list means the side to move has lost.
-    """
-    if variant is INTERNATIONAL and _DEFAULT:
-        return _DEFAULT[0].legal_moves(position)
-    return generator_for(variant).legal_moves(position)

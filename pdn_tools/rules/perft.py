@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import gc
 
-from pdn_tools.rules.movegen import Generator, generator_for, legal_moves
+from pdn_tools.rules.generators import generator_for, legal_moves
+from pdn_tools.rules.movegen import Generator
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
 

@@ -78,9 +78,12 @@ class Position(NamedTuple):
         return position
 
     def __repr__(self) -> str:
-        from pdn_tools.rules.fen import write_fen
-
-        return f"Position({write_fen(self)!r})"
+        # Square lists rather than FEN: the FEN writer (.fen) builds on this module.
+        return (
+            f"Position(turn={self.turn.name}, white_men={self.men(Color.WHITE)}, "
+            f"white_kings={self.kings(Color.WHITE)}, black_men={self.men(Color.BLACK)}, "
+            f"black_kings={self.kings(Color.BLACK)})"
+        )
 
     @property
     def white_to_move(self) -> bool:

@@ -15,7 +15,7 @@ or free choice) plus the :class:`~pdn_tools.rules.rayrules.RayRules` extras: pie
 values and the king-first tie-break for the capture choice, and the ban on turning 180
 degrees within a capture.  Its public methods are those of
 :class:`~pdn_tools.rules.movegen.Generator` (it is one, to callers), so
-:func:`~pdn_tools.rules.movegen.legal_moves`, perft and the replay need no change.
+:func:`~pdn_tools.rules.generators.legal_moves`, perft and the replay need no change.
 
 Also here: :class:`KingMoveLimit`, the Frisian rule on consecutive king moves, which
 depends on the history of the game and so is kept by the replay, not by positions.
@@ -58,7 +58,7 @@ def _mirror(steps: tuple[Step, ...]) -> tuple[Step, ...]:
 
 class RayGenerator(Generator):
     """Legal moves of a variant with :attr:`Variant.rays` (get it from
-    :func:`~pdn_tools.rules.movegen.generator_for`).
+    :func:`~pdn_tools.rules.generators.generator_for`).
 
     Same interface as the diagonal :class:`Generator`, but none of its bitboard
     shortcuts: every method walks the precomputed rays of the pieces of the side to

@@ -16,15 +16,15 @@ tree.  Two entry points produce them, and they must agree exactly:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
-from pdn_tools.report.records import file_record, game_record
 from pdn_tools.pdn.split import Chunk
-from pdn_tools.pdn.build import build_game
+from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.report.records import Checked, file_checked, game_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,31 +33,6 @@ class CheckOptions:
 
     read: ReadOptions = field(default_factory=ReadOptions)
     syntax_only: bool = False
-
-
-@dataclass(slots=True)
-class Checked:
-    """One checked game (or the record of a file without games, ``game`` 0).
-
-    ``file_no`` is the 0-based position of the file among the inputs, so that reports
-    can group games by file even when one name is given twice.  ``record`` is the
-    game's JSON record with an empty ``issues`` list; the findings are in ``issues``
-    (reports filter them before writing the record).
-    """
-
-    file_no: int
-    record: dict[str, Any]
-    issues: list[Issue]
-
-    @property
-    def file(self) -> str:
-        """The file name as reported."""
-        return str(self.record["file"])
-
-    @property
-    def game(self) -> int:
-        """1-based index of the game within its file, 0 for a file record."""
-        return int(self.record["game"])
 
 
 @dataclass(slots=True)
@@ -106,13 +81,6 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     record = game_record(game, replay)
     record["issues"] = []
     return Checked(file_no, record, game.issues)
-
-
-def file_checked(file_no: int, name: str, issues: list[Issue]) -> Checked:
-    """The record of a file that holds no game, with its file-level findings."""
-    record = file_record(name, issues)
-    record["issues"] = []
-    return Checked(file_no, record, list(issues))
 
 
 def check_file(

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import BinaryIO, TypeVar
 
-from pdn_tools.run.check import Checked, CheckOptions, check_file, check_slots, file_checked
+from pdn_tools.report.records import Checked, file_checked
+from pdn_tools.run.check import CheckOptions, check_file, check_slots
 from pdn_tools.run.slots import SlotBatch, cut_batches
 
 #: Characters of game text per batch of a large file (about 70 ordinary games).

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from pdn_tools.run.check import Slot
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.source import Decoding, read_pieces
 from pdn_tools.pdn.split import split_chunks
+from pdn_tools.run.check import Slot
 
 
 @dataclass(slots=True)

@@ -7,8 +7,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pdn_tools import Comment, Game, MoveText, Node, Tag, Terminator, read_string
-from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.replay import ReplayResult, replay_game
+from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.rules import INTERNATIONAL, Position, legal_moves, move_text, path_text
 
 COMMENTS = st.sampled_from(

@@ -21,8 +21,8 @@ from pdn_tools.export.canonical import write_canonical
 from pdn_tools.export.from_json import game_from_dict
 from pdn_tools.export.jsonfmt import game_dict
 from pdn_tools.export.parquet import ParquetWriter
-from pdn_tools.replay.resolve import resolve
 from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
 
 pytestmark = pytest.mark.corpus
 

@@ -21,8 +21,8 @@ from pdn_tools.export.from_json import game_from_dict, read_json
 from pdn_tools.export.jsonfmt import JsonArrayWriter, game_dict
 from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.export.pdn import write_game
-from pdn_tools.replay.resolve import resolve
 from pdn_tools.replay import ReplayOptions, replay_game
+from pdn_tools.replay.resolve import resolve
 from pdn_tools.rules import variants
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -22,7 +22,7 @@ from pdn_tools.rules import (
     parse_fen,
     write_fen,
 )
-from pdn_tools.rules.movegen import generator_for
+from pdn_tools.rules.generators import generator_for
 
 Identity = tuple[int, int, frozenset[int]]
 

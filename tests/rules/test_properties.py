@@ -22,8 +22,8 @@ from pdn_tools.rules import (
     perft,
     write_fen,
 )
+from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.geometry import geometry_for
-from pdn_tools.rules.movegen import generator_for
 from pdn_tools.rules.variant import INTERNATIONAL, Variant, variants
 
 GEO = geometry_for(INTERNATIONAL.board)
