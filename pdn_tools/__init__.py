@@ -1,30 +1,87 @@
-"""pdn-tools: check and convert draughts game records written in PDN.
+"""pdn-tools: check and convert draughts (checkers) game records written in PDN.
 
-The public API: :func:`read_games` streams games from a file or handle;
-:class:`Game` is the game tree; :class:`Issue` a finding with a stable code.
+Reading and checking
+    validate(source, *, variant=None, strict=False, **rule_options)
+        Games read *and replayed*, streaming: ``game.issues`` holds every finding
+        (reading and rules alike), ``game.draws`` the draw events.
+    validate_string(text, ...)    the same for a string
+    read_games(source, options)   games as read, without replay (syntax only)
+    read_game(handle), read_string(text)
+
+The game tree (python-chess's shape: ``variations[0]`` is the main line)
+    Game       tags, moves, comments, result; ``str(game)`` / ``game.to_pdn()`` is
+               canonical PDN, ``game.to_json()`` the JSON object of ``pdn convert``
+    Node       one move, placeholder or set-up; ``node.board()`` the position after it
+    Visitor    walks a tree in writing order: ``game.accept(visitor)``
+    Tag, Comment, MoveText, Terminator, ReadOptions, ReplayOptions
+
+Findings
+    Issue      a finding: code, severity, message, line, column, ply, move
+    Severity, CATALOGUE (every code), DrawEvent
+
+The rules engine
+    Board      a position to play on: ``legal_moves``, ``push``, ``pop``, ``fen()``,
+               ``is_game_over()``, ``outcome()``, ``Board.from_fen(fen, variant=…)``
+    Move, Color, Variant, variant_by_name, variants, FenError, IllegalMoveError
+
+See ``docs/api.md`` for examples; the command line (``pdn``) is built on these.
 """
 
 from __future__ import annotations
 
-from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
-from pdn_tools.pdn.model import Comment, Game, MoveText, Node, ReadOptions, Tag, Terminator
+from pdn_tools import export as _export  # noqa: F401  (fills str(game), to_pdn, to_json)
+from pdn_tools.diagnostics import CATALOGUE, DrawEvent, Issue, Severity
+from pdn_tools.pdn.model import (
+    Comment,
+    Game,
+    MoveText,
+    Node,
+    ReadOptions,
+    Tag,
+    Terminator,
+    Visitor,
+)
 from pdn_tools.pdn.reader import FileReport, read_game, read_games, read_string
+from pdn_tools.replay import ReplayOptions, validate, validate_string
+from pdn_tools.rules import (
+    Board,
+    Color,
+    FenError,
+    IllegalMoveError,
+    Move,
+    Variant,
+    variant_by_name,
+    variants,
+)
 from pdn_tools.version import __version__
 
 __all__ = [
     "CATALOGUE",
+    "Board",
+    "Color",
     "Comment",
+    "DrawEvent",
+    "FenError",
     "FileReport",
     "Game",
+    "IllegalMoveError",
     "Issue",
+    "Move",
     "MoveText",
     "Node",
     "ReadOptions",
+    "ReplayOptions",
     "Severity",
     "Tag",
     "Terminator",
+    "Variant",
+    "Visitor",
     "__version__",
     "read_game",
     "read_games",
     "read_string",
+    "validate",
+    "validate_string",
+    "variant_by_name",
+    "variants",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 
 class Severity(StrEnum):
@@ -365,6 +365,39 @@ class Issue:
         if self.context is not None:
             data["context"] = self.context
         return data
+
+
+DrawRule = Literal[
+    "threefold",
+    "25-move",
+    "16-move",
+    "5-move",
+    "15-move",
+    "40-move",
+    "3-kings",
+    "2-kings",
+    "balance",
+    "lone-pieces",
+    "two-kings-v-king",
+]
+"""Draw conditions: the FMJD four (rules.md §5) and those of the other variants (§6)."""
+
+
+class DrawEvent(TypedDict):
+    """A draw condition that first holds at ``ply`` (1-based half-move, counted along
+    the line from the start position; a variation continues its branch's count).
+
+    Events inside a variation carry ``in_variation`` (True) and the ``line`` and
+    ``column`` of the move at which the condition holds; main-line events have only
+    the three required keys.
+    """
+
+    rule: DrawRule
+    ply: int
+    article: str
+    in_variation: NotRequired[bool]
+    line: NotRequired[int]
+    column: NotRequired[int]
 
 
 def catalogue_markdown() -> str:

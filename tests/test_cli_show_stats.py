@@ -11,14 +11,14 @@ from conftest import SAMPLES
 from pdn_tools.pdn.reader import read_string
 from pdn_tools.replay import replay_game
 from pdn_tools.replay.positions import position_at
-from pdn_tools.report.board import board_lines
 from pdn_tools.rules import INTERNATIONAL, Position, write_fen
+from pdn_tools.rules.board import diagram
 
 CLUB = str(SAMPLES / "clean" / "club-evening.pdn")
 
 
 def test_board_of_the_start_position() -> None:
-    lines = board_lines(Position.initial(INTERNATIONAL))
+    lines = diagram(Position.initial(INTERNATIONAL))
     assert lines[0] == lines[-1] == "+" + "-" * 21 + "+"
     rows = lines[1:-1]
     assert len(rows) == 10

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import doctest
+import importlib
+import io
+import re
+
+import pytest
 from conftest import REPO
 
 from pdn_tools.diagnostics import CATALOGUE, catalogue_markdown
@@ -36,3 +43,34 @@ def test_cli_reference_lists_every_option() -> None:
                 for opt in param.opts:
                     if opt.startswith("--") and opt != "--help":
                         assert f"`{opt}" in text, (name, opt)
+
+
+def test_api_page_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    failures, tried = doctest.testfile(
+        str(REPO / "docs" / "api.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert tried > 20 and failures == 0
+
+
+@pytest.mark.parametrize("module", ["pdn_tools.rules.board", "pdn_tools.pdn.model"])
+def test_docstring_examples_run(module: str) -> None:
+    failures, tried = doctest.testmod(importlib.import_module(module))
+    assert tried > 0 and failures == 0
+
+
+def test_readme_python_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's Python section, run as written: findings with file:line:col, the
+    board before each faulty move, one game as PDN and as JSON."""
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", readme, re.S)
+    assert code is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), "README.md", "exec"), {})
+    text = out.getvalue()
+    assert "corpus/faults/illegal-moves.pdn:5:34: E05 " in text
+    assert text.count("+---------------------+") >= 4  # boards before the faulty moves
+    assert "1. 32-28 19-23 2. 28x19 14x23 *" in text
+    assert '"canonical": "28x19"' in text

@@ -7,3 +7,7 @@ itself (tags, moves, comments, variations), resolved by the replay where it coul
 May import the format (:mod:`pdn_tools.pdn`), the rules engine and the replay; never
 the reports, the runners or the command line.
 """
+
+from pdn_tools.export.game import game_json, game_pdn
+
+__all__ = ["game_json", "game_pdn"]

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pdn_tools.export.pdn import Lines, tag_lines, write_comment
 from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME
-from pdn_tools.pdn.model import Comment, Game, Node, Tag
+from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.resolve import Resolution
@@ -124,8 +124,12 @@ class _Counter:
         self.first = not self.first
 
 
-class _Writer:
-    """Writes one game's movetext into :class:`Lines`."""
+class _Writer(Visitor[None]):
+    """Writes one game's movetext into :class:`Lines`, walking the tree as a visitor.
+
+    ``counter`` is the move number and side along the line being written; ``before``
+    the counter before the last element, from which an alternative to it starts.
+    """
 
     def __init__(
         self, game: Game, resolution: Resolution, options: CanonicalOptions, first_mover: str
@@ -136,6 +140,9 @@ class _Writer:
         self.first_mover = first_mover
         self.out = _Lines(WIDTH)
         self.interrupted = True
+        self.counter = _Counter(1, True)
+        self.before = self.counter
+        self.saved: list[tuple[_Counter, _Counter]] = []
 
     # -- small pieces ----------------------------------------------------------
     def comments(self, comments: list[Comment]) -> None:
@@ -192,26 +199,24 @@ class _Writer:
         self.nags(node)
         self.comments(node.comments)
 
-    def line(self, first: Node, counter: _Counter) -> None:
-        """Write the line starting at *first*; alternatives to each of its nodes
-        follow that node in parentheses."""
-        node: Node | None = first
-        while node is not None:
-            before = counter.copy()
-            self.element(node, counter)
-            parent = node.parent
-            if (
-                not self.options.strip_variations
-                and parent is not None
-                and parent.variations[0] is node
-            ):
-                for alternative in parent.variations[1:]:
-                    self.out.open()
-                    self.interrupted = True
-                    self.line(alternative, before.copy())
-                    self.out.close()
-                    self.interrupted = True
-            node = node.next()
+    # -- the walk ----------------------------------------------------------------
+    def visit_node(self, node: Node) -> None:
+        self.before = self.counter.copy()
+        self.element(node, self.counter)
+
+    def begin_variation(self, first: Node) -> Skip | None:
+        if self.options.strip_variations:
+            return SKIP
+        self.saved.append((self.counter, self.before))
+        self.counter = self.before.copy()
+        self.out.open()
+        self.interrupted = True
+        return None
+
+    def end_variation(self, first: Node) -> None:
+        self.out.close()
+        self.interrupted = True
+        self.counter, self.before = self.saved.pop()
 
 
 _RESULT_LIKE = re.compile(r"[0-2]-[0-2]")
@@ -285,8 +290,8 @@ def write_canonical(
     writer.comments(game.comments)
     writer.nags(game)
     if game.variations:
-        counter = _start_counter(game, first_mover)
-        writer.line(game.variations[0], counter)  # alternatives to the first move too
+        writer.counter = _start_counter(game, first_mover)
+        game.accept(writer)  # alternatives to the first move too
     style = result_style(game)
     tagged = game
     if opts.normalise_results:

@@ -15,7 +15,7 @@ from typing import IO, Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pdn_tools.export import jsonfmt
+import pdn_tools.export.jsonfmt as jsonfmt
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult

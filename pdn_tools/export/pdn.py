@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from pdn_tools.pdn.model import Comment, Game, Node, Tag
+from pdn_tools.pdn.model import Comment, Game, Node, Tag, Visitor
 from pdn_tools.pdn.tags import ROSTER, escape, standard_name
 
 WIDTH = 79
@@ -117,18 +117,20 @@ def _element(out: Lines, node: Node) -> None:
     _comments(out, node.comments)
 
 
-def _line(out: Lines, first: Node) -> None:
-    """Write the line of play starting at *first*, with its variations."""
-    node: Node | None = first
-    while node is not None:
-        _element(out, node)
-        parent = node.parent
-        if parent is not None and parent.variations and parent.variations[0] is node:
-            for alternative in parent.variations[1:]:
-                out.token("(")
-                _line(out, alternative)
-                out.token(")")
-        node = node.variations[0] if node.variations else None
+class _Movetext(Visitor[None]):
+    """Writes the move tree as read: elements in order, alternatives in parentheses."""
+
+    def __init__(self, out: Lines) -> None:
+        self.out = out
+
+    def visit_node(self, node: Node) -> None:
+        _element(self.out, node)
+
+    def begin_variation(self, first: Node) -> None:
+        self.out.token("(")
+
+    def end_variation(self, first: Node) -> None:
+        self.out.token(")")
 
 
 def write_game(
@@ -152,8 +154,7 @@ def write_game(
     _comments(out, game.comments)
     for nag in game.nags:
         out.token(f"${nag}")
-    if game.variations:
-        _line(out, game.variations[0])  # writes the alternatives to the first move too
+    game.accept(_Movetext(out))  # writes the alternatives to the first move too
     end = "*" if terminator == "star" or game.terminator is None else game.terminator.text
     out.token(end)
     out.flush()

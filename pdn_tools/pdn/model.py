@@ -6,16 +6,27 @@ The shape follows the python-chess convention: a :class:`Game` is the root
 occupies a ply slot: a move, an unknown-move placeholder, or a ``/FEN/`` set-up.
 Nothing here knows the rules of draughts: squares are kept as written (normalised
 only in spelling), and whether a move is legal is the replay's question.
+
+The conveniences that need the layers above — ``node.board()``, ``str(game)`` and
+``game.to_pdn()`` (canonical PDN), ``game.to_json()`` — are reached through
+:data:`EXTENSIONS`, which those layers fill when :mod:`pdn_tools` is imported: the tree
+names the engine's :class:`~pdn_tools.rules.board.Board` in annotations only and never
+imports a layer above it.  :class:`Visitor` walks a tree in writing order without
+knowing its internals (``game.accept(visitor)``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import enum
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 from weakref import ref
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import DrawEvent, Issue, Severity
+
+if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
+    from pdn_tools.rules.board import Board
 
 #: Standard strength marks and the NAG numbers they are stored as (pdn-format.md §8.1).
 MARK_TO_NAG: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
@@ -215,6 +226,47 @@ class Node:
             yield node
             node = node.next()
 
+    def end(self) -> Node:
+        """The last node of the main line that follows this node (itself at the end)."""
+        node: Node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def game(self) -> Game:
+        """The game this node belongs to (ValueError once the game has been dropped)."""
+        node: Node = self
+        while True:
+            if isinstance(node, Game):
+                return node
+            parent = node.parent
+            if parent is None:
+                raise ValueError("this node's game is no longer held")
+            node = parent
+
+    def ply(self) -> int:
+        """Half-move slots from the start to this node (moves and placeholders; 0 at
+        the root).  A node in a variation counts along its own line."""
+        count = 0
+        node: Node | None = self
+        while node is not None and node.kind != "root":
+            if node.kind != "setup":
+                count += 1
+            node = node.parent
+        return count
+
+    def board(self) -> Board:
+        """The position after this node, as a :class:`~pdn_tools.rules.board.Board`.
+
+        python-chess's idiom: ``game.board()`` is the start position and
+        ``game.end().board()`` the final one.  The game must have been replayed
+        (:func:`pdn_tools.validate`); raises ``ValueError`` saying why when the
+        position is unknown (the move is illegal, or follows one that is).
+        """
+        if EXTENSIONS.board is None:
+            raise _missing("board")
+        return EXTENSIONS.board(self)
+
     def element_text(self) -> str:
         """The element in normalised spelling (move text, placeholder or set-up)."""
         if self.kind == "move" and self.move is not None:
@@ -224,6 +276,15 @@ class Node:
         if self.kind == "setup":
             return f'/FEN "{self.fen}"/'
         return ""
+
+    def accept(self, visitor: Visitor[T]) -> T:
+        """Walk the line that starts at this node's first variation with *visitor*
+        (for a :class:`Game`, the whole game) and return ``visitor.result()``."""
+        visitor.begin_line(self)
+        if self.variations:
+            _walk_line(self.variations[0], visitor)
+        visitor.end_line(self)
+        return visitor.result()
 
     def __repr__(self) -> str:
         return f"<Node {self.kind} {self.element_text()!r} at {self.line}:{self.column}>"
@@ -257,10 +318,12 @@ class Game(Node):
     """
 
     __slots__ = (
+        "draws",
         "file",
         "index",
         "issues",
         "preamble",
+        "replay_state",
         "source",
         "span",
         "tags",
@@ -279,6 +342,11 @@ class Game(Node):
         self.span: Span = Span(0, 0, 0)
         self.variant: str = "unknown"
         self.source: str | None = None
+        self.draws: list[DrawEvent] = []
+        """Draw conditions the replay found on the game (empty until replayed)."""
+        self.replay_state: object | None = None
+        """What the replay established, kept by :func:`pdn_tools.validate` for
+        :meth:`board` and the writers; opaque to the tree (None: not replayed)."""
 
     # -- tags ----------------------------------------------------------------
     def tag(self, name: str, default: str | None = None) -> str | None:
@@ -342,6 +410,45 @@ class Game(Node):
         """Record a finding on this game."""
         self.issues.append(issue)
 
+    def node_at(self, ply: int) -> Node:
+        """The main-line node after which *ply* plies have been played (the game itself
+        for 0; a set-up written after that ply is included).  ``node_at(issue.ply -
+        1).board()`` is the position a finding's move was played in.  IndexError when
+        the main line is shorter."""
+        if ply < 0:
+            raise IndexError(f"ply {ply} is before the start")
+        found: Node = self
+        count = 0
+        for node in self.mainline():
+            if node.kind != "setup":
+                count += 1
+                if count > ply:
+                    return found
+            found = node
+        if count < ply:
+            raise IndexError(f"the main line has {count} plies, not {ply}")
+        return found
+
+    # -- writing -------------------------------------------------------------
+    def to_pdn(self) -> str:
+        """The game as canonical PDN (what ``pdn convert`` writes), ending with a newline.
+
+        Moves are written in the standard notation when the game was replayed
+        (:func:`pdn_tools.validate`), else as read, in normalised spelling.
+        """
+        if EXTENSIONS.pdn is None:
+            raise _missing("to_pdn")
+        return EXTENSIONS.pdn(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game's JSON object, as ``pdn convert`` writes it (docs/export.md)."""
+        if EXTENSIONS.json is None:
+            raise _missing("to_json")
+        return EXTENSIONS.json(self)
+
+    def __str__(self) -> str:
+        return self.to_pdn()
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.file}#{self.index} {self.tag('White', '?')} - "
@@ -367,3 +474,103 @@ class ReadOptions:
     keep_source: bool = False
     """Keep each game's text as read on :attr:`Game.source` (None for a game over
     ``max_game_chars``, whose text is never held)."""
+
+
+T = TypeVar("T")
+
+
+class Skip(enum.Enum):
+    """The type of :data:`SKIP`."""
+
+    SKIP = "skip"
+
+
+SKIP = Skip.SKIP
+"""Returned by :meth:`Visitor.begin_variation` to leave that variation out of the walk."""
+
+
+class Visitor(Generic[T]):
+    """Walks a game tree in the order PDN writes it, python-chess style.
+
+    Override what you need; every method does nothing by default.  For each line the
+    walk calls :meth:`visit_node` on its nodes in order; after a node that has
+    alternatives (a node that is ``variations[0]`` of its parent, with siblings), each
+    alternative line follows between :meth:`begin_variation` and
+    :meth:`end_variation`, before the line goes on.  ``game.accept(visitor)`` walks the
+    whole game: :meth:`begin_line` and :meth:`end_line` are then called with the game.
+
+    >>> from pdn_tools import read_string
+    >>> class Moves(Visitor[list[str]]):
+    ...     def __init__(self) -> None:
+    ...         self.moves: list[str] = []
+    ...     def visit_node(self, node: Node) -> None:
+    ...         self.moves.append(node.element_text())
+    ...     def begin_variation(self, first: Node) -> None:
+    ...         self.moves.append("(")
+    ...     def end_variation(self, first: Node) -> None:
+    ...         self.moves.append(")")
+    ...     def result(self) -> list[str]:
+    ...         return self.moves
+    >>> read_string("1. 32-28 (1. 33-29) 19-23 *")[0].accept(Moves())
+    ['32-28', '(', '33-29', ')', '19-23']
+    """
+
+    def begin_line(self, start: Node) -> None:
+        """Before the walk: *start* is the game (or the node whose line is walked)."""
+
+    def visit_node(self, node: Node) -> None:
+        """One element (move, placeholder or set-up) with its comments and NAGs."""
+
+    def begin_variation(self, first: Node) -> Skip | None:
+        """An alternative line starting at *first* begins; return :data:`SKIP` to leave
+        it (and what it holds) out of the walk, :meth:`end_variation` included."""
+        return None
+
+    def end_variation(self, first: Node) -> None:
+        """The alternative line that started at *first* ends."""
+
+    def end_line(self, start: Node) -> None:
+        """After the walk."""
+
+    def result(self) -> T:
+        """What :meth:`Node.accept` returns (None unless overridden)."""
+        return None  # type: ignore[return-value]
+
+
+def _walk_line(first: Node, visitor: Visitor[Any]) -> None:
+    """Visit the line starting at *first*: iterative along the line, recursive per
+    nesting level (bounded by ``ReadOptions.max_depth``)."""
+    node: Node | None = first
+    while node is not None:
+        visitor.visit_node(node)
+        parent = node.parent
+        if parent is not None and len(parent.variations) > 1 and parent.variations[0] is node:
+            for alternative in parent.variations[1:]:
+                if visitor.begin_variation(alternative) is SKIP:
+                    continue
+                _walk_line(alternative, visitor)
+                visitor.end_variation(alternative)
+        node = node.variations[0] if node.variations else None
+
+
+class Extensions:
+    """The tree's conveniences that the layers above the format provide.
+
+    ``board`` (node → Board) is set by :mod:`pdn_tools.replay`, ``pdn`` (game →
+    canonical PDN text) and ``json`` (game → JSON object) by :mod:`pdn_tools.export`,
+    when they are imported (``import pdn_tools`` imports both), so that the tree can
+    offer ``node.board()`` and ``str(game)`` without importing them.
+    """
+
+    def __init__(self) -> None:
+        self.board: Callable[[Node], Board] | None = None
+        self.pdn: Callable[[Game], str] | None = None
+        self.json: Callable[[Game], dict[str, Any]] | None = None
+
+
+def _missing(name: str) -> RuntimeError:
+    return RuntimeError(f"{name}() is provided by the pdn_tools package: import pdn_tools first")
+
+
+EXTENSIONS = Extensions()
+"""The one registry of the tree's conveniences (see :class:`Extensions`)."""

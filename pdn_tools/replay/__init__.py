@@ -11,25 +11,36 @@ never the exporters, reports, runners or the command line.
 
 from __future__ import annotations
 
+from pdn_tools.diagnostics import DrawEvent, DrawRule
 from pdn_tools.replay.draws import DrawTracker, material_class
 from pdn_tools.replay.options import (
-    DrawEvent,
-    DrawRule,
     ReplayedMove,
     ReplayOptions,
     ReplayResult,
     ReplayStop,
 )
 from pdn_tools.replay.replay import replay_game
+from pdn_tools.replay.validate import (
+    GameReplay,
+    board_after,
+    check_game,
+    validate,
+    validate_string,
+)
 
 __all__ = [
     "DrawEvent",
     "DrawRule",
     "DrawTracker",
+    "GameReplay",
     "ReplayOptions",
     "ReplayResult",
     "ReplayStop",
     "ReplayedMove",
+    "board_after",
+    "check_game",
     "material_class",
     "replay_game",
+    "validate",
+    "validate_string",
 ]

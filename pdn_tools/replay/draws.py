@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Literal, cast
 
-from pdn_tools.replay.options import DrawRule, ReplayOptions
+from pdn_tools.diagnostics import DrawRule
+from pdn_tools.replay.options import ReplayOptions
 from pdn_tools.rules import Color, DrawRules, Move, Position, Variant, generator_for
 
 _WHITE = Color.WHITE

@@ -10,25 +10,11 @@ it without knowing how replay works.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, NotRequired, TypedDict
+from typing import Literal, NamedTuple
 
+from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node
 from pdn_tools.rules import Move
-
-DrawRule = Literal[
-    "threefold",
-    "25-move",
-    "16-move",
-    "5-move",
-    "15-move",
-    "40-move",
-    "3-kings",
-    "2-kings",
-    "balance",
-    "lone-pieces",
-    "two-kings-v-king",
-]
-"""Draw conditions: the FMJD four (rules.md §5) and those of the other variants (§6)."""
 
 
 @dataclass(slots=True)
@@ -68,23 +54,6 @@ class ReplayOptions:
     """IP-04: positions compare placement and side to move (FMJD, yes)."""
     ip15_setup_resets_counters: bool = True
     """IP-15: an in-game ``/FEN/`` resets all draw counters (yes)."""
-
-
-class DrawEvent(TypedDict):
-    """A draw condition that first holds at ``ply`` (1-based half-move, counted along
-    the line from the start position; a variation continues its branch's count).
-
-    Events inside a variation carry ``in_variation`` (True) and the ``line`` and
-    ``column`` of the move at which the condition holds; main-line events have only
-    the three required keys.
-    """
-
-    rule: DrawRule
-    ply: int
-    article: str
-    in_variation: NotRequired[bool]
-    line: NotRequired[int]
-    column: NotRequired[int]
 
 
 class ReplayedMove(NamedTuple):

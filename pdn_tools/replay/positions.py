@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdn_tools.pdn.model import Game, Node
-from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.options import ReplayResult
 from pdn_tools.rules import FenError, Position, Variant, parse_fen
 
 

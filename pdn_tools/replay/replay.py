@@ -18,14 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import DrawEvent, Issue, Severity
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.diagnose import closeness, explain
 from pdn_tools.replay.draws import ARTICLES, DrawTracker, draw_tracker, side_name
 from pdn_tools.replay.options import (
-    DrawEvent,
     ReplayedMove,
     ReplayOptions,
     ReplayResult,
@@ -906,6 +905,7 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
             first = next(i for i in found if i.level is Severity.ERROR)
             found.insert(found.index(first) + 1, _fits_other(first, hint))
     game.issues.extend(found)
+    game.draws = replayer.result.draws
     return replayer.result
 
 

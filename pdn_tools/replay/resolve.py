@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.tags import standard_name
-from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.options import ReplayResult
 from pdn_tools.rules import (
     FenError,
     MatchKind,

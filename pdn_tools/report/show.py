@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.replay.positions import PlyPosition
-from pdn_tools.report.board import board_lines
 from pdn_tools.report.text import issue_lines
 from pdn_tools.rules import Color, write_fen
+from pdn_tools.rules.board import diagram
 
 _WRAP = 78
 
@@ -98,7 +98,7 @@ def show_lines(
     if position is None:
         lines.append(f"no board: {why_no_board or 'the position is unknown'}")
     else:
-        lines.extend(board_lines(position))
+        lines.extend(diagram(position))
         side = "White" if position.turn is Color.WHITE else "Black"
         lines.append(f"{side} to move")
         lines.append(f"FEN {write_fen(position)}")

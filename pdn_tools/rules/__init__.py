@@ -19,6 +19,7 @@ Typical replay use::
 
 from __future__ import annotations
 
+from pdn_tools.rules.board import Board, IllegalMoveError, diagram
 from pdn_tools.rules.fen import FenError, FenResult, parse_fen, write_fen
 from pdn_tools.rules.generators import generator_for, legal_moves
 from pdn_tools.rules.geometry import Geometry, geometry_for
@@ -54,6 +55,7 @@ from pdn_tools.rules.variant import (
 
 __all__ = [
     "INTERNATIONAL",
+    "Board",
     "BoardSpec",
     "CaptureChoice",
     "CapturePromotion",
@@ -63,6 +65,7 @@ __all__ = [
     "FenResult",
     "Generator",
     "Geometry",
+    "IllegalMoveError",
     "KingLanding",
     "KingRange",
     "MatchKind",
@@ -74,6 +77,7 @@ __all__ = [
     "Variant",
     "canonical_path",
     "canonical_paths",
+    "diagram",
     "divide",
     "generator_for",
     "geometry_for",

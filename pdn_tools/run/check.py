@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.pdn.split import Chunk
-from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
 from pdn_tools.report.records import Checked, file_checked, game_record
 
 
@@ -50,29 +50,12 @@ class Slot:
 
 
 def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
-    """Replay *game* unless only its syntax is checked; findings go to ``game.issues``.
-
-    In strict mode the replay's deviations become errors, like the reader's.  A
-    failure of the replay itself costs this game (E13), never the run.
-    """
+    """Replay *game* unless only its syntax is checked (see
+    :func:`pdn_tools.replay.check_game`); findings go to ``game.issues``."""
     if options.syntax_only:
         return None
-    known = len(game.issues)
-    replay = None
-    try:
-        replay = replay_game(game, ReplayOptions(variant=options.read.variant))
-    except Exception as exc:  # a bug must cost one game, never the run
-        game.add_issue(
-            Issue(
-                "E13",
-                f"internal error while replaying: {exc!r}",
-                game.span.start_line,
-                game.span.start_column,
-            )
-        )
-    if options.read.strict:
-        escalate(game.issues[known:])
-    return replay
+    replay = ReplayOptions(variant=options.read.variant)
+    return check_game(game, replay, strict=options.read.strict)
 
 
 def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:

@@ -1,0 +1,168 @@
+"""Games read and replayed in one go: the library's ``validate`` and the board at a node.
+
+:func:`check_game` is the one way a game is replayed for a verdict — by ``pdn
+validate`` (through :mod:`pdn_tools.run.check`) and by :func:`validate` alike — so the
+command line and the library report the same findings in the same order.
+:func:`validate` keeps what the replay established on each game (:class:`GameReplay`),
+which is what ``node.board()``, ``game.draws`` and the canonical writers read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.pdn.model import EXTENSIONS, Game, Node, ReadOptions
+from pdn_tools.pdn.reader import Source, read_games, read_string
+from pdn_tools.replay.options import ReplayOptions, ReplayResult
+from pdn_tools.replay.replay import replay_game
+from pdn_tools.replay.resolve import Resolution, resolve
+from pdn_tools.rules import Board, FenError, Move, Position, parse_fen
+
+
+@dataclass(slots=True)
+class GameReplay:
+    """What replaying one game established, kept on it as ``game.replay_state``.
+
+    ``result`` is the replay's :class:`ReplayResult` (None when the replay itself
+    failed, E13); the resolution of every written move (variations too) is computed
+    on first use, so a caller that only reads the findings does not pay for it.
+    """
+
+    result: ReplayResult | None
+    default_variant: str | None = None
+    """The variant assumed for a game of unknown variant (``ReplayOptions.variant``)."""
+    _resolution: Resolution | None = field(default=None, repr=False)
+
+    def resolution(self, game: Game) -> Resolution:
+        """The engine move and position behind each node of *game* (cached)."""
+        if self._resolution is None:
+            self._resolution = resolve(game, self.result, self.default_variant)
+        return self._resolution
+
+
+def check_game(game: Game, options: ReplayOptions, *, strict: bool = False) -> ReplayResult | None:
+    """Replay *game* for a verdict; findings go to ``game.issues``.
+
+    With *strict*, the replay's deviations become errors, like the reader's.  A
+    failure of the replay itself costs this game (E13), never the run: the result is
+    then None.
+    """
+    known = len(game.issues)
+    result = None
+    try:
+        result = replay_game(game, options)
+    except Exception as exc:  # a bug must cost one game, never the run
+        game.add_issue(
+            Issue(
+                "E13",
+                f"internal error while replaying: {exc!r}",
+                game.span.start_line,
+                game.span.start_column,
+            )
+        )
+    if strict:
+        escalate(game.issues[known:])
+    return result
+
+
+def _options(
+    variant: str | None, strict: bool, encoding: str | None, rule_options: dict[str, Any]
+) -> tuple[ReadOptions, ReplayOptions]:
+    replay_options = ReplayOptions(variant=variant, **rule_options)
+    return ReadOptions(strict=strict, variant=variant, encoding=encoding), replay_options
+
+
+def validate(
+    source: Source,
+    *,
+    variant: str | None = None,
+    strict: bool = False,
+    encoding: str | None = None,
+    name: str | None = None,
+    **rule_options: Any,
+) -> Iterator[Game]:
+    """Read the games of *source* and replay each one, streaming, as ``pdn validate``.
+
+    *source* is a path or a binary or text handle (as for
+    :func:`~pdn_tools.pdn.reader.read_games`).  *variant* names the rules for games
+    without a GameType tag (and a site profile for those that say 20); *strict* makes
+    every deviation from PDN 3.0 an error; *rule_options* are fields of
+    :class:`~pdn_tools.replay.options.ReplayOptions` (``draws=False``,
+    ``ip04_repetition_includes_side_to_move=False``, …).  Each game's ``issues`` hold
+    the reading and replay findings in the order ``pdn validate`` reports them, its
+    ``draws`` the draw events; ``node.board()`` gives the position after any node.
+    """
+    read_options, replay_options = _options(variant, strict, encoding, rule_options)
+    for game in read_games(source, read_options, name=name):
+        yield _replayed(game, replay_options, strict)
+
+
+def validate_string(
+    text: str,
+    *,
+    variant: str | None = None,
+    strict: bool = False,
+    name: str = "<string>",
+    **rule_options: Any,
+) -> list[Game]:
+    """All games of a PDN string, read and replayed (see :func:`validate`)."""
+    read_options, replay_options = _options(variant, strict, None, rule_options)
+    return [_replayed(g, replay_options, strict) for g in read_string(text, read_options, name)]
+
+
+def _replayed(game: Game, options: ReplayOptions, strict: bool) -> Game:
+    result = check_game(game, options, strict=strict)
+    game.replay_state = GameReplay(result, options.variant)
+    return game
+
+
+def board_after(node: Node) -> Board:
+    """The board after *node* (the start position for the game itself).
+
+    Raises ``ValueError`` saying why when the game was not replayed or the position
+    after *node* is unknown (an illegal move, or one after it).
+    """
+    game = node.game()
+    state = game.replay_state
+    if not isinstance(state, GameReplay):
+        raise ValueError("the game was not replayed: read it with pdn_tools.validate()")
+    resolution = state.resolution(game)
+    variant, start = resolution.variant, resolution.start
+    if variant is None or start is None:
+        why = state.result.skipped if state.result is not None else None
+        raise ValueError(f"the game was not replayed ({why or 'internal error'})")
+    chain: list[Node] = []
+    walk: Node | None = node
+    while walk is not None and walk is not game:
+        chain.append(walk)
+        walk = walk.parent
+    position: Position = start
+    stack: list[tuple[Move, Position]] = []
+    for step in reversed(chain):
+        resolved = resolution.get(step)
+        if step.kind == "setup":
+            try:
+                position = parse_fen(step.fen or "", variant).position
+            except FenError as exc:
+                raise ValueError(f"the set-up at {step.line}:{step.column}: {exc}") from None
+            stack.clear()
+        elif resolved is not None:
+            stack.append((resolved.move, position))
+            position = resolved.after
+        elif id(step) not in resolution.merged:
+            raise ValueError(
+                f"no position after {step.element_text() or step.kind!r} at "
+                f"{step.line}:{step.column}: replay stopped at or before it"
+            )
+    board = Board(variant, position)
+    board.move_stack = stack
+    return board
+
+
+__all__ = ["GameReplay", "board_after", "check_game", "validate", "validate_string"]
+
+# node.board() reaches this module through the tree's registry (the tree cannot import it).
+EXTENSIONS.board = board_after

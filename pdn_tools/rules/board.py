@@ -1,0 +1,228 @@
+"""A board to play on: a position, its variant and the moves played, python-chess style.
+
+:class:`~pdn_tools.rules.position.Position` is the engine's immutable value (four
+bitboards and the side to move); :class:`Board` is what a program using the library
+holds: it knows its variant, lists the legal moves, reads and writes move text and FEN,
+plays moves (:meth:`Board.push`) and takes them back (:meth:`Board.pop`).  It also draws
+itself as text (``str(board)``), the diagram ``pdn show`` prints.
+
+A board knows the rules of a single position: whether the side to move has lost (no
+legal move).  Draws by repetition or move counts depend on the game's history and are
+the replay's findings, not the board's.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pdn_tools.rules.fen import FenError, parse_fen, write_fen
+from pdn_tools.rules.generators import legal_moves
+from pdn_tools.rules.move import Move
+from pdn_tools.rules.notation import MatchKind, move_text, move_texts, parse_move
+from pdn_tools.rules.position import Position
+from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant, variant_by_name
+
+_PIECES = {
+    (Color.WHITE, False): "w",
+    (Color.WHITE, True): "W",
+    (Color.BLACK, False): "b",
+    (Color.BLACK, True): "B",
+}
+_ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
+_SEPARATORS = re.compile(r"[-xX:]")
+
+
+class IllegalMoveError(ValueError):
+    """Move text that names no legal move of the position, or names several."""
+
+
+def diagram(position: Position) -> list[str]:
+    """The board of *position*, one text line per row, framed, numbers on the right.
+
+    White men ``w``, white kings ``W``, black men ``b``, black kings ``B``, empty
+    playing squares ``.``; light squares stay blank.  Row 0 (Black's side, squares 1,
+    2, …) is at the top, as in diagrams, and beside each row are the numbers of its
+    playing squares, so that a move such as 32-28 can be followed on the board.
+    """
+    geo = position.geometry
+    width, height = geo.spec.width, geo.spec.height
+    digits = len(str(geo.size))
+    cells = [[" "] * width for _ in range(height)]
+    numbers = [[" " * digits] * width for _ in range(height)]
+    for square in range(1, geo.size + 1):
+        row, col = geo.coords[square]
+        piece = position.piece_at(square)
+        cells[row][col] = _PIECES[piece] if piece is not None else "."
+        numbers[row][col] = str(square).rjust(digits)
+    frame = "+" + "-" * (2 * width + 1) + "+"
+    lines = [frame]
+    for row in range(height):
+        lines.append(f"| {' '.join(cells[row])} |   {' '.join(numbers[row])}".rstrip())
+    lines.append(frame)
+    return lines
+
+
+def _variant(variant: Variant | str) -> Variant:
+    return variant if isinstance(variant, Variant) else variant_by_name(variant)
+
+
+class Board:
+    """A position of a variant that moves can be played on.
+
+    ``Board()`` is the international start position; ``Board(variant="russian")``
+    another variant's; :meth:`from_fen` any position.  Variants are given by name,
+    alias or GameType number (``"english"``, ``"checkers"``, ``"21"``) or as a
+    :class:`~pdn_tools.rules.variant.Variant`.
+
+    >>> board = Board()
+    >>> board.push("32-28").to_sq
+    28
+    >>> board.fen()
+    'B:W28,31,33-50:B1-20'
+    >>> len(board.legal_moves)
+    9
+    """
+
+    __slots__ = ("_legal", "_position", "move_stack", "variant")
+
+    def __init__(
+        self, variant: Variant | str = INTERNATIONAL, position: Position | None = None
+    ) -> None:
+        self.variant: Variant = _variant(variant)
+        self._position = position if position is not None else Position.initial(self.variant)
+        self._legal: list[Move] | None = None
+        self.move_stack: list[tuple[Move, Position]] = []
+        """The moves played with :meth:`push`, each with the position before it."""
+
+    @classmethod
+    def from_fen(cls, fen: str, variant: Variant | str = INTERNATIONAL) -> Board:
+        """The board of a FEN (``W:W31-50:B1-20``; algebraic squares on 8x8 boards).
+
+        Raises :class:`~pdn_tools.rules.fen.FenError` (a ``ValueError``) saying why
+        when the FEN is invalid.
+        """
+        chosen = _variant(variant)
+        return cls(chosen, parse_fen(fen, chosen).position)
+
+    # -- the position -----------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        """The engine's immutable value of the current position."""
+        return self._position
+
+    @property
+    def turn(self) -> Color:
+        """The side to move."""
+        return self._position.turn
+
+    def fen(self) -> str:
+        """The FEN of the current position (PDN square numbers)."""
+        return write_fen(self._position)
+
+    def piece_at(self, square: int) -> tuple[Color, bool] | None:
+        """(colour, is king) of the piece on *square*, or None when it is empty."""
+        return self._position.piece_at(square)
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, sorted by (from, to, captured squares); empty: lost."""
+        if self._legal is None:
+            self._legal = legal_moves(self._position, self.variant)
+        return list(self._legal)
+
+    def move_text(self, move: Move) -> str:
+        """The canonical notation of *move* in this position (``32-28``, ``28x17``)."""
+        return move_text(move, self.legal_moves, self.variant)
+
+    def legal_move_texts(self) -> list[str]:
+        """The canonical notation of every legal move, in :attr:`legal_moves` order
+        (what ``pdn moves`` prints)."""
+        return move_texts(self.legal_moves, self.variant)
+
+    # -- playing ----------------------------------------------------------------
+    def parse_move(self, text: str) -> Move:
+        """The legal move *text* names (``32-28``, ``28x17``, ``c3-d4`` on 8x8 boards).
+
+        Raises :class:`IllegalMoveError` when it names no legal move or several.
+        """
+        geo = self._position.geometry
+        parts = [p for p in _SEPARATORS.split(text.strip()) if p]
+        squares = [geo.square_named(p) for p in parts]
+        if len(squares) < 2 or None in squares:
+            raise IllegalMoveError(f"{text!r} is not a move on this board")
+        numbers = tuple(s for s in squares if s is not None)
+        capture = bool(re.search(r"[xX:]", text))
+        match = parse_move(numbers, self.legal_moves, self.variant, capture=capture)
+        if match.kind in _ACCEPTED and match.move is not None:
+            return match.move
+        if match.kind is MatchKind.AMBIGUOUS:
+            options = ", ".join(self.move_text(m) for m in match.candidates)
+            raise IllegalMoveError(f"{text!r} is ambiguous here: {options}")
+        raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
+
+    def push(self, move: Move | str) -> Move:
+        """Play *move* (a legal :class:`Move` or its text) and return the move played.
+
+        Raises :class:`IllegalMoveError` for a move that is not legal here.
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif move not in self.legal_moves:
+            raise IllegalMoveError(f"{move!r} is not a legal move in {self.fen()}")
+        else:
+            move = self.legal_moves[self.legal_moves.index(move)]  # the generator's own
+        self.move_stack.append((move, self._position))
+        self._position = self._position.apply(move)
+        self._legal = None
+        return move
+
+    apply = push
+    """Another name for :meth:`push` (the engine's word: ``Position.apply``)."""
+
+    def pop(self) -> Move:
+        """Take back the last move played and return it (IndexError when none)."""
+        move, before = self.move_stack.pop()
+        self._position = before
+        self._legal = None
+        return move
+
+    # -- the end ------------------------------------------------------------------
+    def is_game_over(self) -> bool:
+        """Whether the side to move has no legal move (and so has lost)."""
+        return not self.legal_moves
+
+    def outcome(self) -> Literal["white", "black"] | None:
+        """The winner when the game is over on the board, else None.
+
+        Only the rule of the board itself: a side without a legal move loses.  Draws
+        (repetition, move counts, material) need the game's history: see the replay's
+        draw events (``game.draws``).
+        """
+        if self.legal_moves:
+            return None
+        return "black" if self.turn is Color.WHITE else "white"
+
+    # -- the usual --------------------------------------------------------------
+    def copy(self) -> Board:
+        """An independent board with the same position and move stack."""
+        other = Board(self.variant, self._position)
+        other.move_stack = list(self.move_stack)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.variant is other.variant and self._position == other._position
+
+    def __hash__(self) -> int:
+        return hash((self.variant.name, self._position))
+
+    def __str__(self) -> str:
+        return "\n".join(diagram(self._position))
+
+    def __repr__(self) -> str:
+        return f"Board.from_fen({self.fen()!r}, variant={self.variant.name!r})"
+
+
+__all__ = ["Board", "FenError", "IllegalMoveError", "diagram"]
