@@ -32,7 +32,7 @@ import json
 import re
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from html import escape
 from importlib import resources
@@ -42,12 +42,14 @@ from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.detail import BoardView, GameDetail
 from pdn_tools.report.svg import CSS, DEFS, SQUARE, Coordinates, board_frame, layout_for
+from pdn_tools.rules import BoardSpec
 from pdn_tools.version import __version__
 
 PAGE_SIZE = 50
 """Findings per page of the list (and so boards in the page at once, at most)."""
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
+_LEVELS = ("error", "warning", "info")
 
 
 @cache
@@ -79,9 +81,8 @@ def _spool() -> IO[str]:
 class _FileCounts:
     name: str
     games: int = 0
-    error: int = 0
-    warning: int = 0
-    info: int = 0
+    levels: Counter[str] = field(default_factory=Counter)
+    """Reported findings by severity."""
     index: int | None = None
     """Position in the page's file list, once a finding of the file is listed."""
 
@@ -108,7 +109,9 @@ class HtmlReporter:
         self.codes: Counter[str] = Counter()
         self.listed: Counter[str] = Counter()
         self.levels: dict[str, set[str]] = {}
-        self.layouts: set[tuple[Any, Coordinates]] = set()
+        self.unlisted = 0
+        """Info-level findings counted but not listed (without ``--info``)."""
+        self.layouts: set[tuple[BoardSpec, Coordinates]] = set()
 
     # -- games --------------------------------------------------------------------------
     def add(self, game: GameReport) -> None:
@@ -121,12 +124,14 @@ class HtmlReporter:
         listed: list[int] = []
         for n, issue in enumerate(game.issues):
             level = issue.level.value
-            setattr(counts, level, getattr(counts, level) + 1)
+            counts.levels[level] += 1
             self.codes[issue.code] += 1
             self.levels.setdefault(issue.code, set()).add(level)
             if self.show_info or issue.level is not Severity.INFO:
                 listed.append(n)
                 self.listed[issue.code] += 1
+            else:
+                self.unlisted += 1
         if not listed:
             return
         if counts.index is None:
@@ -243,9 +248,7 @@ class HtmlReporter:
             f"(--fail-on {self.fail_on.value})</li>",
             "</ul>\n",
         ]
-        if not self.show_info and any(
-            "info" in self.levels[c] for c in self.codes if c not in self.listed
-        ):
+        if self.unlisted:
             parts.append(
                 "<p>Info-level findings are counted here and listed with <code>--info</code>.</p>"
             )
@@ -266,16 +269,16 @@ class HtmlReporter:
         parts.append(
             "<tr><th>File</th><th>Games</th><th>Errors</th><th>Warnings</th><th>Info</th></tr>"
         )
-        for counts_of in self.files.values():
-            if not (counts_of.error or counts_of.warning or counts_of.info):
+        for file in self.files.values():
+            if not file.levels:
                 continue
-            name = _text(counts_of.name)
-            if counts_of.index is not None:
-                name = f'<a href="#file={counts_of.index}">{name}</a>'
+            name = _text(file.name)
+            if file.index is not None:
+                name = f'<a href="#file={file.index}">{name}</a>'
             parts.append(
-                f'<tr><td>{name}</td><td class="n">{counts_of.games}</td>'
-                f'<td class="n">{counts_of.error}</td><td class="n">{counts_of.warning}</td>'
-                f'<td class="n">{counts_of.info}</td></tr>'
+                f'<tr><td>{name}</td><td class="n">{file.games}</td>'
+                + "".join(f'<td class="n">{file.levels[level]}</td>' for level in _LEVELS)
+                + "</tr>"
             )
         parts.append("</table></div>\n</div>\n</section>\n")
         return "".join(parts)
