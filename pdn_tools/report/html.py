@@ -41,7 +41,15 @@ from typing import IO, Any, TextIO
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.detail import BoardView, GameDetail
-from pdn_tools.report.svg import CSS, DEFS, SQUARE, Coordinates, board_frame, layout_for
+from pdn_tools.report.svg import (
+    CSS,
+    DEFS,
+    LANE,
+    SQUARE,
+    Coordinates,
+    board_frame,
+    layout_for,
+)
 from pdn_tools.rules import BoardSpec
 from pdn_tools.version import __version__
 
@@ -216,9 +224,11 @@ class HtmlReporter:
             '<main id="findings"><noscript><p>The list of findings needs JavaScript; '
             "the summary above is complete without it.</p></noscript></main>\n"
         )
-        # The data: {"square": …, "pageSize": …, "files": […], "games": [one per line]}
+        # The data: {"square", "lane", "pageSize", "files": […], "games": [one per line]}
         # with the games copied from the spool.
-        head = _data({"square": SQUARE, "pageSize": self.page_size, "files": self.listed_files})
+        head = _data(
+            {"square": SQUARE, "lane": LANE, "pageSize": self.page_size, "files": self.listed_files}
+        )
         write(f'<script type="application/json" id="pdn-data">{head[:-1]},"games":[')
         self.body.seek(0)
         while block := self.body.read(1 << 16):

@@ -21,6 +21,7 @@ alike.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -274,6 +275,34 @@ def piece_elements(layout: Layout, pieces: Iterable[tuple[int, Color, bool]]) ->
     return out
 
 
+LANE = 6
+"""How far (viewBox units) two arrows between the same two squares are drawn apart."""
+
+
+def arrow_points(layout: Layout, arrows: Sequence[Arrow]) -> list[list[tuple[int, int]]]:
+    """The points of each arrow: the centres of its squares, except that arrows joining
+    the same two squares (a move and its reverse, as for "from and to swapped") are
+    each moved :data:`LANE` units to their left, so that both stay visible."""
+    ends = [frozenset((arrow.path[0], arrow.path[-1])) for arrow in arrows]
+    out = []
+    for n, arrow in enumerate(arrows):
+        points = [layout.centre(square) for square in arrow.path]
+        if ends.count(ends[n]) > 1:
+            (x1, y1), (x2, y2) = points[0], points[-1]
+            length = math.hypot(x2 - x1, y2 - y1)
+            if length:
+                # Left of the direction (dx, dy), y pointing down: (dy, -dx).
+                dx, dy = LANE * (y2 - y1) / length, -LANE * (x2 - x1) / length
+                points = [(_round(x + dx), _round(y + dy)) for x, y in points]
+        out.append(points)
+    return out
+
+
+def _round(value: float) -> int:
+    """Half up, as the page script's ``Math.round``."""
+    return math.floor(value + 0.5)
+
+
 def arrow_elements(layout: Layout, arrows: Sequence[Arrow]) -> list[str]:
     """Capture marks over the captured pieces, then a line with a head along each
     route."""
@@ -284,11 +313,11 @@ def arrow_elements(layout: Layout, arrows: Sequence[Arrow]) -> list[str]:
             out.append(
                 f'<use class="x {arrow.colour}" href="#pdn-x" data-sq="{square}" x="{x}" y="{y}"/>'
             )
-    for arrow in arrows:
-        points = " ".join("{},{}".format(*layout.centre(square)) for square in arrow.path)
+    for arrow, points in zip(arrows, arrow_points(layout, arrows), strict=True):
+        shown = " ".join(f"{x},{y}" for x, y in points)
         out.append(
             f'<polyline class="arrow {arrow.colour}" data-path="{"-".join(map(str, arrow.path))}" '
-            f'points="{points}" marker-end="url(#pdn-head-{arrow.colour})"/>'
+            f'points="{shown}" marker-end="url(#pdn-head-{arrow.colour})"/>'
         )
     return out
 

@@ -14,7 +14,7 @@ from svg_helpers import read_diagram
 import pdn_tools
 from pdn_tools import Board
 from pdn_tools.cli import main
-from pdn_tools.report.svg import MARGIN, SQUARE, Arrow, board_svg, layout_for
+from pdn_tools.report.svg import LANE, MARGIN, SQUARE, Arrow, board_svg, layout_for
 from pdn_tools.rules import Color, Position, variant_by_name, write_fen
 
 HALF = SQUARE // 2
@@ -125,6 +125,27 @@ def test_kings_men_arrows_and_capture_marks() -> None:
     assert colour == "red"
     assert path == capture.paths[0] == (32, 21, 12)
     assert points == [centre(*dark_square_cell(s, 10, True)) for s in path]
+
+
+def test_a_move_and_its_reverse_are_drawn_side_by_side() -> None:
+    """ "Did you mean 43-39 (from and to swapped)": the recorded move and the repair
+    join the same squares; each is drawn LANE units to its own left, so both show."""
+    diagram = read_diagram(
+        board_svg(
+            Board(), arrows=[Arrow((39, 43), "red"), Arrow((43, 39), "green"), Arrow((32, 28))]
+        )
+    )
+    (_, _, red), (_, _, green), (_, _, alone) = diagram.arrows
+    c39, c43 = (centre(*dark_square_cell(s, 10, True)) for s in (39, 43))
+    assert alone == [centre(*dark_square_cell(s, 10, True)) for s in (32, 28)]
+    for points, (start, end) in ((red, (c39, c43)), (green, (c43, c39))):
+        # Moved perpendicular to the line by LANE (rounded), the same for both ends.
+        shift = (points[0][0] - start[0], points[0][1] - start[1])
+        assert shift == (points[1][0] - end[0], points[1][1] - end[1])
+        assert abs(shift[0] ** 2 + shift[1] ** 2 - LANE**2) <= 2 * LANE
+        direction = (end[0] - start[0], end[1] - start[1])
+        assert shift[0] * direction[0] + shift[1] * direction[1] == 0
+    assert red[0] != green[1]  # on opposite sides of the line
 
 
 def test_algebraic_coordinates_and_flipping() -> None:

@@ -17,6 +17,7 @@
   var games = data.games;
   var files = data.files;
   var square = data.square;
+  var lane = data.lane;
   var half = square / 2;
   var size = data.pageSize;
   var all = [];
@@ -102,8 +103,21 @@
         }));
       });
     });
-    arrows.forEach(function (a) {
-      var points = a[1].map(function (sq) { return centre(at, sq).join(","); }).join(" ");
+    var ends = arrows.map(function (a) {
+      var first = a[1][0], last = a[1][a[1].length - 1];
+      return Math.min(first, last) + "-" + Math.max(first, last);
+    });
+    arrows.forEach(function (a, n) {
+      var at2 = a[1].map(function (sq) { return centre(at, sq); });
+      var twin = ends.filter(function (e) { return e === ends[n]; }).length > 1;
+      var p1 = at2[0], p2 = at2[at2.length - 1];
+      var length = Math.sqrt((p2[0] - p1[0]) * (p2[0] - p1[0]) + (p2[1] - p1[1]) * (p2[1] - p1[1]));
+      if (twin && length) {
+        // As pdn_tools.report.svg.arrow_points: LANE units to the left of the direction.
+        var dx = lane * (p2[1] - p1[1]) / length, dy = -lane * (p2[0] - p1[0]) / length;
+        at2 = at2.map(function (p) { return [Math.round(p[0] + dx), Math.round(p[1] + dy)]; });
+      }
+      var points = at2.map(function (p) { return p.join(","); }).join(" ");
       svg.appendChild(el("polyline", {
         class: "arrow " + a[0], "data-path": a[1].join("-"), points: points,
         "marker-end": "url(#pdn-head-" + a[0] + ")",
