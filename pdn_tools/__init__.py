@@ -24,6 +24,10 @@ The rules engine
                ``is_game_over()``, ``outcome()``, ``Board.from_fen(fen, variant=…)``
     Move, Color, Variant, variant_by_name, variants, FenError, IllegalMoveError
 
+Board diagrams
+    board_svg(board, arrows=…, highlights=…, coordinates=…, flipped=…)
+               an SVG diagram of any variant's board; Arrow draws a move
+
 See ``docs/api.md`` for examples; the command line (``pdn``) is built on these.
 """
 
@@ -43,6 +47,7 @@ from pdn_tools.pdn.model import (
 )
 from pdn_tools.pdn.reader import FileReport, read_game, read_games, read_string
 from pdn_tools.replay import ReplayOptions, validate, validate_string
+from pdn_tools.report.svg import Arrow, board_svg
 from pdn_tools.rules import (
     Board,
     Color,
@@ -57,6 +62,7 @@ from pdn_tools.version import __version__
 
 __all__ = [
     "CATALOGUE",
+    "Arrow",
     "Board",
     "Color",
     "Comment",
@@ -77,6 +83,7 @@ __all__ = [
     "Variant",
     "Visitor",
     "__version__",
+    "board_svg",
     "read_game",
     "read_games",
     "read_string",

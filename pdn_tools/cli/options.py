@@ -174,3 +174,31 @@ def selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Selection:
 def jobs_or_default(jobs: int | None) -> int:
     """``--jobs``, or every core this process may use."""
     return jobs if jobs is not None else default_jobs()
+
+
+def verdict_options(func: F) -> F:
+    """``--info``, ``--fail-on`` and ``--exit-zero``: what a report lists and when the
+    run fails (``validate`` and ``report``)."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--info",
+                "show_info",
+                is_flag=True,
+                help="Also list info-level findings in text, github and html.",
+            ),
+            click.option(
+                "--fail-on",
+                type=click.Choice(["error", "warning"]),
+                default="error",
+                show_default=True,
+                help="Least severity of a finding that makes the exit status 1.",
+            ),
+            click.option(
+                "--exit-zero",
+                is_flag=True,
+                help="Exit 0 even when games have errors (2 still means 2).",
+            ),
+        ],
+    )

@@ -6,12 +6,15 @@ import sys
 
 import click
 
+from pdn_tools.cli.atomic import atomic_output
 from pdn_tools.cli.options import check_options, reading_options
 from pdn_tools.cli.run import fail, os_message
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.reader import read_games
 from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
-from pdn_tools.report.show import ShowRequest, show_lines
+from pdn_tools.report.detail import coordinates_of
+from pdn_tools.report.show import ShowRequest, show_lines, show_svg
+from pdn_tools.report.svg import COORDINATES, Coordinates
 from pdn_tools.rules import Color, variant_by_name
 from pdn_tools.run.check import CheckOptions, replay_checked
 from pdn_tools.run.paths import InputError, check
@@ -43,12 +46,29 @@ from pdn_tools.run.paths import InputError, check
     metavar="K",
     help="List the findings within K plies of P.",
 )
+@click.option(
+    "--svg",
+    "svg_path",
+    metavar="FILE",
+    default=None,
+    help="Also write the board as an SVG diagram to FILE ('-': standard output only).",
+)
+@click.option("--flip", is_flag=True, help="In the SVG diagram, put Black at the bottom.")
+@click.option(
+    "--coordinates",
+    type=click.Choice(COORDINATES),
+    default=None,
+    help="Square names in the SVG diagram (default: as the game writes its moves).",
+)
 @reading_options
 def show(
     path: str,
     game_no: int,
     ply: int | None,
     around: int,
+    svg_path: str | None,
+    flip: bool,
+    coordinates: Coordinates | None,
     strict: bool,
     encoding: str | None,
     variant: str | None,
@@ -60,8 +80,9 @@ def show(
 
     Prints the board after the ply (with square numbers), the side to move and
     the FEN, the main line with the ply in brackets, and the findings of pdn
-    validate near it.  Exit status 0, or 2 when the file, game or ply does not
-    exist.
+    validate near it; --svg FILE also writes the board, with the move of the
+    ply, as an SVG diagram.  Exit status 0, or 2 when the file, game or ply does
+    not exist.
     """
     options = check_options(
         strict=strict,
@@ -93,6 +114,24 @@ def show(
             at = PlyPosition(start, 0) if wanted == 0 else None
         else:
             at = position_at(game, rules, replay, wanted)
+    if svg_path is not None:
+        if at is None or at.position is None:
+            fail("show", f"no board to draw: {why or 'the position is unknown'}")
+        svg = show_svg(
+            game,
+            at.position,
+            at.reached,
+            replay,
+            coordinates=coordinates or coordinates_of(nodes),
+            flipped=flip,
+        )
+        try:
+            with atomic_output(svg_path) as out:
+                out.write(svg)
+        except OSError as exc:
+            fail("show", f"cannot write {svg_path}: {exc.strerror or exc}")
+        if svg_path == "-":
+            return
     request = ShowRequest(wanted, around, black_first)
     for line in show_lines(game, nodes, at, request, why):
         click.echo(line)

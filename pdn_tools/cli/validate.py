@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
@@ -12,11 +13,13 @@ from pdn_tools.cli.options import (
     jobs_or_default,
     selection,
     selection_options,
+    verdict_options,
 )
 from pdn_tools.cli.run import Run
 from pdn_tools.diagnostics import Severity
-from pdn_tools.report.base import Totals, game_report
-from pdn_tools.report.formats import FORMATS, HUMAN, make_reporter
+from pdn_tools.report.base import Reporter, Totals, game_report
+from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
+from pdn_tools.report.selection import Selection
 
 
 @click.command()
@@ -27,21 +30,9 @@ from pdn_tools.report.formats import FORMATS, HUMAN, make_reporter
     type=click.Choice(FORMATS),
     default="text",
     show_default=True,
-    help="text and github for people, jsonl/json/sarif/junit for tools.",
+    help="text, github and html for people, jsonl/json/sarif/junit for tools.",
 )
-@click.option(
-    "--info", "show_info", is_flag=True, help="Also list info-level findings in text and github."
-)
-@click.option(
-    "--fail-on",
-    type=click.Choice(["error", "warning"]),
-    default="error",
-    show_default=True,
-    help="Least severity of a finding that makes the exit status 1.",
-)
-@click.option(
-    "--exit-zero", is_flag=True, help="Exit 0 even when games have errors (2 still means 2)."
-)
+@verdict_options
 @selection_options
 @checking_options
 def validate(
@@ -75,6 +66,8 @@ def validate(
         max_depth=max_depth,
         syntax_only=syntax_only,
     )
+    if fmt in DETAILED:
+        options = replace(options, detail=True)
     run = Run(
         "validate",
         paths,
@@ -87,13 +80,20 @@ def validate(
     chosen = selection(select, ignore)
     out = click.get_text_stream("stdout")
     reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level)
+    totals = report_games(run, reporter, chosen, level)
+    out.flush()
+    if fmt in HUMAN and not quiet:
+        click.echo(totals.line(), err=True)
+    sys.exit(1 if totals.failed and not exit_zero else 0)
+
+
+def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severity) -> Totals:
+    """Check every game of *run*, tell *reporter* what is reported of each, close it
+    and return the totals (the exit status follows from ``totals.failed``)."""
     totals = Totals(files=run.files)
     for checked in run.games():
         game = game_report(checked, chosen, level)
         totals.add(game)
         reporter.add(game)
     reporter.close(totals)
-    out.flush()
-    if fmt in HUMAN and not quiet:
-        click.echo(totals.line(), err=True)
-    sys.exit(1 if totals.failed and not exit_zero else 0)
+    return totals

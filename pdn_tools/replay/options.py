@@ -110,3 +110,6 @@ class ReplayResult:
     continued_after_draw: int | None = None
     """Ply of the first main-line move played after a draw condition held."""
     moves: list[ReplayedMove] = field(default_factory=list)
+    repairs: dict[tuple[int, int], tuple[Move, ...]] = field(default_factory=dict)
+    """The moves a "did you mean" hint proposes, by the (line, column) of the illegal
+    move, in its position (main line and variations)."""

@@ -596,9 +596,11 @@ class _Replayer:
             and self.repairs < self.options.max_repair_searches
         ):
             self.repairs += 1
-            repair = self.repair(squares, position, nodes, i, state)
+            repair, moves = self.repair(squares, position, nodes, i, state)
             if repair:
                 message += "; " + repair
+            if moves:
+                self.result.repairs[(node.line, node.column)] = moves
         later = sum(1 for n in nodes[i + 1 :] if n.kind in ("move", "placeholder"))
         message += f"; replay {'of this variation ' if in_var else ''}stops here"
         message += f"; {later} later plies not checked" if later else ""
@@ -616,9 +618,12 @@ class _Replayer:
         nodes: list[Node],
         i: int,
         state: _State,
-    ) -> str:
+    ) -> tuple[str, tuple[Move, ...]]:
         """A "did you mean" for an illegal move: legal moves, closest first, with which
-        the rest of the line replays; or a move that seems missing before it."""
+        the rest of the line replays; or a move that seems missing before it.
+
+        Returns the hint and the moves it proposes in the position of the illegal move
+        (none when it proposes no move there), which the HTML report draws."""
         variant = self.variant
         legal = state.legal if state.legal is not None else legal_moves(position, variant)
         rest = sum(1 for n in nodes[i + 1 :] if n.kind == "move")
@@ -631,8 +636,8 @@ class _Replayer:
                 return (
                     f"did you mean {move_text(m, legal, variant)} ({why})? "
                     "the record ends here, so look-ahead cannot confirm it"
-                )
-            return ""
+                ), (m,)
+            return "", ()
         good = [
             (rank, why, m)
             for (rank, why), m in ranked
@@ -646,9 +651,12 @@ class _Replayer:
                 return (
                     f"did you mean {text} ({best[1]})? with it the next "
                     f"{horizon} plies replay legally"
-                )
+                ), (best[2],)
             names = ", ".join(move_text(g[2], legal, variant) for g in alts[:4])
-            return f"the next {horizon} plies replay legally after any of {names}"
+            return (
+                f"the next {horizon} plies replay legally after any of {names}",
+                tuple(g[2] for g in alts[:4]),
+            )
         # A move of the side to move missing before the written one.
         missing: list[tuple[Move, Move]] = []
         for m in legal:
@@ -665,13 +673,16 @@ class _Replayer:
             return (
                 f"a move of {side} seems to be missing before it (e.g. {names}): "
                 f"with it the next {horizon} plies replay legally"
-            )
+            ), tuple(m for m, _ in missing[:3])
         if self.follows(position, nodes, i + 1):
-            return f"the move looks superfluous: without it the next {horizon} plies replay legally"
+            return (
+                f"the move looks superfluous: without it the next {horizon} plies replay legally",
+                (),
+            )
         listed = ""
         if len(legal) <= 6:
             listed = "; legal here: " + ", ".join(move_text(m, legal, variant) for m in legal)
-        return "no single-move repair lets the rest of the line replay" + listed
+        return "no single-move repair lets the rest of the line replay" + listed, ()
 
     # -- move numbers --------------------------------------------------------------
     def numbers(

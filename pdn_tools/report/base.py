@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.report.detail import GameDetail
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection, status_of
 
@@ -29,6 +30,8 @@ class GameReport:
     failed: bool
     record: dict[str, Any]
     """The JSON record (``--format jsonl``) with the reported findings and status."""
+    detail: GameDetail | None = None
+    """Tags, moves and boards (HTML report), aligned with the reported findings."""
 
 
 def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> GameReport:
@@ -38,6 +41,10 @@ def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> Ga
     record = dict(checked.record)
     record["status"] = status
     record["issues"] = [issue.to_dict() for issue in issues]
+    detail = checked.detail
+    if detail is not None and len(issues) != len(checked.issues):
+        kept = {id(issue) for issue in issues}
+        detail = detail.only([n for n, issue in enumerate(checked.issues) if id(issue) in kept])
     return GameReport(
         file_no=checked.file_no,
         file=checked.file,
@@ -47,6 +54,7 @@ def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> Ga
         status=status,
         failed=any(issue.level.rank >= fail_on.rank for issue in issues),
         record=record,
+        detail=detail,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
+from pdn_tools.report.detail import GameDetail
 
 
 def game_record(game: Game, replay: ReplayResult | None = None) -> dict[str, Any]:
@@ -63,12 +64,14 @@ class Checked:
     ``file_no`` is the 0-based position of the file among the inputs, so that reports
     can group games by file even when one name is given twice.  ``record`` is the
     game's JSON record with an empty ``issues`` list; the findings are in ``issues``
-    (reports filter them before writing the record).
+    (reports filter them before writing the record).  ``detail`` holds the tags,
+    moves and boards the HTML report shows, when the run asked for them.
     """
 
     file_no: int
     record: dict[str, Any]
     issues: list[Issue]
+    detail: GameDetail | None = None
 
     @property
     def file(self) -> str:

@@ -2,7 +2,8 @@
 
 The board after the ply, the side to move and the FEN; the main line with the ply
 marked; and the findings on the plies around it (findings without a ply, such as
-header findings, are listed when the start of the game is shown).
+header findings, are listed when the start of the game is shown).  With ``--svg`` the
+board is also written as an SVG diagram (:func:`show_svg`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from dataclasses import dataclass
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, Node
+from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.positions import PlyPosition
+from pdn_tools.report.svg import Arrow, Coordinates, board_svg
 from pdn_tools.report.text import issue_lines
-from pdn_tools.rules import Color, write_fen
+from pdn_tools.rules import Color, Position, write_fen
 from pdn_tools.rules.board import diagram
 
 _WRAP = 78
@@ -115,3 +118,34 @@ def show_lines(
     if others:
         lines.append(f"({others} more finding(s) elsewhere in this game: pdn validate lists them)")
     return lines
+
+
+def show_svg(
+    game: Game,
+    position: Position,
+    reached: int,
+    replay: ReplayResult | None,
+    *,
+    coordinates: Coordinates = "numbers",
+    flipped: bool = False,
+) -> str:
+    """The board after ply *reached* of *game* as an SVG diagram, with the move of that
+    ply (when replayed) drawn in blue; its ``<title>`` is the FEN."""
+    arrows: list[Arrow] = []
+    highlights: dict[int, str] = {}
+    move = ""
+    if replay is not None and reached > 0:
+        for done in replay.moves:
+            if done.ply == reached:
+                arrows.append(Arrow.of_move(done.move, "blue"))
+                highlights = {done.move.from_sq: "blue", done.move.to_sq: "blue"}
+                move = f", after {done.text}"
+                break
+    return board_svg(
+        position,
+        arrows=arrows,
+        highlights=highlights,
+        coordinates=coordinates,
+        flipped=flipped,
+        description=f"{game.file}: game {game.index}, the position after ply {reached}{move}",
+    )

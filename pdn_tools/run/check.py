@@ -24,6 +24,7 @@ from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.pdn.split import Chunk
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
+from pdn_tools.report.detail import game_detail
 from pdn_tools.report.records import Checked, file_checked, game_record
 
 
@@ -33,6 +34,9 @@ class CheckOptions:
 
     read: ReadOptions = field(default_factory=ReadOptions)
     syntax_only: bool = False
+    detail: bool = False
+    """Also keep the tags, moves and boards of games with findings or draws (what
+    the HTML report shows; :mod:`pdn_tools.report.detail`)."""
 
 
 @dataclass(slots=True)
@@ -63,7 +67,10 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     replay = replay_checked(game, options)
     record = game_record(game, replay)
     record["issues"] = []
-    return Checked(file_no, record, game.issues)
+    detail = None
+    if options.detail and (game.issues or record["draws"]):
+        detail = game_detail(game, replay, options.read.variant)
+    return Checked(file_no, record, game.issues, detail)
 
 
 def check_file(

@@ -1,0 +1,91 @@
+"""``pdn report``: check PDN files and write the HTML report with a board per finding."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+import click
+
+from pdn_tools.cli.atomic import atomic_output
+from pdn_tools.cli.options import (
+    check_options,
+    checking_options,
+    jobs_or_default,
+    selection,
+    selection_options,
+    verdict_options,
+)
+from pdn_tools.cli.run import Run, fail
+from pdn_tools.cli.validate import report_games
+from pdn_tools.diagnostics import Severity
+from pdn_tools.report.html import HtmlReporter
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="FILE",
+    help="The HTML file to write ('-': standard output); it appears only when complete.",
+)
+@verdict_options
+@selection_options
+@checking_options
+def report(
+    paths: tuple[str, ...],
+    output: str,
+    show_info: bool,
+    fail_on: str,
+    exit_zero: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    syntax_only: bool,
+    jobs: int | None,
+    quiet: bool,
+    strict: bool,
+    encoding: str | None,
+    variant: str | None,
+    max_game_size: int,
+    max_depth: int,
+    stdin_filename: str | None,
+) -> None:
+    """Check PDN files and write one self-contained HTML page: a summary, and
+    every finding with the board before its move (the move as recorded in red,
+    the repair or the legal alternatives in green), filters and keyboard
+    navigation.  The page makes no request and opens from a file.
+
+    Findings, --select/--ignore/--fail-on and the exit status are those of
+    pdn validate: 0 when no game fails, 1 when one does, 2 for usage or input
+    errors (the output file is then not written).
+    """
+    options = check_options(
+        strict=strict,
+        encoding=encoding,
+        variant=variant,
+        max_game_size=max_game_size,
+        max_depth=max_depth,
+        syntax_only=syntax_only,
+    )
+    run = Run(
+        "report",
+        paths,
+        replace(options, detail=True),
+        jobs=jobs_or_default(jobs),
+        stdin_filename=stdin_filename,
+        quiet=quiet,
+    )
+    level = Severity(fail_on)
+    try:
+        with atomic_output(output) as out:
+            reporter = HtmlReporter(out, show_info=show_info, fail_on=level)
+            totals = report_games(run, reporter, selection(select, ignore), level)
+    except OSError as exc:
+        fail("report", f"cannot write {output}: {exc.strerror or exc}")
+    if not quiet:
+        click.echo(totals.line(), err=True)
+        if output != "-":
+            click.echo(f"pdn report: wrote {output}", err=True)
+    sys.exit(1 if totals.failed and not exit_zero else 0)

@@ -1,0 +1,92 @@
+"""Reading the HTML report back: its data, scripts and policy; inputs with many findings."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+#: A game whose sixth ply writes a square with a leading zero (W11, once per game).
+LEADING_ZERO_GAME = '[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 3. 31-27 09-14 *\n\n'
+
+
+def many_findings(path: Path, games: int) -> Path:
+    """A file of *games* games with one warning each (W11 at ply 6)."""
+    path.write_text(LEADING_ZERO_GAME * games, encoding="utf-8")
+    return path
+
+
+class Page(HTMLParser):
+    """The elements of a report page that the tests look at."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.styles: list[str] = []
+        self._open: tuple[str, dict[str, str | None]] | None = None
+        self._text: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        self.elements.append((tag, found))
+        if tag in ("script", "style"):
+            self._open = (tag, found)
+            self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open is not None and tag == self._open[0]:
+            text = "".join(self._text)
+            if tag == "script":
+                self.scripts.append((self._open[1], text))
+            else:
+                self.styles.append(text)
+            self._open = None
+
+    def data(self) -> dict[str, Any]:
+        """The page data (the JSON of ``#pdn-data``)."""
+        for attrs, text in self.scripts:
+            if attrs.get("id") == "pdn-data":
+                data: dict[str, Any] = json.loads(text)
+                return data
+        raise AssertionError("no page data")
+
+    def policy(self) -> str:
+        """The Content-Security-Policy of the page."""
+        for tag, attrs in self.elements:
+            if tag == "meta" and attrs.get("http-equiv") == "Content-Security-Policy":
+                return attrs.get("content") or ""
+        raise AssertionError("no Content-Security-Policy")
+
+
+def digest(text: str) -> str:
+    """The CSP source expression of an inline script or style."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def page(path: Path) -> Page:
+    return Page(path.read_text(encoding="utf-8"))
+
+
+def listed(data: dict[str, Any]) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Every (game, finding) of the page data, in order."""
+    return [(game, issue) for game in data["games"] for issue in game["i"]]
+
+
+def codes(data: dict[str, Any]) -> list[str]:
+    return [issue[0] for _, issue in listed(data)]
+
+
+def words(text: str) -> str:
+    """*text* with its whitespace runs made single spaces."""
+    return re.sub(r"\s+", " ", text).strip()

@@ -1,0 +1,76 @@
+"""Reading an SVG board diagram back: where its squares, pieces, marks and arrows are.
+
+Shared by the tests of the standalone diagrams (``board_svg``) and of the boards the
+HTML report draws in the browser, so that both are read the same way.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+SVG = "{http://www.w3.org/2000/svg}"
+PIECE_OF_HREF = {"#pdn-wm": "w", "#pdn-wk": "W", "#pdn-bm": "b", "#pdn-bk": "B"}
+
+
+@dataclass
+class Diagram:
+    """What a board diagram shows."""
+
+    view_box: tuple[int, ...]
+    title: str
+    squares: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Top-left corner of every playing square."""
+    pieces: dict[int, tuple[str, int, int]] = field(default_factory=dict)
+    """Square -> (piece letter, x, y) of every piece."""
+    highlights: dict[int, str] = field(default_factory=dict)
+    marks: list[tuple[int, str]] = field(default_factory=list)
+    """(square, colour) of every capture mark."""
+    arrows: list[tuple[str, tuple[int, ...], list[tuple[int, int]]]] = field(default_factory=list)
+    """(colour, squares, points) of every arrow."""
+    width: str | None = None
+    height: str | None = None
+    texts: list[str] = field(default_factory=list)
+
+
+def _classes(node: ET.Element) -> list[str]:
+    return (node.get("class") or "").split()
+
+
+def read_diagram(text: str) -> Diagram:
+    """Parse a diagram (an ``<svg>`` element as text)."""
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG}svg"
+    title = root.find(f"{SVG}title")
+    diagram = Diagram(
+        view_box=tuple(int(float(v)) for v in (root.get("viewBox") or "").split()),
+        title=title.text or "" if title is not None else "",
+        width=root.get("width"),
+        height=root.get("height"),
+    )
+    for node in root.iter():
+        tag = node.tag.removeprefix(SVG)
+        classes = _classes(node)
+        square = int(node.get("data-sq", "0"))
+        if tag == "rect" and square and "hl" not in classes:
+            diagram.squares[square] = (int(node.get("x", "")), int(node.get("y", "")))
+        elif tag == "rect" and "hl" in classes:
+            diagram.highlights[square] = classes[1]
+        elif tag == "use" and "x" in classes:
+            diagram.marks.append((square, classes[1]))
+        elif tag == "use" and node.get("href") in PIECE_OF_HREF:
+            diagram.pieces[square] = (
+                PIECE_OF_HREF[node.get("href", "")],
+                int(node.get("x", "")),
+                int(node.get("y", "")),
+            )
+        elif tag == "polyline":
+            points = [
+                (int(x), int(y))
+                for x, y in (p.split(",") for p in (node.get("points") or "").split())
+            ]
+            path = tuple(int(s) for s in (node.get("data-path") or "").split("-"))
+            diagram.arrows.append((classes[1], path, points))
+        elif tag == "text" and node.text:
+            diagram.texts.append(node.text)
+    return diagram

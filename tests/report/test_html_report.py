@@ -1,0 +1,277 @@
+"""``pdn report`` and ``pdn validate --format html``: what the page holds, read back
+from the page's own data, against the findings and boards of the Python API."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import one_clean_line, run_bytes
+from click.testing import CliRunner
+from page_helpers import codes, digest, listed, many_findings, page
+
+import pdn_tools
+from pdn_tools import Board
+from pdn_tools.cli import main
+from pdn_tools.cli.atomic import atomic_output
+from pdn_tools.diagnostics import CATALOGUE
+
+FAULTS = "corpus/faults/illegal-moves.pdn"
+
+
+def report(tmp_path: Path, *args: str, name: str = "report.html") -> tuple[int, Path, str]:
+    """``pdn report ARGS -o FILE``: exit status, the file, stderr."""
+    target = tmp_path / name
+    result = CliRunner().invoke(main, ["report", *args, "-o", str(target), "-j", "1"])
+    return result.exit_code, target, result.stderr
+
+
+def validate_status(*args: str) -> int:
+    return CliRunner().invoke(main, ["validate", *args, "-q", "-j", "1"]).exit_code
+
+
+def board_of(game: dict[str, Any], issue: list[Any]) -> list[Any] | None:
+    index = issue[7]
+    return None if index is None else game["b"][index]
+
+
+def arrows(board: list[Any], colour: str) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    return [(tuple(a[1]), tuple(a[2])) for a in board[3] if a[0] == colour]
+
+
+def test_report_is_the_html_format_of_validate(tmp_path: Path) -> None:
+    status, target, stderr = report(tmp_path, "corpus/")
+    assert status == 1 == validate_status("corpus/")
+    assert "wrote" in stderr and "game(s)" in stderr
+    piped = CliRunner().invoke(main, ["validate", "corpus/", "--format", "html", "-j", "1"])
+    assert piped.exit_code == 1
+    assert piped.stdout == target.read_text(encoding="utf-8")
+    assert piped.stdout.startswith("<!DOCTYPE html>") and piped.stdout.endswith("</html>\n")
+
+
+def test_the_page_is_self_contained(tmp_path: Path) -> None:
+    _, target, _ = report(tmp_path, "corpus/", "--info")
+    html = page(target)
+    forbidden = {"link", "img", "iframe", "object", "embed", "base", "audio", "video", "source"}
+    assert not [tag for tag, _ in html.elements if tag in forbidden]
+    for tag, attrs in html.elements:
+        assert "src" not in attrs, tag
+        assert (attrs.get("href") or "#").startswith("#"), (tag, attrs)
+    text = target.read_text(encoding="utf-8")
+    assert text.count("://") == text.count("http://www.w3.org/2000/svg")  # namespaces only
+    code = [body for attrs, body in html.scripts if "type" not in attrs]
+    assert len(code) == 1 and len(html.scripts) == 2  # the script and the data
+    policy = html.policy()
+    assert policy.startswith("default-src 'none';")
+    assert f"script-src {digest(code[0])};" in policy
+    assert f"style-src {digest(html.styles[0])};" in policy
+    assert len(html.styles) == 1
+
+
+def test_boards_of_the_planted_faults(tmp_path: Path) -> None:
+    """Each finding about a move: the board before it, the move as recorded in red, the
+    repair or the legal moves in green; W32 the final position; a draw the position in
+    which it held, with the move that reached it in blue."""
+    _, target, _ = report(tmp_path, FAULTS, "--info")
+    data = page(target).data()
+    games = list(pdn_tools.validate(FAULTS))
+    by_code = {issue[0]: (game, issue) for game, issue in listed(data)}
+
+    game, issue = by_code["E05"]  # 39-43 written, 43-39 meant
+    board = board_of(game, issue)
+    assert board is not None and issue[5] == 5
+    assert board[1] == games[0].node_at(4).board().fen()
+    assert arrows(board, "red") == [((39, 43), ())]
+    assert arrows(board, "green") == [((43, 39), ())]
+    assert board[4] == [[39, "red"], [43, "red"]]
+    assert "repair" in board[5]
+
+    game, issue = by_code["E07"]  # fewer pieces than the maximum: the legal move in green
+    board = board_of(game, issue)
+    assert board is not None
+    legal = Board.from_fen(board[1]).legal_moves
+    assert arrows(board, "green") == [(m.paths[0], tuple(sorted(m.captures))) for m in legal]
+
+    game, issue = by_code["W32"]  # the result against the final position
+    board = board_of(game, issue)
+    assert board is not None and arrows(board, "red") == []
+    assert board[1] == games[2].end().board().fen()
+
+    game, issue = by_code["W36"]  # a move played after the draw: as played, with captures
+    board = board_of(game, issue)
+    assert board is not None
+    played = games[3].node_at(issue[5]).board().move_stack[-1][0]
+    assert arrows(board, "red") == [(played.paths[0], tuple(sorted(played.captures)))]
+    [draw] = game["d"]
+    assert draw[:2] == ["threefold", 8]
+    after = games[3].node_at(8).board()
+    assert game["b"][draw[6]][1] == after.fen()
+    assert arrows(game["b"][draw[6]], "blue") == [(after.move_stack[-1][0].paths[0], ())]
+
+
+def test_every_move_finding_of_the_sample_corpus_has_its_board(tmp_path: Path) -> None:
+    _, target, _ = report(tmp_path, "corpus/", "--info")
+    data = page(target).data()
+    games = {}
+    for path in sorted(Path("corpus").rglob("*.pdn")):
+        for game in pdn_tools.validate(str(path)):
+            games[(str(path), game.index)] = game
+    seen = 0
+    for game, issue in listed(data):
+        file = data["files"][game["f"]].removeprefix("./")
+        board = board_of(game, issue)
+        pieces = board[2] if board is not None else ""
+        if issue[5] is None or issue[6]:
+            assert (board is None) == (issue[0] != "W32"), issue
+            continue
+        source = games[(file, game["g"])]
+        before = source.node_at(issue[5] - 1).board()
+        assert board is not None, issue
+        assert board[1] == before.fen()
+        assert len(pieces) == before.position.geometry.size
+        for square, letter in enumerate(pieces, start=1):
+            piece = before.piece_at(square)
+            assert letter == (
+                "." if piece is None else "wWbB"[2 * (piece[0].value == "B") + piece[1]]
+            )
+        written = source.node_at(issue[5]).move
+        assert written is not None
+        ends = [before.position.geometry.square_named(s) for s in written.squares]
+        assert [a[1][0] for a in board[3] if a[0] == "red"] == [ends[0]]
+        assert [a[1][-1] for a in board[3] if a[0] == "red"] == [ends[-1]]
+        seen += 1
+    assert seen >= 6
+
+
+def test_select_ignore_and_fail_on_as_validate(tmp_path: Path) -> None:
+    for args in (
+        ("--select", "E"),
+        ("--select", "W05"),
+        ("--select", "W05", "--fail-on", "warning"),
+        ("--ignore", "E,W"),
+        ("--ignore", "E", "--exit-zero"),
+    ):
+        status, target, _ = report(tmp_path, "corpus/", "--info", *args)
+        assert status == validate_status("corpus/", *args), args
+        found = codes(page(target).data())
+        if args[:2] == ("--select", "E"):
+            assert found and all(code.startswith("E") for code in found)
+        if args[:2] == ("--select", "W05"):
+            assert found == ["W05"]
+        if args[:2] == ("--ignore", "E,W"):
+            assert found == []
+    status, target, _ = report(tmp_path, "corpus/", "--select", "E")
+    summary = target.read_text(encoding="utf-8").split('id="pdn-data"')[0]
+    assert "W27" not in summary and ">E05</a>" in summary
+
+
+def test_info_findings_are_listed_with_info_only(tmp_path: Path) -> None:
+    _, plain, _ = report(tmp_path, "corpus/", name="plain.html")
+    _, full, _ = report(tmp_path, "corpus/", "--info", name="full.html")
+    info = {code for code, entry in CATALOGUE.items() if entry.severity.value == "info"}
+    assert not info & set(codes(page(plain).data()))
+    assert codes(page(full).data()).count("W27") == 22
+    text = plain.read_text(encoding="utf-8")
+    assert 'W27 <span class="unlisted">(not listed)</span>' in text
+    assert '<li class="info"><b>25</b>info</li>' in text  # counted all the same
+
+
+def test_hostile_text_stays_text(tmp_path: Path) -> None:
+    record = tmp_path / "hostile.pdn"
+    event = "</script><script>alert(1)</script>"
+    white = '<img src=x onerror="alert(2)"> & \u2028'
+    record.write_text(
+        f'[Event "{event}"]\n[White "{white}"]\n[GameType "20"]\n1. 32-28 19-23 2. 28-24 *\n',
+        encoding="utf-8",
+    )
+    _, target, _ = report(tmp_path, str(record))
+    html = page(target)
+    assert len(html.scripts) == 2
+    assert not [tag for tag, _ in html.elements if tag == "img"]
+    [game] = html.data()["games"]
+    assert ["Event", event] in game["h"] and ["White", white] in game["h"]
+
+
+def test_syntax_only_reports_have_no_boards(tmp_path: Path) -> None:
+    _, target, _ = report(tmp_path, "corpus/", "--syntax-only", "--info")
+    data = page(target).data()
+    assert data["games"] and all(not game["b"] for game in data["games"])
+    assert all(issue[7] is None for _, issue in listed(data))
+
+
+def test_parallel_and_serial_pages_are_identical(tmp_path: Path) -> None:
+    """Large enough to be cut into batches checked by workers: the detail travels
+    between processes and the page is byte for byte that of ``--jobs 1``."""
+    source = many_findings(tmp_path / "many.pdn", 4500)
+    assert source.stat().st_size > 1 << 18
+    serial = run_bytes("report", str(source), "-o", str(tmp_path / "a.html"), "-j", "1", "-q")
+    parallel = run_bytes("report", str(source), "-o", str(tmp_path / "b.html"), "-j", "2", "-q")
+    assert serial.returncode == parallel.returncode == 0
+    assert (tmp_path / "a.html").read_bytes() == (tmp_path / "b.html").read_bytes()
+    data = page(tmp_path / "b.html").data()
+    assert codes(data) == ["W11"] * 4500
+    assert all(board_of(game, issue) is not None for game, issue in listed(data))
+
+
+def test_the_output_appears_only_when_complete(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "dir" / "r.html"
+    result = CliRunner().invoke(main, ["report", "corpus/", "-o", str(missing)])
+    assert result.exit_code == 2
+    assert one_clean_line(result.stderr).startswith(f"pdn report: cannot write {missing}:")
+    # An input that fails during the run (exit 2) leaves an earlier report as it was.
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.pdn").write_text(Path(FAULTS).read_text(encoding="utf-8"), encoding="utf-8")
+    (inputs / "b.pdn").symlink_to(tmp_path / "gone.pdn")
+    earlier = tmp_path / "r.html"
+    earlier.write_text("earlier", encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(inputs), "-o", str(earlier), "-j", "1"])
+    assert result.exit_code == 2 and "b.pdn" in result.stderr
+    assert earlier.read_text(encoding="utf-8") == "earlier"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "r.html"]
+
+
+def test_atomic_output_replaces_or_keeps(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+    with pytest.raises(RuntimeError), atomic_output(str(target)) as out:
+        out.write("half")
+        raise RuntimeError("stop")
+    assert target.read_text(encoding="utf-8") == "old"
+    assert os.listdir(tmp_path) == ["out.txt"]
+    with atomic_output(str(target)) as out:
+        out.write("new\n")
+    assert target.read_text(encoding="utf-8") == "new\n"
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+    assert os.listdir(tmp_path) == ["out.txt"]
+
+
+def test_size_stays_within_the_documented_bound(tmp_path: Path) -> None:
+    """docs/report.md: 64 KiB + per file 300 B + 3 x its name, per listed game 200 B,
+    per finding 100 B, per board 450 B, plus the text shown (tags, moves, messages)."""
+    for name, args in (
+        ("sample.html", ("corpus/", "--info")),
+        ("many.html", (str(many_findings(tmp_path / "many.pdn", 500)),)),
+    ):
+        _, target, _ = report(tmp_path, *args, name=name)
+        data = page(target).data()
+        text = sum(
+            len(json.dumps(game["h"])) + len(json.dumps(game["m"])) for game in data["games"]
+        ) + sum(len(json.dumps(issue[2])) for _, issue in listed(data))
+        names = sum(len(json.dumps(name)) for name in data["files"])
+        bound = (
+            64 * 1024
+            + 300 * len(data["files"])
+            + 3 * names
+            + 200 * len(data["games"])
+            + 100 * len(listed(data))
+            + 450 * sum(len(game["b"]) for game in data["games"])
+            + text
+        )
+        assert target.stat().st_size <= bound, name
