@@ -313,6 +313,16 @@ CATALOGUE: dict[str, Code] = {
             "pdn-tools failed on this game (a bug, please report it with the record); the "
             "game is reported with what was read and the next game is read as usual.",
         ),
+        _c(
+            "E14",
+            "error",
+            "Part of the input not checked",
+            "A unit of work of a cluster run (a byte range of a large file, or small files "
+            "read whole) could not be read or checked: the storage failed, the file changed "
+            "after it was scanned, or the workers running it kept dying.  The finding names "
+            "the games and lines left unchecked and why; the rest of the run is reported as "
+            "usual.",
+        ),
     )
 }
 

@@ -202,3 +202,16 @@ def verdict_options(func: F) -> F:
             ),
         ],
     )
+
+
+def dask_option(func: F) -> F:
+    """``--dask ADDRESS``: check on a Dask cluster instead of local worker processes."""
+    return click.option(
+        "--dask",
+        "dask_address",
+        metavar="ADDRESS",
+        default=None,
+        help="Check on a Dask cluster: 'local' (local:N for N workers) or a scheduler "
+        "address (tcp://host:8786); the output does not depend on it. Needs "
+        "pip install 'pdn-tools[dask]'.",
+    )(func)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import NoReturn
+from typing import BinaryIO, NoReturn
 
 import click
 
 from pdn_tools.cli.progress import Progress, wanted
 from pdn_tools.report.records import Checked
+from pdn_tools.run import cluster
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.parallel import Input, check_inputs, input_list
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.paths import InputError
+from pdn_tools.run.storage import expand
 
 
 def fail(command: str, message: str) -> NoReturn:
@@ -44,15 +46,23 @@ class Run:
         jobs: int,
         stdin_filename: str | None,
         quiet: bool,
+        dask: str | None = None,
     ) -> None:
         self.command = command
         self.options = options
         self.jobs = jobs
         self.quiet = quiet
+        self.dask = dask
         if paths.count("-") > 1:
             fail(command, "standard input ('-') can be read only once")
+        if dask is not None:
+            if "-" in paths:
+                fail(command, "standard input cannot be read by the workers of a Dask cluster")
+            try:
+                cluster.require()
+            except cluster.ClusterError as exc:
+                fail(command, str(exc))
         try:
-            check(paths)
             self.inputs: list[Input] = input_list(list(expand(paths)), stdin_filename)
         except InputError as exc:
             fail(command, str(exc))
@@ -71,10 +81,13 @@ class Run:
         progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
         stdin = sys.stdin.buffer
         try:
-            for weight, checked in check_inputs(self.inputs, self.options, self.jobs, stdin):
+            for weight, checked in self._checked(stdin):
                 progress.clear()
                 yield from checked
                 progress.advance(weight)
+        except cluster.ClusterError as exc:
+            progress.finish()
+            fail(self.command, str(exc))
         except InputError as exc:
             progress.finish()
             fail(self.command, str(exc))
@@ -86,3 +99,12 @@ class Run:
             click.echo(f"pdn {self.command}: interrupted", err=True)
             sys.exit(130)
         progress.finish()
+
+    def _checked(self, stdin: BinaryIO) -> Iterator[tuple[int, list[Checked]]]:
+        """(bytes done, checked games) in input order: on the Dask cluster when one is
+        named, else in this process or local workers."""
+        if self.dask is None:
+            yield from check_inputs(self.inputs, self.options, self.jobs, stdin)
+            return
+        with cluster.connect(self.dask) as client:
+            yield from cluster.check_on_cluster(client, self.inputs, self.options)

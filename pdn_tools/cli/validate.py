@@ -10,6 +10,7 @@ import click
 from pdn_tools.cli.options import (
     check_options,
     checking_options,
+    dask_option,
     jobs_or_default,
     selection,
     selection_options,
@@ -35,6 +36,7 @@ from pdn_tools.report.selection import Selection
 @verdict_options
 @selection_options
 @checking_options
+@dask_option
 def validate(
     paths: tuple[str, ...],
     fmt: str,
@@ -52,6 +54,7 @@ def validate(
     max_game_size: int,
     max_depth: int,
     stdin_filename: str | None,
+    dask_address: str | None,
 ) -> None:
     """Check PDN files: a file, a directory (searched for *.pdn) or - for stdin.
 
@@ -68,6 +71,10 @@ def validate(
     )
     if fmt in DETAILED:
         options = replace(options, detail=True)
+    if dask_address is not None and jobs is not None:
+        raise click.UsageError(
+            "--jobs and --dask exclude each other (--dask local:N runs N workers)"
+        )
     run = Run(
         "validate",
         paths,
@@ -75,6 +82,7 @@ def validate(
         jobs=jobs_or_default(jobs),
         stdin_filename=stdin_filename,
         quiet=quiet,
+        dask=dask_address,
     )
     level = Severity(fail_on)
     chosen = selection(select, ignore)

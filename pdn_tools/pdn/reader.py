@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, BinaryIO
@@ -21,7 +21,7 @@ from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.source import Decoding, read_pieces
-from pdn_tools.pdn.split import split_chunks
+from pdn_tools.pdn.split import Chunk, split_chunks
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
@@ -73,11 +73,34 @@ def _read(
     stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | None
 ) -> Iterator[Game]:
     decoding = Decoding()
-    file_report = report if report is not None else FileReport(name)
     pieces = read_pieces(stream, opts.encoding, decoding)
-    index = 0
+    chunks = split_chunks(pieces, opts.max_game_chars, opts.max_depth)
+    yield from build_games(chunks, decoding, opts, name, report)
+
+
+def build_games(
+    chunks: Iterable[Chunk],
+    decoding: Decoding,
+    opts: ReadOptions,
+    name: str,
+    report: FileReport | None = None,
+    *,
+    first_index: int = 0,
+    last: bool = True,
+) -> Iterator[Game]:
+    """Build the games of *chunks* with the reader's bookkeeping.
+
+    Games are numbered on from *first_index*; *decoding* hands each game the decoder's
+    findings on its lines (and the first game those about the whole file); text
+    between games goes to the game before it.  With *last* false the chunks are a
+    game-aligned part of a file that goes on after them (:mod:`pdn_tools.run.spans`),
+    so what belongs to the file's end (the decoder's remaining findings, W35 for a
+    file without games) is left out.
+    """
+    file_report = report if report is not None else FileReport(name)
+    index = first_index
     held: Game | None = None  # yielded one game late, so trailing text can join it
-    for chunk in split_chunks(pieces, opts.max_game_chars, opts.max_depth):
+    for chunk in chunks:
         if not chunk.has_tags and not chunk.has_movetext and not chunk.oversize:
             # Comments or skipped text with no game after them.
             leftovers = list(chunk.issues)
@@ -120,6 +143,10 @@ def _read(
         held = game
     file_report.encoding = decoding.encoding
     file_report.games = index
+    if not last:
+        if held is not None:
+            yield held
+        return
     if index == 0:
         file_report.issues[:0] = decoding.take()
         if not decoding.binary:

@@ -149,10 +149,23 @@ def _visible(text: str) -> bool:
     return _BLANK.fullmatch(text) is None
 
 
+#: The message of the once-per-file finding about literal ``\r``/``\n`` characters.
+LITERAL_MESSAGE = "literal '\\r' or '\\n' characters read as whitespace (reported once per file)"
+
+
 def split_chunks(
-    pieces: Iterable[Piece], max_chars: int = 2_000_000, max_depth: int = 100
+    pieces: Iterable[Piece],
+    max_chars: int = 2_000_000,
+    max_depth: int = 100,
+    *,
+    literal_reported: bool = False,
 ) -> Iterator[Chunk]:
-    """Cut the text of *pieces* into game chunks, in order."""
+    """Cut the text of *pieces* into game chunks, in order.
+
+    *literal_reported* says that the file's literal ``\\r``/``\\n`` finding was made
+    before *pieces* (they continue a file at a game boundary:
+    :mod:`pdn_tools.run.spans`).
+    """
     source = iter(pieces)
     pushed: deque[Piece] = deque()
 
@@ -163,7 +176,7 @@ def split_chunks(
 
     in_comment = False
     in_junk = False
-    literal_reported = False  # literal \r / \n artefacts are reported once per file
+    # literal_reported: literal \r / \n artefacts are reported once per file
     cur: _Builder | None = None
     last_line = 1
 
@@ -374,8 +387,7 @@ def split_chunks(
                     cur.chunk.issues.append(
                         Issue(
                             "W06",
-                            "literal '\\r' or '\\n' characters read as whitespace "
-                            "(reported once per file)",
+                            LITERAL_MESSAGE,
                             line,
                             piece.column + match.start() + 1,
                         )

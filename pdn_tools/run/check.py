@@ -15,6 +15,7 @@ tree.  Two entry points produce them, and they must agree exactly:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -26,6 +27,7 @@ from pdn_tools.pdn.split import Chunk
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
 from pdn_tools.report.detail import game_detail
 from pdn_tools.report.records import Checked, file_checked, game_record
+from pdn_tools.run import storage
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +78,11 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
 def check_file(
     file_no: int, source: str | BinaryIO, name: str, options: CheckOptions
 ) -> list[Checked]:
-    """Check every game of one file (a path or a binary stream), in order."""
+    """Check every game of one file (a path, a URL or a binary stream), in order."""
     report = FileReport(name)
+    if isinstance(source, str) and storage.is_url(source):
+        with storage.open_binary(source) as handle:
+            return check_file(file_no, handle, name, options)
     out = [
         checked(file_no, game, options)
         for game in read_games(source, options.read, name=name, report=report)
@@ -89,11 +94,15 @@ def check_file(
 
 def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOptions) -> list[Checked]:
     """Build and check the games of *slots* exactly as :func:`check_file` would."""
-    out = []
+    return [checked(file_no, game, options) for game in slot_games(name, slots, options.read)]
+
+
+def slot_games(name: str, slots: list[Slot], options: ReadOptions) -> Iterator[Game]:
+    """The games of *slots* as :func:`pdn_tools.pdn.reader.read_games` gives them."""
     for slot in slots:
         chunk = slot.chunk
         try:
-            game = build_game(chunk, options.read)
+            game = build_game(chunk, options)
         except Exception as exc:  # a bug must cost one game, never the file
             game = Game()
             game.add_issue(
@@ -108,5 +117,4 @@ def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOption
         game.index = slot.index
         game.issues[:0] = slot.before
         game.issues.extend(slot.after)
-        out.append(checked(file_no, game, options))
-    return out
+        yield game

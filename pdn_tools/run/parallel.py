@@ -1,8 +1,9 @@
 """Check many files, and the games of large files, in worker processes, in input order.
 
-The inputs are cut into units of work of roughly equal size: several small files go
-to one worker whole, a large file (or standard input) is scanned for game boundaries
-by the parent and its games go out in batches (:mod:`pdn_tools.run.slots`).  Results come
+The inputs are cut into units of work of roughly equal size (:mod:`pdn_tools.run.units`):
+several small files go to one worker whole, a large file is scanned for game
+boundaries by the parent and cut into byte ranges that the workers read themselves
+(:mod:`pdn_tools.run.spans`), standard input's games go out in batches.  Results come
 back in input order, whatever order the workers finish in, and at most a few units per
 worker are in flight, so memory stays flat however many and however large the inputs.
 ``jobs=1`` reads every file in this process with the reader itself, which makes it the
@@ -18,68 +19,26 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
 from itertools import chain
 from typing import BinaryIO, TypeVar
 
-from pdn_tools.report.records import Checked, file_checked
-from pdn_tools.run.check import CheckOptions, check_file, check_slots
-from pdn_tools.run.slots import SlotBatch, cut_batches
+from pdn_tools.report.records import Checked
+from pdn_tools.run.check import CheckOptions, check_file
+from pdn_tools.run.units import (
+    BATCH_CHARS,
+    SPLIT_BYTES,
+    Input,
+    input_list,
+    plan,
+    run_unit,
+)
 
-#: Characters of game text per batch of a large file (about 70 ordinary games).
-BATCH_CHARS = 1 << 16
-#: Files larger than this (bytes) are cut into batches by the parent.
-SPLIT_BYTES = 1 << 18
-#: Small files are grouped into one unit until their sizes add up to this (bytes).
-GROUP_BYTES = 1 << 16
-#: At most this many small files per unit.
-GROUP_FILES = 64
 #: Units in flight per worker.
 IN_FLIGHT = 3
 
 T = TypeVar("T")
 R = TypeVar("R")
 C = TypeVar("C")
-
-
-@dataclass(frozen=True, slots=True)
-class Input:
-    """One input: its position among the inputs, its path (``-``: stdin) and name."""
-
-    file_no: int
-    path: str
-    name: str
-
-    @property
-    def size(self) -> int:
-        """Size in bytes (0 for standard input or when it cannot be known)."""
-        if self.path == "-":
-            return 0
-        try:
-            return os.stat(self.path).st_size
-        except OSError:
-            return 0
-
-
-@dataclass(frozen=True, slots=True)
-class WholeFile:
-    """A file read whole by a worker."""
-
-    source: Input
-    weight: int
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Games of a file cut by the parent."""
-
-    source: Input
-    batch: SlotBatch
-
-
-Task = WholeFile | Batch
-Unit = list[Task]
-"""What one worker call does: several small files, or one batch of games."""
 
 
 def default_jobs() -> int:
@@ -114,65 +73,6 @@ def check_inputs(
     units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
     for weight, checked in ordered_map(run_unit, units, jobs, options):
         yield weight, checked
-
-
-def plan(
-    inputs: Iterable[Input],
-    options: CheckOptions,
-    stdin: BinaryIO | None = None,
-    *,
-    split_bytes: int = SPLIT_BYTES,
-    batch_chars: int = BATCH_CHARS,
-) -> Iterator[Unit]:
-    """Cut the inputs into units of work, lazily and in order (see :func:`check_inputs`)."""
-    group: Unit = []
-    group_size = 0
-    for source in inputs:
-        size = source.size
-        if source.path == "-" or size > split_bytes:
-            if group:
-                yield group
-                group, group_size = [], 0
-            yield from _batches(source, options, stdin, size, batch_chars)
-            continue
-        group.append(WholeFile(source, size))
-        group_size += size
-        if group_size >= GROUP_BYTES or len(group) >= GROUP_FILES:
-            yield group
-            group, group_size = [], 0
-    if group:
-        yield group
-
-
-def _batches(
-    source: Input, options: CheckOptions, stdin: BinaryIO | None, size: int, batch_chars: int
-) -> Iterator[Unit]:
-    if source.path == "-":
-        if stdin is None:
-            raise ValueError("standard input named as input but no stream given")
-        for batch in cut_batches(stdin, options.read, batch_chars, size):
-            yield [Batch(source, batch)]
-        return
-    with open(source.path, "rb") as handle:
-        for batch in cut_batches(handle, options.read, batch_chars, size):
-            yield [Batch(source, batch)]
-
-
-def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
-    """Check one unit of work (in a worker): the bytes it covers and its games."""
-    weight = 0
-    out: list[Checked] = []
-    for task in unit:
-        source = task.source
-        if isinstance(task, WholeFile):
-            weight += task.weight
-            out.extend(check_file(source.file_no, source.path, source.name, options))
-            continue
-        weight += task.batch.weight
-        out.extend(check_slots(source.file_no, source.name, task.batch.slots, options))
-        if task.batch.empty_file is not None:
-            out.append(file_checked(source.file_no, source.name, task.batch.empty_file))
-    return weight, out
 
 
 def _ignore_interrupts() -> None:
@@ -247,14 +147,6 @@ def ordered_map(
             yield done.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def input_list(paths: Iterable[str], stdin_name: str | None) -> list[Input]:
-    """Number the files to read; standard input gets *stdin_name* (or ``<stdin>``)."""
-    return [
-        Input(n, path, (stdin_name or "<stdin>") if path == "-" else path)
-        for n, path in enumerate(paths)
-    ]
 
 
 __all__ = [

@@ -1,0 +1,337 @@
+"""Checking on a Dask cluster: the units of :mod:`pdn_tools.run.units`, run by its workers.
+
+Dask is optional (``pip install 'pdn-tools[dask]'``): this module imports it only
+when a cluster is asked for, and says in one line how to install it when it is
+missing.  The workers read the inputs themselves from the storage (local paths
+they can see, or fsspec URLs): the client sends descriptions only — which files,
+which byte ranges, the numbering and the findings carried over — never the text.
+
+The run, in order:
+
+* small files are grouped into units here (their sizes are metadata);
+* each large file is scanned for game boundaries *by a worker*
+  (:func:`pdn_tools.run.spans.cut_spans`, one task per file, a few files ahead), which
+  returns the file's spans; each span becomes a unit;
+* units are submitted in input order with a bounded number in flight (a few per
+  worker thread) and their results handed on in input order, so the report streams
+  and memory stays flat however large the input;
+* a worker that dies is replaced and its units run again by the scheduler (each
+  unit's result is taken once, so no game is lost or doubled); a unit that fails
+  for another reason (unreadable storage, a file changed since its scan) reports
+  E14 naming the games and lines not checked, and so does a unit the scheduler
+  gives up on after it killed several workers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pdn_tools.diagnostics import Severity
+from pdn_tools.report.base import game_report
+from pdn_tools.report.records import Checked
+from pdn_tools.report.selection import Selection
+from pdn_tools.run import storage
+from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.parallel import IN_FLIGHT, default_jobs
+from pdn_tools.run.spans import Span, cut_spans
+from pdn_tools.run.units import (
+    GROUP_FILES,
+    Input,
+    Unit,
+    WholeFile,
+    failed_unit,
+    input_list,
+    run_unit,
+)
+
+if TYPE_CHECKING:
+    from dask.bag import Bag
+    from distributed import Client, Future
+
+#: Characters of game text per span of a large file (about 1,000 ordinary games,
+#: a second or so of work: large enough that the scheduler's cost per task is small).
+SPAN_CHARS = 1 << 20
+#: Files larger than this (bytes) are scanned by a worker and cut into spans.
+SPLIT_BYTES = 1 << 22
+#: Small files are grouped into one unit until their sizes add up to this (bytes).
+GROUP_BYTES = 1 << 20
+#: Seconds to wait for a scheduler to answer.
+CONNECT_TIMEOUT = 30
+
+_LOCAL = re.compile(r"local(?::(\d+))?\Z")
+
+
+class ClusterError(Exception):
+    """No cluster to run on (Dask missing, scheduler unreachable, connection lost);
+    the command line turns it into one line and exit status 2."""
+
+
+def require() -> None:
+    """Raise :class:`ClusterError` saying how to install Dask when it is missing."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ClusterError(f"--dask needs Dask: {storage.INSTALL}") from None
+
+
+@contextmanager
+def connect(address: str) -> Iterator[Client]:
+    """A client of the cluster at *address*: ``local`` (a cluster of worker processes
+    on this machine, one per core), ``local:N`` (N workers) or a scheduler address
+    (``tcp://host:8786``).  A local cluster is stopped on leaving."""
+    require()
+    from distributed import Client, LocalCluster
+
+    local = _LOCAL.match(address)
+    if local is not None:
+        workers = int(local.group(1)) if local.group(1) else default_jobs()
+        if workers < 1:
+            raise ClusterError(f"{address}: at least one worker is needed")
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
+        try:
+            with Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    if "://" not in address and ":" not in address:
+        raise ClusterError(
+            f"{address}: not a scheduler address (tcp://host:port) nor local or local:N"
+        )
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    with client:
+        yield client
+
+
+def scan_file(source: Input, options: CheckOptions, span_chars: int, size: int) -> list[Span]:
+    """The spans of one large file (a task run by a worker)."""
+    return list(cut_spans(source.file_no, source.path, source.name, options.read, span_chars, size))
+
+
+def scan_reported(
+    source: Input, options: CheckOptions, span_chars: int, size: int
+) -> list[Span] | str:
+    """:func:`scan_file`, or why it failed (a task run by a worker)."""
+    try:
+        return scan_file(source, options, span_chars, size)
+    except Exception as exc:
+        return _reason(exc)
+
+
+def run_unit_reported(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
+    """:func:`pdn_tools.run.units.run_unit`, with a failure (storage, a changed file,
+    a bug) reported as E14 findings instead of lost (a task run by a worker)."""
+    try:
+        return run_unit(unit, options)
+    except Exception as exc:
+        return failed_unit(unit, _reason(exc))
+
+
+def _reason(exc: BaseException) -> str:
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return "the workers that ran it died (it was run on several and each was lost)"
+    text = str(exc) or repr(exc)
+    return text if isinstance(exc, OSError) else f"{name}: {text}"
+
+
+@dataclass(slots=True)
+class _Scan:
+    """A large file, to be scanned by a worker."""
+
+    source: Input
+    size: int
+
+
+Plan = list[list[WholeFile] | _Scan]
+Result = tuple[int, list[Checked]]
+
+
+def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
+    """Small files grouped, large files to be scanned, in input order."""
+    plan: Plan = []
+    group: list[WholeFile] = []
+    group_size = 0
+    for source in inputs:
+        if source.path == "-":
+            raise ClusterError("standard input cannot be read by the workers of a cluster")
+        size = source.size
+        if size > split_bytes:
+            if group:
+                plan.append(group)
+                group, group_size = [], 0
+            plan.append(_Scan(source, size))
+            continue
+        group.append(WholeFile(source, size))
+        group_size += size
+        if group_size >= group_bytes or len(group) >= GROUP_FILES:
+            plan.append(group)
+            group, group_size = [], 0
+    if group:
+        plan.append(group)
+    return plan
+
+
+def _scan_failed(scan: _Scan, reason: str) -> Result:
+    """What a file whose scan failed reports: E14 for the whole file."""
+    return failed_unit([WholeFile(scan.source, scan.size)], f"scan failed: {reason}")
+
+
+@dataclass(slots=True)
+class _Submitted:
+    """A unit running on the cluster."""
+
+    unit: Unit
+    future: Future
+
+
+def check_on_cluster(
+    client: Client,
+    inputs: Iterable[Input],
+    options: CheckOptions,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    span_chars: int = SPAN_CHARS,
+    group_bytes: int = GROUP_BYTES,
+) -> Iterator[Result]:
+    """Check every input on the cluster of *client*; yield (bytes done, checked games)
+    in input order, as :func:`pdn_tools.run.parallel.check_inputs` does."""
+    threads = max(1, sum(client.nthreads().values()))
+    plan = _plan(inputs, split_bytes, group_bytes)
+    window: deque[_Submitted | Result] = deque()
+    for unit in _units(client, plan, options, span_chars, threads):
+        if isinstance(unit, list):
+            window.append(
+                _Submitted(unit, client.submit(run_unit_reported, unit, options, pure=False))
+            )
+        else:
+            window.append(unit)
+        while len(window) >= threads * IN_FLIGHT:
+            yield _result(client, window.popleft())
+    while window:
+        yield _result(client, window.popleft())
+
+
+def _result(client: Client, item: _Submitted | Result) -> Result:
+    from concurrent.futures import CancelledError
+
+    if not isinstance(item, _Submitted):
+        return item
+    try:
+        result: Result = item.future.result()
+        return result
+    except CancelledError:
+        raise ClusterError("the Dask scheduler cancelled the work (connection lost)") from None
+    except Exception as exc:
+        if client.status not in ("running", "connecting"):
+            raise ClusterError(f"lost the Dask cluster: {exc}") from None
+        return failed_unit(item.unit, _reason(exc))
+    finally:
+        item.future.release()
+
+
+def _units(
+    client: Client, plan: Plan, options: CheckOptions, span_chars: int, lookahead: int
+) -> Iterator[Unit | Result]:
+    """The units of *plan* in order (or the E14 result of a file whose scan failed);
+    large files are scanned by workers, up to *lookahead* files ahead."""
+    scans: dict[int, Future] = {}
+    waiting = deque(n for n, item in enumerate(plan) if isinstance(item, _Scan))
+    for n, item in enumerate(plan):
+        if not isinstance(item, _Scan):
+            yield list(item)
+            continue
+        while waiting and len(scans) < lookahead:
+            ahead = waiting.popleft()
+            scan = plan[ahead]
+            assert isinstance(scan, _Scan)
+            scans[ahead] = client.submit(
+                scan_reported, scan.source, options, span_chars, scan.size, pure=False
+            )
+        future = scans.pop(n)
+        try:
+            spans: list[Span] | str = future.result()
+        except Exception as exc:
+            if client.status not in ("running", "connecting"):
+                raise ClusterError(f"lost the Dask cluster: {exc}") from None
+            spans = _reason(exc)
+        finally:
+            future.release()
+        if isinstance(spans, str):
+            yield _scan_failed(item, spans)
+            continue
+        for span in spans:
+            yield [span]
+
+
+def record_bag(
+    paths: Sequence[str],
+    options: CheckOptions | None = None,
+    *,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    fail_on: str = "error",
+    split_bytes: int = SPLIT_BYTES,
+    span_chars: int = SPAN_CHARS,
+    group_bytes: int = GROUP_BYTES,
+    scheduler: Any = None,
+) -> Bag:
+    """A Dask bag of the report records of every game of *paths* (``--format jsonl``'s
+    lines, as dicts), in input order: one partition per unit of work.
+
+    Large files are scanned for game boundaries first (with *scheduler*, or Dask's
+    current one: a ``distributed.Client``'s cluster when one is active); the bag's
+    partitions then read and check their games where they run.
+    """
+    require()
+    import dask
+    import dask.bag
+
+    opts = options or CheckOptions()
+    chosen = Selection(tuple(select), tuple(ignore))
+    level = Severity(fail_on)
+    plan = _plan(input_list(storage.expand(tuple(paths)), None), split_bytes, group_bytes)
+    scans = [
+        dask.delayed(scan_reported)(item.source, opts, span_chars, item.size)
+        for item in plan
+        if isinstance(item, _Scan)
+    ]
+    scanned = iter(dask.compute(*scans, scheduler=scheduler))
+    parts = []
+    for item in plan:
+        if not isinstance(item, _Scan):
+            parts.append(dask.delayed(_unit_records)(list(item), opts, chosen, level))
+            continue
+        spans = next(scanned)
+        if isinstance(spans, str):
+            failed = _scan_failed(item, spans)[1]
+            parts.append(dask.delayed(_records)(failed, chosen, level))
+            continue
+        parts.extend(dask.delayed(_unit_records)([span], opts, chosen, level) for span in spans)
+    return dask.bag.from_delayed(parts)
+
+
+def _unit_records(
+    unit: Unit, options: CheckOptions, chosen: Selection, level: Severity
+) -> list[dict[str, Any]]:
+    return _records(run_unit_reported(unit, options)[1], chosen, level)
+
+
+def _records(checked: list[Checked], chosen: Selection, level: Severity) -> list[dict[str, Any]]:
+    return [game_report(c, chosen, level).record for c in checked]

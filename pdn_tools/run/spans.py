@@ -1,0 +1,404 @@
+"""Game-aligned byte ranges of a file: described by a cheap scan, read by any worker.
+
+A large input is cut into *spans*: consecutive byte ranges that each begin at the
+start of a line between two games.  A :class:`Span` is a small description (where the
+file is, the byte offset and line it starts at, the number of the games before it,
+the encoding decided for the file, and the few facts the reader would carry over from
+the text before it), so that a worker — another process, or another machine reading
+the same storage — reads the range itself and gets exactly the games, numbers and
+findings that reading the whole file gives (:func:`pdn_tools.pdn.reader.read_games`).
+
+:func:`cut_spans` scans a file once (decode and split, no parsing) and yields its
+spans; :func:`span_games` reads one.  Why a cut is safe where it is made:
+
+* it is made only before a game whose scan began at the terminator of the game
+  before (on an earlier line) and whose text up to the cut is blanks and line ends,
+  so the splitter's state there is known: no comment, variation or tag is open and
+  the pending text is that blank prefix, which the span carries and replays;
+* the splitter's once-per-file finding (literal ``\\r``/``\\n``) is carried as a flag;
+* the decoder's findings are taken from the scan (the span holds those its games
+  receive), never from the worker's own decoder, whose once-per-file findings would
+  repeat; the worker reads the range with the encoding the scan chose;
+* line ends are found in the raw bytes (CR LF, LF and CR, as the decoder reads
+  them), so files are cut only when their encoding keeps those bytes as they are:
+  UTF-8 and the 8-bit code pages (not UTF-16, which is read whole).
+
+A file that changed after its scan is noticed (its size, and the bytes around the
+cut) and raises :class:`SpanChanged` rather than giving wrong games.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import io
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from typing import BinaryIO, cast
+
+from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import FileReport, build_games
+from pdn_tools.pdn.source import Decoding, Piece, read_pieces
+from pdn_tools.pdn.split import LITERAL_MESSAGE, Chunk, split_chunks
+from pdn_tools.run import storage
+
+#: Longest blank text between a terminator and the cut that a span replays.
+MAX_PREFIX = 4096
+#: Bytes around a cut that a worker compares with what the scan saw.
+HEAD_BYTES = 16
+
+_EOL = re.compile(rb"\r\n|\r|\n")
+#: Blanks and line ends (and the literal ``\r``/``\n`` pairs the splitter reads as blanks).
+_BLANK_LINES = re.compile(r"(?:[ \t]|\\[rn])*\n(?:(?:[ \t]|\\[rn])*\n)*")
+
+
+class SpanChanged(OSError):
+    """The file is not what its scan saw (it changed since): the span cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A game-aligned byte range of a file and what reading it needs.
+
+    ``start`` is the byte offset of the range and ``line`` the line number there;
+    ``end_line`` is the first line of the next span (0: the range runs to the end of
+    the file, ``last``).  ``games_before`` counts the file's games before the range.
+    ``encoding`` is the encoding the file is read with (None: detected, only for a
+    span that starts the file).  ``prefix`` is the blank text between the terminator
+    of the game before and the cut, which the next game's text begins with, from
+    ``prefix_line``/``prefix_column``.  ``decoded`` holds the decoder's findings that
+    the range's games receive (and, for the last span, the file's remaining ones).
+    ``size`` and ``head`` let a worker notice a file changed since the scan.
+    ``weight`` is the range's length in bytes (for progress).
+    """
+
+    file_no: int
+    path: str
+    name: str
+    start: int
+    line: int
+    end_line: int
+    games_before: int
+    encoding: str | None
+    prefix: str
+    prefix_line: int
+    prefix_column: int
+    literal_reported: bool
+    decoded: tuple[Issue, ...]
+    last: bool
+    binary: bool
+    size: int
+    head: bytes
+    weight: int
+
+
+@lru_cache(maxsize=64)
+def restartable(encoding: str) -> bool:
+    """Whether a file in *encoding* can be read from the start of any line.
+
+    True for UTF-8 and for single-byte code pages in which the bytes CR and LF (and
+    no other byte) are the characters CR and LF: there, every line starts a fresh
+    decoder and the lines of the bytes are the lines of the text.
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        return False
+    if info.name == "utf-8":
+        return True
+    try:
+        text = bytes(range(256)).decode(info.name, errors="replace")
+    except (UnicodeError, LookupError, TypeError):
+        return False
+    return len(text) == 256 and [i for i, ch in enumerate(text) if ch in "\r\n"] == [10, 13]
+
+
+class LineIndex(io.RawIOBase):
+    """A binary stream that notes, as it is read, how many lines end before each block.
+
+    :meth:`offset_of` gives the byte offset at which a line starts; it reads the one
+    block that holds it again through *reopen*, so memory stays small however far
+    back the line is.
+    """
+
+    def __init__(self, stream: BinaryIO, reopen: Callable[[], BinaryIO]) -> None:
+        super().__init__()
+        self._stream = stream
+        self._reopen = reopen
+        self._again: BinaryIO | None = None
+        self._starts: list[int] = []  # byte offset of each block
+        self._ends: list[int] = []  # line ends completed before each block
+        self._skip: list[bool] = []  # the block begins with the LF of a CR LF
+        self._pos = 0
+        self._count = 0
+        self._cr = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self._stream.read(len(buffer))
+        n = len(data)
+        if n:
+            buffer[:n] = data
+            skip = self._cr and data[0] == 0x0A
+            self._starts.append(self._pos)
+            self._ends.append(self._count)
+            self._skip.append(skip)
+            body = data[1:] if skip else data
+            self._count += body.count(b"\n") + body.count(b"\r") - body.count(b"\r\n")
+            self._cr = data[-1] == 0x0D
+            self._pos += n
+        return n
+
+    def offset_of(self, line: int) -> int:
+        """The byte offset of the start of *line* (1-based), which must have been read."""
+        if line <= 1:
+            return 0
+        target = line - 1  # line ends before it
+        block = bisect.bisect_left(self._ends, target) - 1
+        if block < 0:
+            raise SpanChanged(f"line {line} lies before the lines kept")
+        begin = self._starts[block]
+        stop = self._starts[block + 1] if block + 1 < len(self._starts) else self._pos
+        data = self.peek(begin, stop - begin + 1)  # one more: a CR LF across blocks
+        count = self._ends[block]
+        for match in _EOL.finditer(data, 1 if self._skip[block] else 0):
+            if match.start() >= stop - begin:
+                break
+            count += 1
+            if count == target:
+                # Blocks before this one are not asked for again: cuts move forward.
+                del self._starts[:block], self._ends[:block], self._skip[:block]
+                return begin + match.end()
+        raise SpanChanged(f"line {line} not found where it was counted (the file changed)")
+
+    def peek(self, offset: int, count: int) -> bytes:
+        """*count* bytes of the file from *offset*, read again."""
+        if self._again is None:
+            self._again = self._reopen()
+        self._again.seek(offset)
+        return self._again.read(count)
+
+    def close(self) -> None:
+        if self._again is not None:
+            self._again.close()
+        super().close()
+
+
+def _cut(before: Chunk | None, chunk: Chunk) -> tuple[int, str] | None:
+    """Where a span may begin inside *chunk*: (the line, the blank prefix before it).
+
+    Only when *before* (the chunk just before) ended at a terminator on the line
+    where *chunk* began, and *chunk* starts with blanks and at least one line end.
+    """
+    if before is None or not before.terminated or before.next_game:
+        return None
+    if chunk.text is None or chunk.line != before.end_line:
+        return None
+    blank = _BLANK_LINES.match(chunk.text)
+    if blank is None or blank.end() > MAX_PREFIX:
+        return None
+    prefix = blank.group()
+    line = chunk.line + prefix.count("\n")
+    if any(issue.line < line for issue in chunk.issues):
+        return None
+    return line, prefix
+
+
+def _is_game(chunk: Chunk) -> bool:
+    return chunk.has_tags or chunk.has_movetext or chunk.oversize
+
+
+def _head(stream: BinaryIO | LineIndex, start: int) -> bytes:
+    """The bytes around *start* that identify a cut: the line end before it and the
+    beginning of the line after it."""
+    if isinstance(stream, LineIndex):
+        return stream.peek(start - 1, HEAD_BYTES + 1)
+    stream.seek(start - 1)
+    return stream.read(HEAD_BYTES + 1)
+
+
+def cut_spans(
+    file_no: int, path: str, name: str, options: ReadOptions, span_chars: int, size: int = 0
+) -> Iterator[Span]:
+    """The spans of one file, in order, each of about *span_chars* characters of games.
+
+    A file that cannot be cut (one game, no safe place, an encoding whose lines are
+    not its bytes' lines, binary input) is one span.  *size* is the file's size in
+    bytes (0: asked from the storage).
+    """
+    if size <= 0:
+        size = storage.size(path)
+    with storage.open_binary(path) as handle:
+        index = LineIndex(handle, lambda: storage.open_binary(path))
+        try:
+            yield from _scan(file_no, path, name, options, span_chars, size, index)
+        finally:
+            index.close()
+
+
+def _scan(
+    file_no: int,
+    path: str,
+    name: str,
+    options: ReadOptions,
+    span_chars: int,
+    size: int,
+    index: LineIndex,
+) -> Iterator[Span]:
+    decoding = Decoding()
+    pieces = read_pieces(cast(BinaryIO, index), options.encoding, decoding)
+    chunks = split_chunks(pieces, options.max_game_chars, options.max_depth)
+    games = 0
+    chars = 0
+    literal = False  # the splitter's literal \r / \n finding was made
+    before: Chunk | None = None  # the chunk just before, when it is a game's
+    decoded: list[Issue] = []  # the decoder's findings the current span's games receive
+    # The current span's beginning: (offset, line, games before, encoding, prefix,
+    # prefix line, prefix column, literal flag, head).
+    start, line, games_before, encoding = 0, 1, 0, options.encoding
+    prefix, prefix_line, prefix_column, literal_before, head = "", 1, 0, False, b""
+    for chunk in chunks:
+        if not _is_game(chunk):
+            literal = literal or _literal(chunk)
+            before = None
+            continue
+        games += 1
+        cut = None
+        if chars >= span_chars and restartable(decoding.encoding):
+            cut = _cut(before, chunk)
+        if cut is not None:
+            cut_line, blank = cut
+            offset = index.offset_of(cut_line)
+            yield Span(
+                file_no,
+                path,
+                name,
+                start,
+                line,
+                cut_line,
+                games_before,
+                encoding,
+                prefix,
+                prefix_line,
+                prefix_column,
+                literal_before,
+                tuple(decoded),
+                last=False,
+                binary=False,
+                size=size,
+                head=head,
+                weight=offset - start,
+            )
+            start, line, games_before, encoding = offset, cut_line, games - 1, decoding.encoding
+            prefix, prefix_line, prefix_column = blank, chunk.line, chunk.column
+            literal_before = literal
+            head = _head(index, offset)
+            decoded = []
+            chars = 0
+        decoded.extend(decoding.take(max(chunk.end_line, chunk.line)))
+        chars += len(chunk.text) if chunk.text is not None else options.max_game_chars
+        literal = literal or _literal(chunk)
+        before = chunk
+    decoded.extend(decoding.take())
+    yield Span(
+        file_no,
+        path,
+        name,
+        start,
+        line,
+        0,
+        games_before,
+        encoding,
+        prefix,
+        prefix_line,
+        prefix_column,
+        literal_before,
+        tuple(decoded),
+        last=True,
+        binary=decoding.binary,
+        size=size,
+        head=head,
+        weight=max(0, size - start),
+    )
+
+
+def _literal(chunk: Chunk) -> bool:
+    return any(issue.code == "W06" and issue.message == LITERAL_MESSAGE for issue in chunk.issues)
+
+
+def span_games(
+    span: Span, options: ReadOptions, report: FileReport | None = None
+) -> Iterator[Game]:
+    """The games of *span*, exactly as reading its whole file gives them.
+
+    *report* receives the file-level findings of a file without games (the span is
+    then the whole file).  Raises :class:`SpanChanged` when the file is not what the
+    scan saw, and :class:`OSError` when it cannot be read.
+    """
+    with storage.open_binary(span.path) as handle:
+        if span.start:
+            _check_unchanged(handle, span)
+            handle.seek(span.start)
+        own = Decoding()  # the worker's decoder: its findings are the scan's to give
+        pieces: Iterable[Piece] = read_pieces(
+            handle, span.encoding if span.start else options.encoding, own
+        )
+        if span.start:
+            pieces = _renumbered(pieces, span.line - 1)
+        if span.end_line:
+            pieces = _until(pieces, span.end_line)
+        if span.prefix:
+            pieces = chain(_prefix_pieces(span), pieces)
+        chunks = split_chunks(
+            pieces,
+            options.max_game_chars,
+            options.max_depth,
+            literal_reported=span.literal_reported,
+        )
+        given = Decoding(encoding=span.encoding or "utf-8", issues=list(span.decoded))
+        given.binary = span.binary
+        yield from build_games(
+            chunks,
+            given,
+            options,
+            span.name,
+            report,
+            first_index=span.games_before,
+            last=span.last,
+        )
+
+
+def _check_unchanged(handle: BinaryIO, span: Span) -> None:
+    if span.size and storage.size(span.path) != span.size:
+        raise SpanChanged(f"{span.name}: the file changed size since it was scanned")
+    if span.head and _head(handle, span.start) != span.head:
+        raise SpanChanged(
+            f"{span.name}: the file changed since it was scanned (line {span.line} "
+            f"is no longer at byte {span.start})"
+        )
+
+
+def _renumbered(pieces: Iterable[Piece], shift: int) -> Iterator[Piece]:
+    for piece in pieces:
+        piece.line += shift
+        yield piece
+
+
+def _until(pieces: Iterable[Piece], end_line: int) -> Iterator[Piece]:
+    for piece in pieces:
+        if piece.line >= end_line:
+            return
+        yield piece
+
+
+def _prefix_pieces(span: Span) -> Iterator[Piece]:
+    """The blank lines before the cut, as the splitter saw them after the terminator."""
+    parts = span.prefix.split("\n")[:-1]
+    for n, text in enumerate(parts):
+        yield Piece(text, span.prefix_line + n, span.prefix_column if n == 0 else 0, True)

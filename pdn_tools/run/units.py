@@ -1,0 +1,218 @@
+"""Units of work: what one worker call reads and checks, wherever it runs.
+
+The inputs are cut into units of roughly equal size, in input order
+(:func:`plan`): several small files go together whole (:class:`WholeFile`), a large
+file is cut into game-aligned byte ranges (:class:`pdn_tools.run.spans.Span`) that
+the worker reads from the storage itself, and standard input, which only this
+process can read, is scanned here and its games shipped in batches (:class:`Batch`).
+A unit is a small picklable description, so the same units run in local worker
+processes (``--jobs``, :mod:`pdn_tools.run.parallel`) and on a Dask cluster
+(``--dask``, :mod:`pdn_tools.run.cluster`).  :func:`task_games` gives the games of a
+task in input order, as reading the whole file gives them; :func:`run_unit` checks
+them into :class:`~pdn_tools.report.records.Checked` values; :func:`failed_unit` is
+what a unit that could not run reports instead (E14), so that no part of the input
+is silently dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import FileReport, read_games
+from pdn_tools.report.records import Checked, file_checked
+from pdn_tools.run import storage
+from pdn_tools.run.check import CheckOptions, checked, slot_games
+from pdn_tools.run.slots import SlotBatch, cut_batches
+from pdn_tools.run.spans import Span, cut_spans, span_games
+
+#: Characters of game text per batch of a large file (about 70 ordinary games).
+BATCH_CHARS = 1 << 16
+#: Files larger than this (bytes) are cut into batches.
+SPLIT_BYTES = 1 << 18
+#: Small files are grouped into one unit until their sizes add up to this (bytes).
+GROUP_BYTES = 1 << 16
+#: At most this many small files per unit.
+GROUP_FILES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One input: its position among the inputs, its path (``-``: stdin) and name.
+
+    The path is a local path or a URL (:mod:`pdn_tools.run.storage`).
+    """
+
+    file_no: int
+    path: str
+    name: str
+
+    @property
+    def size(self) -> int:
+        """Size in bytes (0 for standard input or when it cannot be known)."""
+        if self.path == "-":
+            return 0
+        return storage.size(self.path)
+
+
+@dataclass(frozen=True, slots=True)
+class WholeFile:
+    """A file read whole by a worker."""
+
+    source: Input
+    weight: int
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Games of standard input, cut and shipped by this process."""
+
+    source: Input
+    batch: SlotBatch
+
+
+Task = WholeFile | Span | Batch
+Unit = list[Task]
+"""What one worker call does: several small files, or one span or batch of games."""
+
+
+def input_list(paths: Iterable[str], stdin_name: str | None) -> list[Input]:
+    """Number the files to read; standard input gets *stdin_name* (or ``<stdin>``)."""
+    return [
+        Input(n, path, (stdin_name or "<stdin>") if path == "-" else path)
+        for n, path in enumerate(paths)
+    ]
+
+
+def plan(
+    inputs: Iterable[Input],
+    options: CheckOptions,
+    stdin: BinaryIO | None = None,
+    *,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
+    group_bytes: int = GROUP_BYTES,
+) -> Iterator[Unit]:
+    """Cut the inputs into units of work, lazily and in order.
+
+    Files larger than *split_bytes* (and standard input) are scanned here and cut
+    into spans (batches) of about *batch_chars* characters of games; smaller files
+    are grouped until their sizes add up to *group_bytes*.
+    """
+    group: Unit = []
+    group_size = 0
+    for source in inputs:
+        size = source.size
+        if source.path == "-" or size > split_bytes:
+            if group:
+                yield group
+                group, group_size = [], 0
+            yield from ([task] for task in cut_file(source, options, stdin, batch_chars, size))
+            continue
+        group.append(WholeFile(source, size))
+        group_size += size
+        if group_size >= group_bytes or len(group) >= GROUP_FILES:
+            yield group
+            group, group_size = [], 0
+    if group:
+        yield group
+
+
+def cut_file(
+    source: Input, options: CheckOptions, stdin: BinaryIO | None, batch_chars: int, size: int = 0
+) -> Iterator[Task]:
+    """The tasks of one large input, in order: spans of a file, batches of stdin."""
+    if source.path != "-":
+        yield from cut_spans(
+            source.file_no, source.path, source.name, options.read, batch_chars, size
+        )
+        return
+    if stdin is None:
+        raise ValueError("standard input named as input but no stream given")
+    for batch in cut_batches(stdin, options.read, batch_chars, size):
+        yield Batch(source, batch)
+
+
+def task_games(task: Task, options: ReadOptions, report: FileReport) -> Iterator[Game]:
+    """The games of *task* in input order, numbered and with the findings that reading
+    the whole file gives them; *report* receives the findings of a file without games."""
+    if isinstance(task, Span):
+        yield from span_games(task, options, report)
+    elif isinstance(task, WholeFile):
+        with storage.open_binary(task.source.path) as handle:
+            yield from read_games(handle, options, name=task.source.name, report=report)
+    else:
+        yield from slot_games(task.source.name, task.batch.slots, options)
+        if task.batch.empty_file is not None:
+            report.issues.extend(task.batch.empty_file)
+
+
+def task_weight(task: Task) -> int:
+    """The bytes of input *task* covers (for progress)."""
+    if isinstance(task, Batch):
+        return task.batch.weight
+    return task.weight
+
+
+def task_source(task: Task) -> tuple[int, str]:
+    """The position among the inputs and the name of the file *task* reads."""
+    if isinstance(task, Span):
+        return task.file_no, task.name
+    return task.source.file_no, task.source.name
+
+
+def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
+    """Check one unit of work (in a worker): the bytes it covers and its games."""
+    weight = 0
+    out: list[Checked] = []
+    for task in unit:
+        weight += task_weight(task)
+        file_no, name = task_source(task)
+        report = FileReport(name)
+        out.extend(
+            checked(file_no, game, options) for game in task_games(task, options.read, report)
+        )
+        if report.games == 0 and report.issues:
+            out.append(file_checked(file_no, name, report.issues))
+    return weight, out
+
+
+def failed_unit(unit: Unit, reason: str) -> tuple[int, list[Checked]]:
+    """What *unit* reports when it could not be checked: one E14 record per task,
+    naming the games and lines left unchecked and *reason*."""
+    weight = 0
+    out: list[Checked] = []
+    for task in unit:
+        weight += task_weight(task)
+        file_no, name = task_source(task)
+        out.append(file_checked(file_no, name, [unchecked(task, reason)]))
+    return weight, out
+
+
+def unchecked(task: Task, reason: str) -> Issue:
+    """The E14 finding of a task that could not be checked."""
+    if isinstance(task, Span):
+        where = f"games from number {task.games_before + 1} at line {task.line}"
+        where += f" to line {task.end_line - 1}" if task.end_line else " to the end of the file"
+        return Issue("E14", f"{where} not checked: {reason}", task.line, 1)
+    return Issue("E14", f"file not checked: {reason}", 1, 1)
+
+
+__all__ = [
+    "BATCH_CHARS",
+    "SPLIT_BYTES",
+    "Batch",
+    "Input",
+    "Task",
+    "Unit",
+    "WholeFile",
+    "cut_file",
+    "failed_unit",
+    "input_list",
+    "plan",
+    "run_unit",
+    "task_games",
+]
