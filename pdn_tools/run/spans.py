@@ -33,6 +33,7 @@ import bisect
 import codecs
 import io
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,20 +101,20 @@ class Span:
 def restartable(encoding: str) -> bool:
     """Whether a file in *encoding* can be read from the start of any line.
 
-    True for UTF-8 and for single-byte code pages in which the bytes CR and LF (and
-    no other byte) are the characters CR and LF: there, every line starts a fresh
-    decoder and the lines of the bytes are the lines of the text.
+    True for UTF-8 and for the single-byte code pages (byte-to-character tables) in
+    which the bytes CR and LF, and no other byte, are the characters CR and LF: there,
+    every line starts a fresh decoder and the lines of the bytes are those of the text.
     """
     try:
         info = codecs.lookup(encoding)
     except LookupError:
         return False
-    if info.name == "utf-8":
+    if info.name in ("utf-8", "ascii", "iso8859-1"):
         return True
-    try:
-        text = bytes(range(256)).decode(info.name, errors="replace")
-    except (UnicodeError, LookupError, TypeError):
-        return False
+    module = sys.modules.get(getattr(info.incrementaldecoder, "__module__", ""))
+    if getattr(module, "decoding_table", None) is None:
+        return False  # not a byte-to-character table (multi-byte or stateful codecs)
+    text = bytes(range(256)).decode(info.name, errors="replace")
     return len(text) == 256 and [i for i, ch in enumerate(text) if ch in "\r\n"] == [10, 13]
 
 

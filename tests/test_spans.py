@@ -1,0 +1,198 @@
+"""Spans: game-aligned byte ranges read on their own give exactly the whole file's games.
+
+The scan (:func:`cut_spans`) and the worker-side reader (:func:`span_games`) run on real
+files; the reference is :func:`pdn_tools.pdn.reader.read_games` over the whole file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import SAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import FileReport, read_games
+from pdn_tools.report.records import game_record
+from pdn_tools.run.check import CheckOptions, check_file
+from pdn_tools.run.spans import LineIndex, SpanChanged, cut_spans, restartable, span_games
+from pdn_tools.run.units import input_list, plan, run_unit
+
+Record = tuple[list[dict[str, Any]], list[dict[str, Any]]]
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """What a game is: its record (findings included), where it lies, its text."""
+    return {**game_record(game), "span": game.span, "text": game.to_pdn()}
+
+
+def whole(path: Path, options: ReadOptions) -> Record:
+    """The reader's games and the file's findings."""
+    report = FileReport(str(path))
+    games = [summary(g) for g in read_games(path, options, name=str(path), report=report)]
+    return games, [i.to_dict() for i in report.issues]
+
+
+def by_spans(path: Path, options: ReadOptions, chars: int) -> tuple[Record, int]:
+    """The same, read span by span after a scan; and the number of spans."""
+    spans = list(cut_spans(0, str(path), str(path), options, chars))
+    report = FileReport(str(path))
+    games = [summary(g) for span in spans for g in span_games(span, options, report)]
+    return (games, [i.to_dict() for i in report.issues]), len(spans)
+
+
+# Pieces of PDN that stress the scan's bookkeeping: every kind of text between games.
+GAMES = [
+    '[Event "a"]\n[Result "2-0"]\n1. 32-28 19-23 2. 28x19 14x23 2-0',
+    '[Event "b"]\n1. 33-29 {a comment\nover two lines} 17-21 *',
+    "1. 32-28 18-23 0-2",  # tagless
+    '[Event "c"]\n1. 31-27 (1. 32-28 19-23) 16-21 1-1',
+    '[Event "u"]\n1. 34-30',  # no terminator: ended by the next game's tags
+    '[FEN "W:W31,32:B\n19,20"]\n1. 32-28 *',  # a tag broken over lines
+    '[Event "junk"]\n1. 32-28 * trailing words',
+    '[Event "nbsp\u00a0"]\n1. 32-28\u00a019-23 *',
+    '[Event "lit"]\\r\\n1. 32-28 *\\r\\n',  # literal \r \n artefacts
+    '[Event "caf\u00e9"]\n1. 32-28 *',
+    '[\n[Event "bracket"]\n1. 32-28 *',
+    '% an escape line\n[Event "esc"]\n1. 32-28 *',
+    '{a comment before}\n[Event "after comment"]\n1. 32-28 *',
+    '[Event "nul"]\n1. 32-28\x00 *',
+    '[Event "unclosed"]\n1. 32-28 {never closed\n',
+]
+SEPARATORS = ["\n", "\n\n", " \n", "\t\n\n", "\\r\\n\n", "", " ", "\n\n\n\n"]
+
+
+@st.composite
+def pdn_files(draw: st.DrawFn) -> bytes:
+    parts = draw(st.lists(st.sampled_from(GAMES), min_size=0, max_size=12))
+    text = ""
+    for part in parts:
+        text += part + draw(st.sampled_from(SEPARATORS))
+    text = draw(st.sampled_from(["", "\ufeff", "{intro}\n"])) + text
+    ends = draw(st.sampled_from(["\n", "\r\n", "\r", "mixed"]))
+    if ends == "mixed":
+        lines = text.split("\n")
+        text = (
+            "".join(line + draw(st.sampled_from(["\n", "\r\n", "\r"])) for line in lines[:-1])
+            + lines[-1]
+        )
+    elif ends != "\n":
+        text = text.replace("\n", ends)
+    encoding = draw(st.sampled_from(["utf-8", "latin-1", "utf-16"]))
+    if encoding != "utf-8":
+        text = text.replace("\ufeff", "")
+    data = text.encode(encoding, errors="replace")
+    if draw(st.booleans()):
+        data += b"\xff stray \xe9 bytes\n"
+    return data
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=pdn_files(), chars=st.sampled_from([0, 1, 40, 200]), strict=st.booleans())
+def test_spans_read_as_the_whole_file(data: bytes, chars: int, strict: bool) -> None:
+    options = ReadOptions(strict=strict, max_game_chars=1000)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.pdn"
+        path.write_bytes(data)
+        reference = whole(path, options)
+        got, _ = by_spans(path, options, chars)
+        assert got == reference
+
+
+def test_a_clean_file_is_cut_before_every_game(tmp_path: Path) -> None:
+    games = [f'[Event "g{n}"]\r\n1. 32-28 19-23 *\r\n\r\n' for n in range(40)]
+    path = tmp_path / "clean.pdn"
+    path.write_bytes("".join(games).encode())
+    options = ReadOptions()
+    got, spans = by_spans(path, options, 0)
+    assert spans == 40
+    assert got == whole(path, options)
+    assert [g["game"] for g in got[0]] == list(range(1, 41))
+
+
+def test_spans_of_the_samples_and_edge_files(tmp_path: Path) -> None:
+    (tmp_path / "empty.pdn").write_bytes(b"")
+    (tmp_path / "binary.pdn").write_bytes(bytes(range(32)) * 64)
+    (tmp_path / "utf16.pdn").write_bytes(('[Event "a"]\n1. 32-28 *\n' * 30).encode("utf-16"))
+    paths = sorted(SAMPLES.rglob("*.pdn")) + sorted(tmp_path.glob("*.pdn"))
+    cut = 0
+    for path in paths:
+        for options in (ReadOptions(), ReadOptions(strict=True, encoding="cp1252")):
+            got, spans = by_spans(path, options, 0)
+            assert got == whole(path, options), path
+            cut += spans - 1
+    assert cut > 20  # the samples were cut, not read whole
+
+
+def test_units_of_one_span_each_match_the_reader(tmp_path: Path) -> None:
+    """``plan`` with every file cut into spans: run_unit gives check_file's games."""
+    paths = sorted(str(p) for p in SAMPLES.rglob("*.pdn"))
+    inputs = input_list(paths, None)
+    options = CheckOptions()
+    units = list(plan(inputs, options, split_bytes=0, batch_chars=0))
+    assert len(units) > len(inputs)
+    got = [c for unit in units for c in run_unit(unit, options)[1]]
+    reference = [c for s in inputs for c in check_file(s.file_no, s.path, s.name, options)]
+    assert [(c.record, [i.to_dict() for i in c.issues]) for c in got] == [
+        (c.record, [i.to_dict() for i in c.issues]) for c in reference
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    data=st.lists(st.sampled_from([b"a", b"bc", b"\r", b"\n", b"\r\n", b"\xe9"]), max_size=200),
+    block=st.integers(min_value=1, max_value=9),
+)
+def test_line_index_finds_every_line_start(data: list[bytes], block: int) -> None:
+    raw = b"".join(data)
+    starts = [0] + [m.end() for m in __import__("re").finditer(rb"\r\n|\r|\n", raw)]
+
+    class Blocks(io.BytesIO):
+        def read(self, size: int | None = -1) -> bytes:
+            return super().read(min(block, size if size is not None and size >= 0 else block))
+
+    index = LineIndex(Blocks(raw), lambda: io.BytesIO(raw))
+    while index.read(7):
+        pass
+    for line, offset in enumerate(starts, start=1):
+        if offset < len(raw) or line == 1:
+            assert index.offset_of(line) == offset, (line, raw)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "expected"),
+    [
+        ("utf-8", True),
+        ("cp1252", True),
+        ("cp1251", True),
+        ("cp866", True),
+        ("latin-1", True),
+        ("utf-16", False),
+        ("utf-8-sig", False),
+        ("cp037", False),  # EBCDIC: LF is another byte
+        ("shift_jis", False),
+        ("utf-7", False),
+    ],
+)
+def test_restartable_encodings(encoding: str, expected: bool) -> None:
+    assert restartable(encoding) is expected
+
+
+def test_a_file_changed_after_its_scan_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "moving.pdn"
+    path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 *\n\n' for n in range(10)))
+    spans = list(cut_spans(0, str(path), "moving.pdn", ReadOptions(), 0))
+    assert len(spans) == 10
+    path.write_text("\n" + path.read_text()[:-1])  # same size, lines moved by one byte
+    assert os.path.getsize(path) == spans[-1].size
+    with pytest.raises(SpanChanged, match="changed since it was scanned"):
+        list(span_games(spans[3], ReadOptions()))
+    path.write_text(path.read_text() + "more")
+    with pytest.raises(SpanChanged, match="changed size"):
+        list(span_games(spans[3], ReadOptions()))
