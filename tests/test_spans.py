@@ -194,5 +194,18 @@ def test_a_file_changed_after_its_scan_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SpanChanged, match="changed since it was scanned"):
         list(span_games(spans[3], ReadOptions()))
     path.write_text(path.read_text() + "more")
-    with pytest.raises(SpanChanged, match="changed size"):
+    with pytest.raises(SpanChanged, match="changed since it was scanned"):
         list(span_games(spans[3], ReadOptions()))
+
+
+def test_a_file_rewritten_in_place_after_its_scan_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "edited.pdn"
+    path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 *\n\n' for n in range(10)))
+    spans = list(cut_spans(0, str(path), "edited.pdn", ReadOptions(), 0))
+    assert [g.index for g in span_games(spans[0], ReadOptions())] == [1]
+    before = path.stat()
+    path.write_text(path.read_text().replace("32-28", "31-27"))  # same size, same lines
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
+    for span in (spans[0], spans[5]):
+        with pytest.raises(SpanChanged, match="changed since it was scanned"):
+            list(span_games(span, ReadOptions()))

@@ -54,13 +54,14 @@ if TYPE_CHECKING:
     from dask.bag import Bag
     from distributed import Client, Future
 
-#: Characters of game text per span of a large file (about 1,000 ordinary games,
-#: a second or so of work: large enough that the scheduler's cost per task is small).
-SPAN_CHARS = 1 << 20
+#: Characters of game text per span of a large file: about 280 ordinary games, a
+#: third of a second of work on one core, so the scheduler's few milliseconds per task
+#: cost about 1 % and a large file spreads over many workers.
+SPAN_CHARS = 1 << 18
 #: Files larger than this (bytes) are scanned by a worker and cut into spans.
-SPLIT_BYTES = 1 << 22
+SPLIT_BYTES = 1 << 20
 #: Small files are grouped into one unit until their sizes add up to this (bytes).
-GROUP_BYTES = 1 << 20
+GROUP_BYTES = 1 << 18
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 30
 
@@ -98,7 +99,11 @@ def connect(address: str) -> Iterator[Client]:
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
+            host="127.0.0.1",
             dashboard_address=None,
+            # no dashboard, and the scheduler's HTTP routes on a free loopback port
+            # (by default they take 8787, or warn when another cluster holds it)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.CRITICAL,
         )
         try:

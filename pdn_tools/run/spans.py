@@ -23,8 +23,9 @@ spans; :func:`span_games` reads one.  Why a cut is safe where it is made:
   them), so files are cut only when their encoding keeps those bytes as they are:
   UTF-8 and the 8-bit code pages (not UTF-16, which is read whole).
 
-A file that changed after its scan is noticed (its size, and the bytes around the
-cut) and raises :class:`SpanChanged` rather than giving wrong games.
+A file that changed after its scan is noticed (its size and modification time, or
+its fsspec ``ukey``; and the bytes around the cut) and raises :class:`SpanChanged`
+rather than giving wrong games.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class Span:
     of the game before and the cut, which the next game's text begins with, from
     ``prefix_line``/``prefix_column``.  ``decoded`` holds the decoder's findings that
     the range's games receive (and, for the last span, the file's remaining ones).
-    ``size`` and ``head`` let a worker notice a file changed since the scan.
+    ``size``, ``version`` (:func:`pdn_tools.run.storage.version`) and ``head`` let a
+    worker notice a file changed since the scan.
     ``weight`` is the range's length in bytes (for progress).
     """
 
@@ -93,6 +95,7 @@ class Span:
     last: bool
     binary: bool
     size: int
+    version: str
     head: bytes
     weight: int
 
@@ -235,10 +238,11 @@ def cut_spans(
     """
     if size <= 0:
         size = storage.size(path)
+    version = storage.version(path)
     with storage.open_binary(path) as handle:
         index = LineIndex(handle, lambda: storage.open_binary(path))
         try:
-            yield from _scan(file_no, path, name, options, span_chars, size, index)
+            yield from _scan(file_no, path, name, options, span_chars, size, version, index)
         finally:
             index.close()
 
@@ -250,6 +254,7 @@ def _scan(
     options: ReadOptions,
     span_chars: int,
     size: int,
+    version: str,
     index: LineIndex,
 ) -> Iterator[Span]:
     decoding = Decoding()
@@ -293,6 +298,7 @@ def _scan(
                 last=False,
                 binary=False,
                 size=size,
+                version=version,
                 head=head,
                 weight=offset - start,
             )
@@ -324,6 +330,7 @@ def _scan(
         last=True,
         binary=decoding.binary,
         size=size,
+        version=version,
         head=head,
         weight=max(0, size - start),
     )
@@ -343,8 +350,8 @@ def span_games(
     scan saw, and :class:`OSError` when it cannot be read.
     """
     with storage.open_binary(span.path) as handle:
+        _check_unchanged(handle, span)
         if span.start:
-            _check_unchanged(handle, span)
             handle.seek(span.start)
         own = Decoding()  # the worker's decoder: its findings are the scan's to give
         pieces: Iterable[Piece] = read_pieces(
@@ -376,9 +383,9 @@ def span_games(
 
 
 def _check_unchanged(handle: BinaryIO, span: Span) -> None:
-    if span.size and storage.size(span.path) != span.size:
-        raise SpanChanged(f"{span.name}: the file changed size since it was scanned")
-    if span.head and _head(handle, span.start) != span.head:
+    if span.version and storage.version(span.path) != span.version:
+        raise SpanChanged(f"{span.name}: the file changed since it was scanned")
+    if span.start and _head(handle, span.start) != span.head:
         raise SpanChanged(
             f"{span.name}: the file changed since it was scanned (line {span.line} "
             f"is no longer at byte {span.start})"

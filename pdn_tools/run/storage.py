@@ -76,6 +76,20 @@ def size(path: str) -> int:
         return 0
 
 
+def version(path: str) -> str:
+    """A token that changes when the file at *path* does ("" when it cannot be known):
+    its size and modification time, or for a URL fsspec's ``ukey`` (an ETag on object
+    stores)."""
+    try:
+        if not is_url(path):
+            stat = os.stat(path)
+            return f"{stat.st_size}:{stat.st_mtime_ns}"
+        fs, inner = _filesystem(path)
+        return str(fs.ukey(inner))
+    except (OSError, InputError, NotImplementedError):
+        return ""
+
+
 def expand(paths: tuple[str, ...]) -> Iterator[str]:
     """The files named by *paths* in order (``-`` passed through), as
     :func:`pdn_tools.run.paths.expand` with URLs and globs; :class:`InputError` for a

@@ -1,0 +1,373 @@
+"""``--dask``: checking on a Dask cluster gives exactly the report of ``--jobs 1``.
+
+A real ``dask scheduler`` and two ``dask worker`` processes run on 127.0.0.1 (free
+ports, no dashboard, every process group killed at the end, every wait bounded), and
+a ``LocalCluster``; the workers read the files themselves.  Inputs: the samples in
+``corpus/`` and a file of generated games and samples large enough to be cut into
+several units, or into many through the API's unit size.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from cli_helpers import one_clean_line, run_bytes
+from conftest import REPO, SAMPLES
+
+pytest.importorskip("distributed", reason="the dask extra is not installed")
+
+from distributed import Client, LocalCluster
+
+from pdn_tools.diagnostics import Severity
+from pdn_tools.report.base import Totals, game_report
+from pdn_tools.report.formats import make_reporter
+from pdn_tools.report.records import Checked
+from pdn_tools.report.selection import Selection
+from pdn_tools.run import cluster
+from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.parallel import check_inputs
+from pdn_tools.run.storage import expand
+from pdn_tools.run.units import Input, input_list
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from gen_games import generate
+
+#: Seconds any one wait of these tests may take (start-up, a run).
+BOUND = 180
+T = TypeVar("T")
+
+
+def bounded(func: Callable[[], T], seconds: float = BOUND) -> T:
+    """``func()`` in a thread, failing the test if it takes longer than *seconds*."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func()
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        pytest.fail(f"still running after {seconds} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def dask_processes(workers: int, logs: Path) -> Iterator[str]:
+    """A ``dask scheduler`` and *workers* ``dask worker`` processes; their address."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs: list[subprocess.Popen[bytes]] = []
+
+    def start(name: str, *args: str) -> None:
+        log = (logs / f"{name}.log").open("wb")
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", *args],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: killed whole at the end
+            )
+        )
+
+    try:
+        start(
+            "scheduler",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-dashboard",
+            "--dashboard-address",
+            "127.0.0.1:0",
+        )
+        for n in range(workers):
+            start(
+                f"worker{n}",
+                "distributed.cli.dask_worker",
+                address,
+                "--host",
+                "127.0.0.1",
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+                "--name",
+                f"w{n}",
+                "--death-timeout",
+                "60",
+            )
+
+        def ready() -> None:
+            with Client(address, timeout=BOUND) as client:
+                client.wait_for_workers(workers, timeout=BOUND)
+
+        bounded(ready)
+        yield address
+    finally:
+        for proc in procs:
+            with suppress(ProcessLookupError):  # already gone
+                os.killpg(proc.pid, signal.SIGKILL)
+        for proc in procs:
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with dask_processes(2, tmp_path_factory.mktemp("dask-logs")) as address:
+        yield address
+
+
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Generated legal games and every sample file, repeated past 1 MB (the size from
+    which ``--dask`` cuts a file into spans)."""
+    folder = tmp_path_factory.mktemp("big")
+    generated = folder / "generated.pdn"
+    generate(150, 7, generated)
+    samples = b"".join(p.read_bytes() + b"\n" for p in sorted(SAMPLES.rglob("*.pdn")))
+    block = generated.read_bytes() + samples
+    path = folder / "big.pdn"
+    copies = (cluster.SPLIT_BYTES + 100_000) // len(block) + 1
+    path.write_bytes(block * copies)
+    return path
+
+
+def render(checked: Iterable[Checked], fmt: str, files: int) -> str:
+    """A report as ``pdn validate --format FMT`` writes it on stdout."""
+    out = io.StringIO()
+    reporter = make_reporter(fmt, out)
+    totals = Totals(files=files)
+    for item in checked:
+        game = game_report(item, Selection(), Severity.ERROR)
+        totals.add(game)
+        reporter.add(game)
+    reporter.close(totals)
+    return out.getvalue()
+
+
+def inputs_of(*paths: str) -> list[Input]:
+    return input_list(list(expand(paths)), None)
+
+
+def reference(inputs: list[Input], options: CheckOptions) -> list[Checked]:
+    return [c for _, batch in check_inputs(inputs, options, 1) for c in batch]
+
+
+def test_cli_on_a_scheduler_equals_jobs_one(scheduler: str, big_file: Path) -> None:
+    for paths in ((str(SAMPLES),), (str(big_file), str(SAMPLES / "clean"))):
+        for fmt in ("jsonl", "sarif"):
+            one = run_bytes("validate", *paths, "--format", fmt, "--jobs", "1")
+            dask = run_bytes("validate", *paths, "--format", fmt, "--dask", scheduler)
+            assert dask.returncode == one.returncode == 1, dask.stderr
+            assert dask.stdout == one.stdout, (paths, fmt)
+            assert b"Traceback" not in dask.stderr
+
+
+def test_cli_on_a_local_cluster_equals_jobs_one(big_file: Path) -> None:
+    paths = (str(SAMPLES), str(big_file))
+    one = run_bytes("validate", *paths, "--format", "sarif", "--jobs", "1")
+    local = run_bytes("validate", *paths, "--format", "sarif", "--dask", "local:2")
+    assert local.returncode == one.returncode == 1, local.stderr
+    assert local.stdout == one.stdout
+    assert local.stderr == one.stderr == b"", local.stderr.decode()
+
+
+def test_many_units_on_a_scheduler(scheduler: str, big_file: Path) -> None:
+    """Every file cut into spans of a few games: the reports are the same, and so is
+    the bag of records of the Python API."""
+    inputs = inputs_of(str(SAMPLES), str(big_file))
+    options = CheckOptions()
+    expected = reference(inputs, options)
+
+    def on_cluster() -> tuple[list[Checked], list[dict[str, Any]], int]:
+        with Client(scheduler, timeout=BOUND) as client:
+            checked = [
+                c
+                for _, batch in cluster.check_on_cluster(
+                    client, inputs, options, split_bytes=0, span_chars=4000
+                )
+                for c in batch
+            ]
+            bag = cluster.record_bag(
+                [str(SAMPLES), str(big_file)], options, split_bytes=0, span_chars=20_000
+            )
+            return checked, bag.compute(), bag.npartitions
+
+    checked, records, partitions = bounded(on_cluster)
+    for fmt in ("jsonl", "sarif"):
+        assert render(checked, fmt, len(inputs)) == render(expected, fmt, len(inputs)), fmt
+    lines = render(expected, "jsonl", len(inputs)).splitlines()
+    assert [game_report(c, Selection(), Severity.ERROR).record for c in expected] == records
+    assert len(records) == len(lines)
+    assert partitions > len(inputs) + 20  # the large file was cut into many units
+
+
+def test_a_worker_killed_mid_run(scheduler: str, big_file: Path) -> None:
+    """SIGKILL to a worker with units in flight: the scheduler runs them again and the
+    output is complete and identical (no game lost, none doubled)."""
+    inputs = inputs_of(str(big_file))
+    options = CheckOptions()
+    expected = reference(inputs, options)
+
+    def run_and_kill() -> tuple[list[Checked], int]:
+        with Client(scheduler, timeout=BOUND) as client:
+            pids: dict[str, int] = client.run(os.getpid)
+            results = cluster.check_on_cluster(
+                client, inputs, options, split_bytes=0, span_chars=6000
+            )
+            checked: list[Checked] = []
+            killed = 0
+            for n, (_, batch) in enumerate(results):
+                checked.extend(batch)
+                if n == 2:
+                    busy = [w for w, keys in client.processing().items() if keys and w in pids]
+                    killed = pids[busy[0]]
+                    os.kill(killed, signal.SIGKILL)
+            return checked, killed
+
+    checked, killed = bounded(run_and_kill)
+    assert killed
+    with pytest.raises(ProcessLookupError):
+        os.kill(killed, 0)
+    assert [c.game for c in checked] == list(range(1, len(expected) + 1))
+    assert render(checked, "jsonl", 1) == render(expected, "jsonl", 1)
+
+
+def test_a_unit_that_fails_reports_e14(scheduler: str, tmp_path: Path) -> None:
+    """A file that changes between its scan and the reading of its units: the units
+    report E14 (naming the games and lines), the others their games."""
+    path = tmp_path / "moving.pdn"
+    path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 19-23 *\n\n' for n in range(60)))
+    source = inputs_of(str(path))[0]
+    options = CheckOptions()
+    spans = cluster.scan_file(source, options, 200, source.size)
+    assert len(spans) > 5
+    path.write_text("\n" + path.read_text()[:-1])  # same size, every line a byte later
+
+    def run() -> list[tuple[int, list[Checked]]]:
+        with Client(scheduler, timeout=BOUND) as client:
+            futures = client.map(cluster.run_unit_reported, [[s] for s in spans], options=options)
+            return list(client.gather(futures))
+
+    results = bounded(run)
+    for span, (weight, checked) in zip(spans, results, strict=True):
+        assert weight == span.weight
+        [record] = checked
+        [issue] = record.issues
+        assert issue.code == "E14" and issue.line == span.line
+        assert f"games from number {span.games_before + 1} at line {span.line}" in issue.message
+        assert "changed since it was scanned" in issue.message
+    assert render([c for _, b in results for c in b], "jsonl", 1).count('"E14"') == len(spans)
+
+
+def test_memory_urls_through_the_api() -> None:
+    """``memory://`` is one process's storage, so its workers are threads of this
+    process (a LocalCluster without processes): the bag of records reads the same
+    games from it as from the files, cut into spans through fsspec's file objects."""
+    import fsspec
+
+    fs = fsspec.filesystem("memory")
+    sources = sorted(SAMPLES.rglob("*.pdn"))
+    for path in sources:
+        with fs.open(f"/pdn-test/{path.relative_to(SAMPLES).as_posix()}", "wb") as handle:
+            handle.write(path.read_bytes())
+    options = CheckOptions()
+    try:
+
+        def on_threads() -> list[dict[str, Any]]:
+            with (
+                LocalCluster(
+                    n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+                ) as local,
+                Client(local) as client,
+            ):
+                assert client.run(os.getpid) == {w: os.getpid() for w in client.nthreads()}
+                bag = cluster.record_bag(
+                    ["memory://pdn-test/"], options, split_bytes=0, span_chars=1
+                )
+                records: list[dict[str, Any]] = bag.compute()
+                return records
+
+        records = bounded(on_threads)
+    finally:
+        fs.rm("/pdn-test", recursive=True)
+    local = reference(input_list([str(p) for p in sources], None), options)
+    assert len(records) == len(local) > len(sources)
+    for got, want in zip(records, local, strict=True):
+        name = f"memory:///pdn-test/{Path(want.file).relative_to(SAMPLES).as_posix()}"
+        expected = game_report(want, Selection(), Severity.ERROR).record
+        assert got == {**expected, "file": name}
+
+
+def test_without_dask_the_option_says_how_to_install(tmp_path: Path) -> None:
+    hide = (
+        "import sys; sys.modules['dask'] = None; sys.modules['distributed'] = None; "
+        "from pdn_tools.cli import main; main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide, "validate", str(SAMPLES), "--dask", "local"],
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+        check=False,
+    )
+    assert done.returncode == 2
+    line = one_clean_line(done.stderr)
+    assert line == "pdn validate: --dask needs Dask: pip install 'pdn-tools[dask]'"
+    assert done.stdout == ""
+    without = subprocess.run(
+        [sys.executable, "-c", hide, "validate", str(SAMPLES), "-q", "--format", "jsonl"],
+        capture_output=True,
+        timeout=BOUND,
+        check=False,
+    )
+    assert without.returncode == 1 and without.stdout.count(b"\n") > 20
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-", "--dask", "local"], "standard input cannot be read by the workers"),
+        (["corpus", "--dask", "local", "-j", "2"], "--jobs and --dask exclude each other"),
+        (["corpus", "--dask", "nowhere"], "not a scheduler address"),
+        (["s3://bucket/games.pdn", "--dask", "local"], "s3://bucket/games.pdn: "),
+        (["memory://nothing/*.pdn"], "memory://nothing/*.pdn: no such file or directory"),
+    ],
+)
+def test_cluster_usage_errors(args: list[str], message: str) -> None:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "pdn_tools", "validate", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=BOUND,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert message in one_clean_line(done.stderr)
+    assert time.monotonic() - started < BOUND
