@@ -28,10 +28,17 @@ Board diagrams
     board_svg(board, arrows=…, highlights=…, coordinates=…, flipped=…)
                an SVG diagram of any variant's board; Arrow draws a move
 
+Many files, on a Dask cluster (``pip install 'pdn-tools[dask]'``)
+    record_bag(paths, options, select=…, ignore=…, fail_on=…)
+               a ``dask.bag`` of the report records of every game (``pdn validate
+               --format jsonl``'s lines), in input order; paths may be fsspec URLs
+
 See ``docs/api.md`` for examples; the command line (``pdn``) is built on these.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from pdn_tools import export as _export  # noqa: F401  (fills str(game), to_pdn, to_json)
 from pdn_tools.diagnostics import CATALOGUE, DrawEvent, Issue, Severity
@@ -60,6 +67,23 @@ from pdn_tools.rules import (
 )
 from pdn_tools.version import __version__
 
+if TYPE_CHECKING:
+    from pdn_tools.run.cluster import record_bag
+
+
+def __getattr__(name: str) -> object:
+    """``record_bag`` is imported when first used: it is not needed to read games."""
+    if name == "record_bag":
+        from pdn_tools.run.cluster import record_bag
+
+        return record_bag
+    raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), "record_bag"})
+
+
 __all__ = [
     "CATALOGUE",
     "Arrow",
@@ -87,6 +111,7 @@ __all__ = [
     "read_game",
     "read_games",
     "read_string",
+    "record_bag",
     "validate",
     "validate_string",
     "variant_by_name",
