@@ -32,12 +32,12 @@ from distributed import Client, LocalCluster
 
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import Totals, game_report
-from pdn_tools.report.formats import make_reporter
+from pdn_tools.report.formats import FORMATS, make_reporter
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import cluster
 from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.parallel import check_inputs
+from pdn_tools.run.parallel import IN_FLIGHT, check_inputs
 from pdn_tools.run.storage import expand
 from pdn_tools.run.units import Input, input_list
 
@@ -123,7 +123,8 @@ def dask_processes(workers: int, logs: Path) -> Iterator[str]:
 
         def ready() -> None:
             with Client(address, timeout=BOUND) as client:
-                client.wait_for_workers(workers, timeout=BOUND)
+                if workers:
+                    client.wait_for_workers(workers, timeout=BOUND)
 
         bounded(ready)
         yield address
@@ -205,13 +206,15 @@ def test_many_units_on_a_scheduler(scheduler: str, big_file: Path) -> None:
 
     def on_cluster() -> tuple[list[Checked], list[dict[str, Any]], int]:
         with Client(scheduler, timeout=BOUND) as client:
-            checked = [
-                c
-                for _, batch in cluster.check_on_cluster(
-                    client, inputs, options, split_bytes=0, span_chars=4000
-                )
-                for c in batch
-            ]
+            checked: list[Checked] = []
+            held = 0  # the most futures the client held at once: units and scans
+            for _, batch in cluster.check_on_cluster(
+                client, inputs, options, split_bytes=0, span_chars=4000
+            ):
+                checked.extend(batch)
+                held = max(held, len(client.futures))
+            threads = sum(client.nthreads().values())
+            assert 0 < held <= threads * IN_FLIGHT + threads  # bounded, however many units
             bag = cluster.record_bag(
                 [str(SAMPLES), str(big_file)], options, split_bytes=0, span_chars=20_000
             )
@@ -224,6 +227,25 @@ def test_many_units_on_a_scheduler(scheduler: str, big_file: Path) -> None:
     assert [game_report(c, Selection(), Severity.ERROR).record for c in expected] == records
     assert len(records) == len(lines)
     assert partitions > len(inputs) + 20  # the large file was cut into many units
+
+
+def test_every_format_on_a_scheduler(scheduler: str) -> None:
+    """With the HTML report's details too: every format is the same as one process's."""
+    inputs = inputs_of(str(SAMPLES))
+    options = CheckOptions(detail=True)
+    expected = reference(inputs, options)
+
+    def on_cluster() -> list[Checked]:
+        with Client(scheduler, timeout=BOUND) as client:
+            results = cluster.check_on_cluster(
+                client, inputs, options, split_bytes=0, span_chars=1, group_bytes=0
+            )
+            return [c for _, batch in results for c in batch]
+
+    checked = bounded(on_cluster)
+    assert any(c.detail is not None for c in checked)
+    for fmt in FORMATS:
+        assert render(checked, fmt, len(inputs)) == render(expected, fmt, len(inputs)), fmt
 
 
 def test_a_worker_killed_mid_run(scheduler: str, big_file: Path) -> None:
@@ -371,3 +393,17 @@ def test_cluster_usage_errors(args: list[str], message: str) -> None:
     assert done.returncode == 2
     assert message in one_clean_line(done.stderr)
     assert time.monotonic() - started < BOUND
+
+
+def test_a_scheduler_without_workers_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    with dask_processes(0, tmp_path) as address:
+
+        def connect() -> None:
+            with cluster.connect(address):
+                pytest.fail("connected to a cluster without workers")
+
+        with pytest.raises(cluster.ClusterError, match="no worker joined the Dask scheduler"):
+            bounded(connect)

@@ -121,6 +121,12 @@ def connect(address: str) -> Iterator[Client]:
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
+        try:
+            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        except TimeoutError:
+            raise ClusterError(
+                f"no worker joined the Dask scheduler at {address} within {CONNECT_TIMEOUT} s"
+            ) from None
         yield client
 
 
