@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from pdn_tools.atomic import printable
 from pdn_tools.cli.options import check_options, reading_options
 from pdn_tools.cli.run import fail, os_message
 from pdn_tools.pdn.model import Game
@@ -71,7 +72,7 @@ def show(
         max_depth=max_depth,
         syntax_only=False,
     )
-    name = (stdin_filename or "<stdin>") if path == "-" else path
+    name = (stdin_filename or "<stdin>") if path == "-" else printable(path)
     game = _find_game(path, name, game_no, options)
     replay = replay_checked(game, options)
     nodes = main_line(game)

@@ -85,7 +85,7 @@ def validate(
     )
     level = Severity(fail_on)
     chosen = selection(select, ignore)
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level)
     totals = Totals(files=run.files)
     for checked in run.games():
