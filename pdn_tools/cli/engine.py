@@ -30,8 +30,8 @@ from pdn_tools.rules.perft import MAX_DEPTH as MAX_PERFT_DEPTH
 
 _VARIANT_HELP = (
     "rules to apply: international (default), english, italian, pool, russian, "
-    "brazilian, czech, frisian, turkish, or a site profile over international: "
-    "immediate-removal, short-landing"
+    "brazilian, czech, frisian, turkish, or a site profile: immediate-removal, "
+    "short-landing, itsyourturn, itsyourturn-italian, itsyourturn-polish, itsyourturn-russian"
 )
 
 
