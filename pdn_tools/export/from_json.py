@@ -327,10 +327,10 @@ class _Values:
             return value
 
 
-def _objects(stream: IO[str]) -> Iterator[Any]:
+def _objects(stream: IO[str], max_chars: int = MAX_OBJECT_CHARS) -> Iterator[Any]:
     """The values of a JSON array, or of JSON Lines (values one after another),
     streamed: only one value's text is held at a time."""
-    values = _Values(stream)
+    values = _Values(stream, max_chars)
     if values.peek() != "[":
         while values.peek():
             yield values.value()
@@ -353,20 +353,26 @@ def _objects(stream: IO[str]) -> Iterator[Any]:
         raise JsonInputError(f"{values.where()}: text after the closing ']'")
 
 
-def read_json(source: str | Path | IO[str], *, max_depth: int = MAX_DEPTH) -> Iterator[Game]:
+def read_json(
+    source: str | Path | IO[str],
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_chars: int = MAX_OBJECT_CHARS,
+) -> Iterator[Game]:
     """Yield the games of a JSON (array) or JSON Lines file written by pdn-tools.
 
-    The file is streamed: only one game object's text is held at a time, however
-    large the file or however long its lines.  Anything that is not a pdn-tools game
-    object raises :class:`JsonInputError` naming the game and the key.
+    The file is streamed: only one game object's text is held at a time (at most
+    *max_chars* characters, plus :data:`READ_CHARS` read ahead), however large the
+    file or however long its lines.  Anything that is not a pdn-tools game object
+    raises :class:`JsonInputError` naming the game and the key.
     """
     if isinstance(source, (str, Path)):
         with open(source, encoding="utf-8") as stream:
-            yield from _games(stream, max_depth)
+            yield from _games(stream, max_depth, max_chars)
     else:
-        yield from _games(source, max_depth)
+        yield from _games(source, max_depth, max_chars)
 
 
-def _games(stream: IO[str], max_depth: int) -> Iterator[Game]:
-    for number, value in enumerate(_objects(stream), 1):
+def _games(stream: IO[str], max_depth: int, max_chars: int) -> Iterator[Game]:
+    for number, value in enumerate(_objects(stream, max_chars), 1):
         yield game_from_dict(value, max_depth=max_depth, where=f"game {number}")
