@@ -119,7 +119,7 @@ class _Run:
             self.rejected += 1
             if game.source is None and copier is not None:
                 span = game.span
-                self.rejects.write_pieces(copier(span.start_line, span.end_line))
+                self.rejects.write_pieces(copier(span.start_line, span.start_column, span.end_line))
             else:
                 self.rejects.write(item)
             return
@@ -161,12 +161,15 @@ class _Run:
             self.route(game, True)
 
 
-_Copy = Callable[[int, int], Iterator[str]]
-"""Lines *start*..*end* of the input being converted, in pieces."""
+_Copy = Callable[[int, int, int], Iterator[str]]
+"""The text of the input being converted from a line and column to the end of a line,
+in pieces."""
 
 
-def _copy(lines: LineCopier, report: FileReport, start: int, end: int) -> Iterator[str]:
-    return lines.lines(report.encoding, start, end)
+def _copy(
+    lines: LineCopier, report: FileReport, start: int, column: int, end: int
+) -> Iterator[str]:
+    return lines.lines(report.encoding, start, end, column)
 
 
 def _inputs(paths: tuple[str, ...]) -> Iterator[str]:

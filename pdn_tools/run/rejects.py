@@ -108,9 +108,10 @@ class LineCopier:
         self._held = None
         self._encoding = encoding
 
-    def lines(self, encoding: str, start: int, end: int) -> Iterator[str]:
-        """The text of lines *start*..*end* (1-based, inclusive), in pieces, line ends
-        as ``\\n``; *encoding* is the one the reader used for the input."""
+    def lines(self, encoding: str, start: int, end: int, column: int = 1) -> Iterator[str]:
+        """The text from line *start*, *column* to the end of line *end* (1-based,
+        inclusive), in pieces, line ends as ``\\n``; *encoding* is the one the reader
+        used for the input."""
         held = self._held
         resume = (
             self._spool is None
@@ -131,6 +132,8 @@ class LineCopier:
             if piece.line < start:
                 continue
             text = piece.text
+            if piece.line == start and piece.column < column - 1:
+                text = text[column - 1 - piece.column :]  # the end of the game before
             if first and piece.line == 1 and piece.column == 0:
                 text = text.removeprefix("\ufeff")  # a BOM read as text under a forced encoding
             first = False
