@@ -19,7 +19,6 @@ import re
 from dataclasses import dataclass, replace
 
 from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
-from pdn_tools.pdn.gametype import PROFILE_BASES
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
@@ -31,6 +30,7 @@ from pdn_tools.replay.options import (
     ReplayResult,
     ReplayStop,
 )
+from pdn_tools.replay.resolve import replayed_name
 from pdn_tools.rules import (
     FenError,
     MatchKind,
@@ -879,14 +879,11 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     not checked); variations replay from their branch position and stop on their own.
     """
     opts = options or ReplayOptions()
-    name = game.variant
-    if name == "unknown":
-        if opts.variant is None:
-            return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
-        name = opts.variant
-    elif opts.variant is not None and _is_profile_of(opts.variant, name):
-        # A site's rule profile has no GameType: its records say 20 (rules.md §2).
-        name = opts.variant
+    # A site's rule profile has no GameType: its records carry their base variant's
+    # (rules.md §2), so the profile replaces that variant.
+    name = replayed_name(game.variant, opts.variant)
+    if name is None:
+        return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
     try:
         variant = variant_by_name(name)
     except KeyError:
@@ -965,17 +962,6 @@ def _fits_other(error: Issue, other: Variant) -> Issue:
         ply=error.ply,
         move=error.move,
     )
-
-
-def _is_profile_of(option: str, name: str) -> bool:
-    """Whether *option* names a site's rule profile (no GameType of its own) whose
-    records carry the GameType of the variant *name*: the profile then replaces it
-    (``itsyourturn-italian`` replaces ``italian``, never ``english``)."""
-    try:
-        profile = variant_by_name(option)
-    except KeyError:
-        return False
-    return PROFILE_BASES.get(profile.name) == name
 
 
 _GUESSED = "variant guessed by the reader from squares that fit another board or variant as well"

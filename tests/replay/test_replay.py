@@ -573,3 +573,16 @@ def test_no_w37_when_no_other_variant_fits_or_the_gametype_is_given() -> None:
     # A GameType tag is the record's own statement: no second guess.
     _, _, issues = run(G + FRISIAN_MOVES)
     assert "W37" not in codes(issues) and any(i.level.value == "error" for i in issues)
+
+
+def test_export_resolves_moves_under_the_profile_the_replay_used() -> None:
+    from pdn_tools.replay.resolve import game_variant
+
+    def name(text: str, option: str | None) -> str | None:
+        variant = game_variant(read_string(text)[0], option)
+        return None if variant is None else variant.name
+
+    assert name('[GameType "20"]\n1. 32-28 *', "itsyourturn") == "itsyourturn"
+    assert name('[GameType "21"]\n1. 11-15 *', "itsyourturn-russian") == "english"
+    assert name("*", "itsyourturn-italian") == "itsyourturn-italian"
+    assert name("*", None) is None
