@@ -38,6 +38,13 @@ class _Group(click.Group):
     running: str = "pdn"
     """The sub-command being run, for messages."""
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Terminated as exc:
+            # Not a Ctrl-C at a terminal: no blank line from click, just the message.
+            raise _Stopped(exc.signum) from None
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
@@ -89,6 +96,11 @@ class _Group(click.Group):
         except click.ClickException as exc:
             click.echo(f"pdn: {' '.join(exc.format_message().split())}", err=True)
             return exc.exit_code
+        except _Stopped as exc:
+            if stdout is not None:
+                stdout.drop()
+            click.echo(f"{self.running}: terminated", err=True)
+            return 128 + exc.signum
         except (click.Abort, KeyboardInterrupt) as exc:
             if stdout is not None:
                 stdout.drop()
@@ -105,6 +117,14 @@ class _Group(click.Group):
                 # The reader of our output went away (``| head``): stop quietly.
                 click.echo(f"{self.running}: {exc}", err=True)
             return 2
+
+
+class _Stopped(Exception):
+    """The run was terminated by a signal (SIGTERM, SIGHUP)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _exit_status(exc: SystemExit) -> int:

@@ -252,9 +252,9 @@ def convert(
         sys.exit(2)
     except OutputError:
         raise  # reported by the command group, as for every command
-    except OSError as exc:
-        name = printable(exc.filename) if isinstance(exc.filename, str) else "<stdin>"
-        click.echo(f"pdn convert: {name}: {exc.strerror or exc}", err=True)
+    except OSError as exc:  # reading an input (writing one is an OutputError)
+        where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
+        click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
     read, written, rejected, errors_written = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
