@@ -28,6 +28,7 @@ import os
 import shutil
 import signal
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -435,8 +436,6 @@ def _sync_directory(folder: str) -> None:
 
 def _stdout_buffer() -> BinaryIO:
     """The binary stream under ``sys.stdout`` (after flushing its text layer)."""
-    import sys
-
     out = sys.stdout
     out.flush()
     buffer = getattr(out, "buffer", None)
@@ -454,8 +453,10 @@ class GuardedStdout:
     """
 
     def __init__(self) -> None:
+        line_buffering = bool(getattr(sys.stdout, "line_buffering", False))  # a terminal
         self._raw = _Guarded(STDOUT_NAME, stream=_stdout_buffer())
         self.text = _text(_buffered(self._raw))
+        self.text.reconfigure(line_buffering=line_buffering)  # type: ignore[attr-defined]
 
     @property
     def failure(self) -> OutputError | None:
