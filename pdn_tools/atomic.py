@@ -277,14 +277,23 @@ class Outputs:
 
     def directory(self, path: str) -> str:
         """A new empty directory, to be filled by the caller, that replaces *path* (a
-        directory or nothing) at commit.  Returns the directory to write into."""
+        directory or nothing) at commit.  Returns the directory to write into.
+
+        The old directory is moved aside (``.NAME.pdn-old-XXXXXXXX``) for the instant
+        between the two renames, then removed.
+        """
+        if self._finished:
+            raise ValueError("outputs already committed or discarded")
         target = os.path.realpath(path)
+        name = printable(path)
+        if os.path.lexists(target) and not os.path.isdir(target):
+            raise OutputError(name, errno.ENOTDIR, os.strerror(errno.ENOTDIR))
         folder, prefix = _temp_prefix(target)
         try:
             temp = tempfile.mkdtemp(prefix=prefix, dir=folder)
         except OSError as exc:
-            raise _error(path, exc) from None
-        self._pending.append(_Pending(path, target, temp, directory=True))
+            raise _error(name, exc) from None
+        self._pending.append(_Pending(name, target, temp, directory=True))
         return temp
 
     def _open(self, path: str) -> _Pending:
@@ -320,8 +329,9 @@ class Outputs:
     def commit(self) -> None:
         """Flush every output and rename each temporary onto its final name.
 
-        A failure (a full disk met while flushing) raises :class:`OutputError` after
-        removing every temporary not yet renamed.
+        Everything is flushed (and synced to disk) before the first rename, so a full
+        disk leaves every previous file in place: it raises :class:`OutputError` after
+        removing the temporaries.  Signals wait until the renames are done.
         """
         if self._finished:
             return
