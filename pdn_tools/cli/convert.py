@@ -4,6 +4,10 @@ JSON Lines or Parquet, losing no game, move or comment.
 Every game read is replayed (for its findings and its resolved moves) and written,
 with its issues, to the output, or with ``--rejects`` to the rejects file when it
 has an error.  The counts go to stderr; written + rejected always equals read.
+
+Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
+outputs that collide with each other or with an input are refused before anything is
+written (:mod:`pdn_tools.run.collisions`).
 """
 
 from __future__ import annotations
@@ -119,7 +123,8 @@ class _Run:
             self.rejected += 1
             if game.source is None and copier is not None:
                 span = game.span
-                self.rejects.write_pieces(copier(span.start_line, span.start_column, span.end_line))
+                text = copier(span.start_line, span.start_column, span.end_line)
+                self.rejects.write_pieces(text)
             else:
                 self.rejects.write(item)
             return
@@ -139,7 +144,8 @@ class _Run:
             if self.rejects is not None:
                 spool = Spool(sys.stdin.buffer)
                 source = io.BufferedReader(spool, 1 << 16)
-        copier = None
+        lines: LineCopier | None = None
+        copier: _Copy | None = None
         if self.rejects is not None:
             lines = LineCopier(path=None if spool else path, spool=spool)
             copier = partial(_copy, lines, report)
@@ -147,7 +153,7 @@ class _Run:
             for game in read_games(source, self.options, name=name, report=report):
                 self.route(game, False, copier)
         finally:
-            if copier is not None:
+            if lines is not None:
                 lines.close()
             if spool is not None:
                 spool.close()
@@ -289,19 +295,8 @@ def _convert(
     files = list(_inputs(paths))
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
-    check_outputs(
-        paths,
-        files,
-        [
-            (option, path)
-            for option, path in (
-                ("-o", out),
-                ("--rejects", rejects),
-                ("--moves-table", moves_table),
-            )
-            if path is not None
-        ],
-    )
+    named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
+    check_outputs(paths, files, [(opt, path) for opt, path in named.items() if path])
     with Outputs() as outputs:
         sink: Sink
         if target == "parquet":
