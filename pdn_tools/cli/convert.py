@@ -4,20 +4,24 @@ JSON Lines or Parquet, losing no game, move or comment.
 Every game read is replayed (for its findings and its resolved moves) and written,
 with its issues, to the output, or with ``--rejects`` to the rejects file when it
 has an error.  The counts go to stderr; written + rejected always equals read.
+
+Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
+outputs that collide with each other or with an input are refused before anything is
+written (:mod:`pdn_tools.run.collisions`).
 """
 
 from __future__ import annotations
 
 import codecs
 import io
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO
 
 import click
 
+from pdn_tools.atomic import OutputError, Outputs, printable
 from pdn_tools.cli.options import reading_options
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
@@ -36,7 +40,9 @@ from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
+from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.rejects import LineCopier, Spool
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
 
@@ -89,22 +95,6 @@ def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) ->
         return Resolution()
 
 
-def _lines_of(path: str, encoding: str, start: int, end: int) -> str:
-    """Lines *start*..*end* (1-based, inclusive) of a file, decoded as it was read."""
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        encoding = "utf-8"
-    out: list[str] = []
-    with open(path, encoding=encoding, errors="replace", newline=None) as handle:
-        for number, line in enumerate(handle, 1):
-            if number > end:
-                break
-            if number >= start:
-                out.append(line)
-    return "".join(out)
-
-
 class _Run:
     """One conversion: the sinks, the counts and the routing of each game."""
 
@@ -120,15 +110,21 @@ class _Run:
         self.rejected = 0
         self.errors_written = 0
 
-    def route(self, game: Game, from_json: bool, deferred: list[Game]) -> None:
-        """Replay *game* and write it to the output or to the rejects file."""
+    def route(self, game: Game, from_json: bool, copier: _Copy | None = None) -> None:
+        """Replay *game* and write it to the output or to the rejects file.
+
+        A rejected game whose text the reader did not keep (larger than the size
+        limit) is copied from its input by *copier*, in pieces.
+        """
         self.read += 1
         replay = _replay(game, self.variant, self.options.strict, from_json)
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":
             self.rejected += 1
-            if game.source is None and not from_json:
-                deferred.append(game)  # text not kept (too large): copied from the file
+            if game.source is None and copier is not None:
+                span = game.span
+                text = copier(span.start_line, span.start_column, span.end_line)
+                self.rejects.write_pieces(text)
             else:
                 self.rejects.write(item)
             return
@@ -137,50 +133,54 @@ class _Run:
             self.errors_written += 1
         self.sink.write(item)
 
-    def pdn_file(self, path: str, stdin_name: str | None) -> None:
-        name = (stdin_name or "<stdin>") if path == "-" else path
+    def pdn_file(self, path: str, stdin_filename: str | None) -> None:
+        """Convert the games of one PDN file (``-``: standard input)."""
+        name = (stdin_filename or "<stdin>") if path == "-" else printable(path)
         report = FileReport(name)
-        source = sys.stdin.buffer if path == "-" else path
-        deferred: list[Game] = []
-        for game in read_games(source, self.options, name=name, report=report):
-            self.route(game, False, deferred)
-        for game in deferred:
-            assert self.rejects is not None
-            if path == "-":
-                self.rejects.write(Exported(game, None, Resolution()))
-            else:
-                span = game.span
-                self.rejects.write_text(
-                    _lines_of(path, report.encoding, span.start_line, span.end_line)
-                )
+        spool: Spool | None = None
+        source: str | IO[bytes] = path
+        if path == "-":
+            source = sys.stdin.buffer
+            if self.rejects is not None:
+                spool = Spool(sys.stdin.buffer)
+                source = io.BufferedReader(spool, 1 << 16)
+        lines: LineCopier | None = None
+        copier: _Copy | None = None
+        if self.rejects is not None:
+            lines = LineCopier(path=None if spool else path, spool=spool)
+            copier = partial(_copy, lines, report)
+        try:
+            for game in read_games(source, self.options, name=name, report=report):
+                self.route(game, False, copier)
+        finally:
+            if lines is not None:
+                lines.close()
+            if spool is not None:
+                spool.close()
         if report.games == 0:
             for issue in report.issues:
                 click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
 
     def json_file(self, path: str) -> None:
-        for game in read_json(path):
-            self.route(game, True, [])
+        """Convert the games of one pdn-tools JSON or JSON Lines file."""
+        for game in read_json(path, max_depth=self.options.max_depth):
+            self.route(game, True)
+
+
+_Copy = Callable[[int, int, int], Iterator[str]]
+"""The text of the input being converted from a line and column to the end of a line,
+in pieces."""
+
+
+def _copy(
+    lines: LineCopier, report: FileReport, start: int, column: int, end: int
+) -> Iterator[str]:
+    return lines.lines(report.encoding, start, end, column)
 
 
 def _inputs(paths: tuple[str, ...]) -> Iterator[str]:
     check(paths)
     yield from expand(paths)
-
-
-def _open_text(out: str, stack: ExitStack) -> IO[str]:
-    if out == "-":
-        wrapper = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
-        stack.callback(wrapper.detach)
-        stack.callback(wrapper.flush)
-        return wrapper
-    return stack.enter_context(open(out, "w", encoding="utf-8", newline="\n"))
-
-
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 @click.command()
@@ -253,11 +253,14 @@ def convert(
             ),
             stdin_filename,
         )  # fmt: skip
-    except (_Usage, InputError) as exc:
+    except (_Usage, InputError, OutputCollision) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
         sys.exit(2)
-    except OSError as exc:
-        click.echo(f"pdn convert: {exc.filename or ''}: {exc.strerror or exc}", err=True)
+    except OutputError:
+        raise  # reported by the command group, as for every command
+    except OSError as exc:  # reading an input (writing one is an OutputError)
+        where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
+        click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
     read, written, rejected, errors_written = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
@@ -287,19 +290,20 @@ def _convert(
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
+    if paths.count("-") > 1:
+        raise _Usage("standard input ('-') can be read only once")
     files = list(_inputs(paths))
-    for path in files:
-        for other in (out, rejects, moves_table):
-            if other is not None and other != "-" and path != "-" and _same_file(path, other):
-                raise _Usage(f"{other}: is also an input file")
-    with ExitStack() as stack:
+    if not files:
+        raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
+    named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
+    check_outputs(paths, files, [(opt, path) for opt, path in named.items() if path])
+    with Outputs() as outputs:
         sink: Sink
         if target == "parquet":
-            binary = sys.stdout.buffer if out == "-" else out
-            parquet = ParquetSink(binary, moves_table)
-            sink = parquet
+            table = outputs.binary(moves_table) if moves_table is not None else None
+            sink = ParquetSink(outputs.binary(out), table)
         else:
-            stream = _open_text(out, stack)
+            stream = outputs.text(out)
             sink = (
                 PdnSink(stream, canonical)
                 if target == "pdn"
@@ -307,17 +311,15 @@ def _convert(
             )
         reject_sink = None
         if rejects is not None:
-            reject_sink = RejectsSink(_open_text(rejects, stack))
+            reject_sink = RejectsSink(outputs.text(rejects))
         run = _Run(sink, reject_sink, options, options.variant)
-        try:
-            for path in files:
-                if path != "-" and path.lower().endswith(_JSON_INPUT):
-                    try:
-                        run.json_file(path)
-                    except (JsonInputError, ValueError, KeyError, TypeError) as exc:
-                        raise _Usage(f"{path}: not pdn-tools JSON: {exc}") from None
-                else:
-                    run.pdn_file(path, stdin_filename)
-        finally:
-            sink.close()
+        for path in files:
+            if path != "-" and path.lower().endswith(_JSON_INPUT):
+                try:
+                    run.json_file(path)
+                except JsonInputError as exc:
+                    raise _Usage(f"{printable(path)}: not pdn-tools JSON: {exc}") from None
+            else:
+                run.pdn_file(path, stdin_filename)
+        sink.close()
     return run.read, run.written, run.rejected, run.errors_written

@@ -26,11 +26,12 @@ from pdn_tools.rules import (
     variant_by_name,
 )
 from pdn_tools.rules import perft as count_positions
+from pdn_tools.rules.perft import MAX_DEPTH as MAX_PERFT_DEPTH
 
 _VARIANT_HELP = (
     "rules to apply: international (default), english, italian, pool, russian, "
-    "brazilian, czech, frisian, turkish, or a site profile over international: "
-    "immediate-removal, short-landing"
+    "brazilian, czech, frisian, turkish, or a site profile: immediate-removal, "
+    "short-landing, itsyourturn, itsyourturn-italian, itsyourturn-polish, itsyourturn-russian"
 )
 
 
@@ -93,14 +94,17 @@ def moves(fen: str, variant_name: str, output_format: str) -> None:
 
 
 @click.command()
-@click.argument("depth", type=click.IntRange(min=0))
+@click.argument("depth", type=click.IntRange(min=0, max=MAX_PERFT_DEPTH))
 @click.option("--fen", default=None, help="start position (default: the variant's start)")
 @click.option(
     "--variant", "variant_name", default="international", metavar="NAME", help=_VARIANT_HELP
 )
 @click.option("--divide", "show_divide", is_flag=True, help="first print the count per move")
 def perft(depth: int, fen: str | None, variant_name: str, show_divide: bool) -> None:
-    """Count the positions DEPTH plies ahead (identical moves counted once)."""
+    """Count the positions DEPTH plies ahead (identical moves counted once).
+
+    DEPTH is at most 64: the count grows too fast for anything deeper to finish.
+    """
     variant = _variant(variant_name)
     position = _position(fen, variant)
     if show_divide and depth >= 1:

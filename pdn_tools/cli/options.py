@@ -47,7 +47,8 @@ def reading_options(func: F) -> F:
                 type=click.Choice(sorted(SUPPORTED | PROFILES)),
                 default=None,
                 help="Variant of games without a GameType tag; a site profile "
-                "(immediate-removal, short-landing) also replaces GameType 20.",
+                "(immediate-removal, short-landing, itsyourturn...) also replaces its base "
+                "variant's GameType.",
             ),
             click.option(
                 "--max-game-size",

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import click
 
-from pdn_tools.cli.atomic import atomic_output
+from pdn_tools.atomic import Outputs
 from pdn_tools.cli.options import (
     check_options,
     checking_options,
@@ -79,8 +79,8 @@ def report(
     )
     level = Severity(fail_on)
     try:
-        with atomic_output(output) as out:
-            reporter = HtmlReporter(out, show_info=show_info, fail_on=level)
+        with Outputs() as outputs:
+            reporter = HtmlReporter(outputs.text(output), show_info=show_info, fail_on=level)
             totals = report_games(run, reporter, selection(select, ignore), level)
     except OSError as exc:
         fail("report", f"cannot write {output}: {exc.strerror or exc}")

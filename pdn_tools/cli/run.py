@@ -13,10 +13,11 @@ from typing import NoReturn
 
 import click
 
+from pdn_tools.atomic import Terminated
 from pdn_tools.cli.progress import Progress, wanted
 from pdn_tools.report.records import Checked
 from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.parallel import Input, check_inputs, input_list
+from pdn_tools.run.parallel import Input, check_inputs, input_list, usable_jobs
 from pdn_tools.run.paths import InputError, check, expand
 
 
@@ -47,8 +48,14 @@ class Run:
     ) -> None:
         self.command = command
         self.options = options
-        self.jobs = jobs
+        self.jobs = usable_jobs(jobs)
         self.quiet = quiet
+        if self.jobs < jobs and not quiet:
+            click.echo(
+                f"pdn {command}: note: --jobs {jobs} reduced to {self.jobs}, "
+                "the number of CPUs this process may use",
+                err=True,
+            )
         if paths.count("-") > 1:
             fail(command, "standard input ('-') can be read only once")
         try:
@@ -66,7 +73,7 @@ class Run:
 
     def games(self) -> Iterator[Checked]:
         """Every checked game of every input, in input order."""
-        stderr = click.get_text_stream("stderr")
+        stderr = sys.stderr
         total = sum(source.size for source in self.inputs)
         progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
         stdin = sys.stdin.buffer
@@ -81,8 +88,11 @@ class Run:
         except OSError as exc:
             progress.finish()
             fail(self.command, os_message(exc))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             progress.finish()
+            if isinstance(exc, Terminated):
+                click.echo(f"pdn {self.command}: terminated", err=True)
+                sys.exit(128 + exc.signum)
             click.echo(f"pdn {self.command}: interrupted", err=True)
             sys.exit(130)
         progress.finish()

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pdn_tools.cli.atomic import atomic_output
+from pdn_tools.atomic import Outputs, printable
 from pdn_tools.cli.options import check_options, reading_options
 from pdn_tools.cli.run import fail, os_message
 from pdn_tools.pdn.model import Game
@@ -92,7 +92,7 @@ def show(
         max_depth=max_depth,
         syntax_only=False,
     )
-    name = (stdin_filename or "<stdin>") if path == "-" else path
+    name = (stdin_filename or "<stdin>") if path == "-" else printable(path)
     game = _find_game(path, name, game_no, options)
     replay = replay_checked(game, options)
     nodes = main_line(game)
@@ -126,8 +126,8 @@ def show(
             flipped=flip,
         )
         try:
-            with atomic_output(svg_path) as out:
-                out.write(svg)
+            with Outputs() as outputs:
+                outputs.text(svg_path).write(svg)
         except OSError as exc:
             fail("show", f"cannot write {svg_path}: {exc.strerror or exc}")
         if svg_path == "-":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from pdn_tools.cli.options import (
@@ -69,7 +71,7 @@ def stats(
         quiet=quiet,
     )
     chosen = selection(select, ignore)
-    report = StatsReport(click.get_text_stream("stdout"), fmt, total_only)
+    report = StatsReport(sys.stdout, fmt, total_only)
     for checked in run.games():
         report.add(game_report(checked, chosen, Severity.ERROR))
     report.close()

@@ -78,7 +78,7 @@ def validate(
     )
     level = Severity(fail_on)
     chosen = selection(select, ignore)
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level)
     totals = report_games(run, reporter, chosen, level)
     out.flush()

@@ -162,13 +162,15 @@ class ParquetWriter:
     def __init__(
         self,
         games: str | IO[bytes],
-        moves: str | None = None,
+        moves: str | IO[bytes] | None = None,
         *,
         row_group: int = ROW_GROUP_GAMES,
     ) -> None:
         self.row_group = row_group
         self.games = pq.ParquetWriter(games, GAMES_SCHEMA, compression="zstd")
-        self.moves = pq.ParquetWriter(moves, MOVES_SCHEMA, compression="zstd") if moves else None
+        self.moves = (
+            pq.ParquetWriter(moves, MOVES_SCHEMA, compression="zstd") if moves is not None else None
+        )
         self.game_cols = _columns(GAMES_SCHEMA)
         self.move_cols = _columns(MOVES_SCHEMA)
         self.pending = 0
