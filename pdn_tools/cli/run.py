@@ -1,8 +1,10 @@
 """The run shared by the commands that check files (``validate``, ``stats``).
 
-It resolves the paths, checks them in parallel (:mod:`pdn_tools.run.parallel`), shows
-progress, and turns missing or unreadable input into one line on stderr and exit
-status 2, never a traceback.
+It finds the files (:mod:`pdn_tools.run.discover`), checks them in parallel
+(:mod:`pdn_tools.run.parallel`), shows progress, and turns missing or unreadable
+input named on the command line into one line on stderr and exit status 2, never a
+traceback.  A file found in a folder that cannot be read becomes a record with E14
+in its place among the others.
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from typing import NoReturn
 
 import click
 
+from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
+from pdn_tools.cli.terminal import colour_wanted, stderr
 from pdn_tools.report.records import Checked
-from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.parallel import Input, check_inputs, input_list
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.check import unreadable
+from pdn_tools.run.discover import Discovery, Found
+from pdn_tools.run.parallel import Input, check_inputs
+from pdn_tools.run.paths import InputError
 
 
 def fail(command: str, message: str) -> NoReturn:
@@ -32,48 +37,60 @@ def os_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
+def find_files(command: str, paths: tuple[str, ...], common: Common) -> list[Found]:
+    """The files *paths* name, walked as configured; notes about skipped entries go
+    to stderr (unless quiet), a path that cannot be read ends the command (exit 2)."""
+    if paths.count("-") > 1:
+        fail(command, "standard input ('-') can be read only once")
+    discovery = Discovery(common.walk)
+    try:
+        found = list(discovery.files(paths))
+    except InputError as exc:
+        fail(command, str(exc))
+    if not common.quiet:
+        for note in discovery.notes:
+            click.echo(f"pdn {command}: note: {note}", err=True)
+        if not found:
+            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
+    return found
+
+
 class Run:
     """The inputs of one command and how to check them."""
 
-    def __init__(
-        self,
-        command: str,
-        paths: tuple[str, ...],
-        options: CheckOptions,
-        *,
-        jobs: int,
-        stdin_filename: str | None,
-        quiet: bool,
-    ) -> None:
+    def __init__(self, command: str, paths: tuple[str, ...], common: Common) -> None:
         self.command = command
-        self.options = options
-        self.jobs = jobs
-        self.quiet = quiet
-        if paths.count("-") > 1:
-            fail(command, "standard input ('-') can be read only once")
-        try:
-            check(paths)
-            self.inputs: list[Input] = input_list(list(expand(paths)), stdin_filename)
-        except InputError as exc:
-            fail(command, str(exc))
-        if not self.inputs and not quiet:
-            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
-
-    @property
-    def files(self) -> int:
-        """How many files are read."""
-        return len(self.inputs)
+        self.common = common
+        found = find_files(command, paths, common)
+        self.files = len(found)
+        """How many files are read (those that cannot be read included)."""
+        stdin_name = common.stdin_filename or "<stdin>"
+        self.inputs: list[Input] = []
+        self.unreadable: list[Checked] = []
+        for number, entry in enumerate(found):
+            if entry.problem is not None:
+                self.unreadable.append(unreadable(number, entry.name, entry.problem))
+            else:
+                name = stdin_name if entry.path == "-" else entry.name
+                self.inputs.append(Input(number, entry.path, name))
 
     def games(self) -> Iterator[Checked]:
         """Every checked game of every input, in input order."""
-        stderr = click.get_text_stream("stderr")
+        err = stderr()
         total = sum(source.size for source in self.inputs)
-        progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
+        common = self.common
+        progress = Progress(
+            err, total, wanted(err, total, common.quiet), colour_wanted(common.color, err)
+        )
+        waiting = list(self.unreadable)  # in input order
         stdin = sys.stdin.buffer
         try:
-            for weight, checked in check_inputs(self.inputs, self.options, self.jobs, stdin):
+            for weight, checked in check_inputs(self.inputs, common.check, common.workers, stdin):
                 progress.clear()
-                yield from checked
+                for game in checked:
+                    while waiting and waiting[0].file_no < game.file_no:
+                        yield waiting.pop(0)
+                    yield game
                 progress.advance(weight)
         except InputError as exc:
             progress.finish()
@@ -86,3 +103,4 @@ class Run:
             click.echo(f"pdn {self.command}: interrupted", err=True)
             sys.exit(130)
         progress.finish()
+        yield from waiting
