@@ -12,13 +12,14 @@ import codecs
 import io
 import os
 import sys
-from collections.abc import Iterator
 from contextlib import ExitStack
-from typing import IO
+from dataclasses import replace
+from typing import IO, Any
 
 import click
 
-from pdn_tools.cli.options import reading_options
+from pdn_tools.cli.options import Common, configured, discovery_options, reading_options
+from pdn_tools.cli.run import find_files
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.from_json import JsonInputError, read_json
@@ -32,11 +33,13 @@ from pdn_tools.export.sinks import (
     Sink,
     format_of,
 )
+from pdn_tools.pdn.archives import decompressed, open_input
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.discover import Found
+from pdn_tools.run.paths import InputError
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
 
@@ -45,7 +48,9 @@ class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
-def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> ReplayResult | None:
+def _replay(
+    game: Game, replay: ReplayOptions, strict: bool, from_json: bool
+) -> ReplayResult | None:
     """Replay *game*; a crash costs the game an E13, never the run.
 
     A game read from JSON already carries its findings: it is replayed for its
@@ -56,7 +61,7 @@ def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> R
         game.issues = []
     known = len(game.issues)
     try:
-        result: ReplayResult | None = replay_game(game, ReplayOptions(variant=variant))
+        result: ReplayResult | None = replay_game(game, replay)
     except Exception as exc:
         result = None
         game.add_issue(
@@ -96,7 +101,8 @@ def _lines_of(path: str, encoding: str, start: int, end: int) -> str:
     except LookupError:
         encoding = "utf-8"
     out: list[str] = []
-    with open(path, encoding=encoding, errors="replace", newline=None) as handle:
+    raw, _ = decompressed(open_input(path))  # compressed files and zip members too
+    with io.TextIOWrapper(raw, encoding=encoding, errors="replace", newline=None) as handle:
         for number, line in enumerate(handle, 1):
             if number > end:
                 break
@@ -109,12 +115,18 @@ class _Run:
     """One conversion: the sinks, the counts and the routing of each game."""
 
     def __init__(
-        self, sink: Sink, rejects: RejectsSink | None, options: ReadOptions, variant: str | None
+        self,
+        sink: Sink,
+        rejects: RejectsSink | None,
+        options: ReadOptions,
+        rules: dict[str, Any],
     ) -> None:
         self.sink = sink
         self.rejects = rejects
         self.options = options
-        self.variant = variant
+        self.variant = options.variant
+        self.replay = ReplayOptions(variant=options.variant, **rules)
+        self.unreadable = 0
         self.read = 0
         self.written = 0
         self.rejected = 0
@@ -123,7 +135,7 @@ class _Run:
     def route(self, game: Game, from_json: bool, deferred: list[Game]) -> None:
         """Replay *game* and write it to the output or to the rejects file."""
         self.read += 1
-        replay = _replay(game, self.variant, self.options.strict, from_json)
+        replay = _replay(game, self.replay, self.options.strict, from_json)
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":
             self.rejected += 1
@@ -137,8 +149,7 @@ class _Run:
             self.errors_written += 1
         self.sink.write(item)
 
-    def pdn_file(self, path: str, stdin_name: str | None) -> None:
-        name = (stdin_name or "<stdin>") if path == "-" else path
+    def pdn_file(self, path: str, name: str) -> None:
         report = FileReport(name)
         source = sys.stdin.buffer if path == "-" else path
         deferred: list[Game] = []
@@ -162,11 +173,6 @@ class _Run:
             self.route(game, True, [])
 
 
-def _inputs(paths: tuple[str, ...]) -> Iterator[str]:
-    check(paths)
-    yield from expand(paths)
-
-
 def _open_text(out: str, stack: ExitStack) -> IO[str]:
     if out == "-":
         wrapper = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
@@ -183,7 +189,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-@click.command()
+@click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "-o",
@@ -219,7 +225,9 @@ def _same_file(a: str, b: str) -> bool:
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@discovery_options
 @reading_options
+@configured
 def convert(
     paths: tuple[str, ...],
     out: str,
@@ -229,29 +237,24 @@ def convert(
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
-    PATH is a file, a directory (searched for *.pdn) or - for PDN on stdin.
+    PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
-    apart), 2 for usage or input errors.
+    apart) or a file found in a folder cannot be read, 2 for usage or input
+    errors.
     """
+    files = find_files("convert", paths, common)
     try:
         counts = _convert(
-            paths, out, fmt, rejects, moves_table,
+            files, out, fmt, rejects, moves_table,
             CanonicalOptions(strip_comments, strip_variations, normalise_results),
-            ReadOptions(
-                strict=strict, encoding=encoding, variant=variant,
-                max_game_chars=max_game_size, max_depth=max_depth, keep_source=rejects is not None,
-            ),
-            stdin_filename,
+            replace(common.read, keep_source=rejects is not None),
+            common.rules,
+            common.stdin_filename,
         )  # fmt: skip
     except (_Usage, InputError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
@@ -259,22 +262,24 @@ def convert(
     except OSError as exc:
         click.echo(f"pdn convert: {exc.filename or ''}: {exc.strerror or exc}", err=True)
         sys.exit(2)
-    read, written, rejected, errors_written = counts
+    read, written, rejected, errors_written, unreadable = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
-    sys.exit(1 if errors_written else 0)
+    sys.exit(1 if errors_written or unreadable else 0)
 
 
 def _convert(
-    paths: tuple[str, ...],
+    files: list[Found],
     out: str,
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
     canonical: CanonicalOptions,
     options: ReadOptions,
+    rules: dict[str, Any],
     stdin_filename: str | None,
-) -> tuple[int, int, int, int]:
-    """Run the conversion; returns (read, written, rejected, errors written)."""
+) -> tuple[int, int, int, int, int]:
+    """Run the conversion; returns (read, written, rejected, errors written, files
+    that could not be read)."""
     if options.encoding is not None:
         try:
             codecs.lookup(options.encoding)
@@ -287,8 +292,8 @@ def _convert(
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
-    files = list(_inputs(paths))
-    for path in files:
+    for entry in files:
+        path = entry.path
         for other in (out, rejects, moves_table):
             if other is not None and other != "-" and path != "-" and _same_file(path, other):
                 raise _Usage(f"{other}: is also an input file")
@@ -308,16 +313,23 @@ def _convert(
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(_open_text(rejects, stack))
-        run = _Run(sink, reject_sink, options, options.variant)
+        run = _Run(sink, reject_sink, options, rules)
         try:
-            for path in files:
-                if path != "-" and path.lower().endswith(_JSON_INPUT):
+            for entry in files:
+                path = entry.path
+                if entry.problem is not None:
+                    run.unreadable += 1
+                    click.echo(
+                        f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
+                    )
+                elif path != "-" and path.lower().endswith(_JSON_INPUT):
                     try:
                         run.json_file(path)
                     except (JsonInputError, ValueError, KeyError, TypeError) as exc:
-                        raise _Usage(f"{path}: not pdn-tools JSON: {exc}") from None
+                        raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
                 else:
-                    run.pdn_file(path, stdin_filename)
+                    name = (stdin_filename or "<stdin>") if path == "-" else entry.name
+                    run.pdn_file(path, name)
         finally:
             sink.close()
-    return run.read, run.written, run.rejected, run.errors_written
+    return run.read, run.written, run.rejected, run.errors_written, run.unreadable

@@ -7,19 +7,22 @@ import sys
 import click
 
 from pdn_tools.cli.options import (
-    check_options,
+    Common,
     checking_options,
-    jobs_or_default,
+    configured,
+    discovery_options,
+    reading_options,
     selection,
     selection_options,
 )
 from pdn_tools.cli.run import Run
+from pdn_tools.cli.terminal import colour_wanted, stdout
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import Totals, game_report
 from pdn_tools.report.formats import FORMATS, HUMAN, make_reporter
 
 
-@click.command()
+@click.command(short_help="Check PDN files and report every finding.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "--format",
@@ -27,7 +30,7 @@ from pdn_tools.report.formats import FORMATS, HUMAN, make_reporter
     type=click.Choice(FORMATS),
     default="text",
     show_default=True,
-    help="text and github for people, jsonl/json/sarif/junit for tools.",
+    help="The report format: text and github for people, jsonl, json, sarif and junit for tools.",
 )
 @click.option(
     "--info", "show_info", is_flag=True, help="Also list info-level findings in text and github."
@@ -37,13 +40,16 @@ from pdn_tools.report.formats import FORMATS, HUMAN, make_reporter
     type=click.Choice(["error", "warning"]),
     default="error",
     show_default=True,
-    help="Least severity of a finding that makes the exit status 1.",
+    help="The least severity of a finding that makes the exit status 1.",
 )
 @click.option(
     "--exit-zero", is_flag=True, help="Exit 0 even when games have errors (2 still means 2)."
 )
 @selection_options
 @checking_options
+@discovery_options
+@reading_options
+@configured
 def validate(
     paths: tuple[str, ...],
     fmt: str,
@@ -52,41 +58,19 @@ def validate(
     exit_zero: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
-    syntax_only: bool,
-    jobs: int | None,
-    quiet: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
-    """Check PDN files: a file, a directory (searched for *.pdn) or - for stdin.
+    """Check PDN files: a file, a folder (searched for *.pdn) or - for stdin.
 
     Exit status: 0 when no game has an error (with --fail-on warning: nor a
     warning), 1 when one has, 2 for usage or input errors.
     """
-    options = check_options(
-        strict=strict,
-        encoding=encoding,
-        variant=variant,
-        max_game_size=max_game_size,
-        max_depth=max_depth,
-        syntax_only=syntax_only,
-    )
-    run = Run(
-        "validate",
-        paths,
-        options,
-        jobs=jobs_or_default(jobs),
-        stdin_filename=stdin_filename,
-        quiet=quiet,
-    )
+    run = Run("validate", paths, common)
     level = Severity(fail_on)
     chosen = selection(select, ignore)
-    out = click.get_text_stream("stdout")
-    reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level)
+    out = stdout()
+    colour = fmt == "text" and colour_wanted(common.color, out)
+    reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level, colour=colour)
     totals = Totals(files=run.files)
     for checked in run.games():
         game = game_report(checked, chosen, level)
@@ -94,6 +78,6 @@ def validate(
         reporter.add(game)
     reporter.close(totals)
     out.flush()
-    if fmt in HUMAN and not quiet:
+    if fmt in HUMAN and not common.quiet:
         click.echo(totals.line(), err=True)
     sys.exit(1 if totals.failed and not exit_zero else 0)
