@@ -108,6 +108,9 @@ def test_pdn_toml_wins_over_pyproject(project: Path) -> None:
         ('[tool.pdn]\nencoding = "rot13"\n', "'rot13' is not a text encoding"),
         ("[tool.pdn]\nrules = { draws = 'maybe' }\n", "rule 'draws' takes yes or no"),
         ("[tool.pdn\n", "pyproject.toml: not valid TOML"),
+        ("[tool.pdn]\nselect = 5\n", "select: Value must be an iterable"),
+        ("[tool.pdn]\nmax-depth = 'deep'\n", "max-depth: 'deep' is not a valid integer"),
+        ("[tool.pdn]\nexclude = [1]\n", "exclusion patterns must be a list of strings"),
     ],
 )
 def test_bad_configuration_is_a_usage_error(project: Path, content: str, expected: str) -> None:

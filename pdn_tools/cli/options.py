@@ -332,6 +332,10 @@ def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> 
             kwargs[name] = param.process_value(ctx, value)
         except click.BadParameter as exc:
             raise ConfigError(f"{config.where(key)}: {key}: {exc.message}") from None
+        except (TypeError, ValueError):  # a TOML value of the wrong kind (select = 5)
+            raise ConfigError(
+                f"{config.where(key)}: {key}: {value!r} is not a valid value"
+            ) from None
 
 
 def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:
