@@ -125,6 +125,15 @@ class _Guarded(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
+    def isatty(self) -> bool:
+        """Whether the output is a terminal (colour and progress depend on it)."""
+        try:
+            if self.fd is not None:
+                return os.isatty(self.fd)
+            return self.stream is not None and self.stream.isatty()
+        except (OSError, ValueError):
+            return False
+
     def tell(self) -> int:
         return self.position
 

@@ -3,7 +3,9 @@
 Each sub-command lives in its own module; this module only assembles the group.
 Data goes to stdout, chatter and diagnostics about the tool itself to stderr.  Every
 usage error (unknown option or command, bad value) ends with exit status 2 and one
-line on stderr, like the input errors of the commands.
+line on stderr, like the input errors of the commands.  ``pdn`` alone prints the
+help to stdout, as ``pdn --help`` does, and exits with status 2 as click does (no
+command was given).
 
 Layer 6, the top of the pipeline: it may import every layer and none imports it.
 """
@@ -18,6 +20,7 @@ from typing import Any, NoReturn
 import click
 
 from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
+from pdn_tools.cli.config import ConfigError
 from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.report import report
@@ -89,10 +92,16 @@ class _Group(click.Group):
             if stdout is not None:
                 stdout.finish()
             return status
+        except click.exceptions.NoArgsIsHelpError as exc:  # bare ``pdn``: the whole help
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+            return exc.exit_code
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "pdn"
             message = " ".join(exc.format_message().split())
             click.echo(f"{where}: {message} (see '{where} --help')", err=True)
+            return exc.exit_code
+        except ConfigError as exc:
+            click.echo(f"{exc.command}: {' '.join(exc.format_message().split())}", err=True)
             return exc.exit_code
         except click.ClickException as exc:
             click.echo(f"pdn: {' '.join(exc.format_message().split())}", err=True)

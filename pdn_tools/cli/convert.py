@@ -12,17 +12,18 @@ written (:mod:`pdn_tools.run.collisions`).
 
 from __future__ import annotations
 
-import codecs
 import io
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
-from typing import IO
+from typing import IO, Any
 
 import click
 
 from pdn_tools.atomic import OutputError, Outputs, printable
-from pdn_tools.cli.options import reading_options
+from pdn_tools.cli.options import Common, configured, discovery_options, reading_options
+from pdn_tools.cli.run import find_files
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.from_json import JsonInputError, read_json
@@ -41,7 +42,8 @@ from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.run.collisions import OutputCollision, check_outputs
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.discover import Found
+from pdn_tools.run.paths import InputError
 from pdn_tools.run.rejects import LineCopier, Spool
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
@@ -51,7 +53,9 @@ class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
-def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> ReplayResult | None:
+def _replay(
+    game: Game, replay: ReplayOptions, strict: bool, from_json: bool
+) -> ReplayResult | None:
     """Replay *game*; a crash costs the game an E13, never the run.
 
     A game read from JSON already carries its findings: it is replayed for its
@@ -62,7 +66,7 @@ def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> R
         game.issues = []
     known = len(game.issues)
     try:
-        result: ReplayResult | None = replay_game(game, ReplayOptions(variant=variant))
+        result: ReplayResult | None = replay_game(game, replay)
     except Exception as exc:
         result = None
         game.add_issue(
@@ -99,12 +103,18 @@ class _Run:
     """One conversion: the sinks, the counts and the routing of each game."""
 
     def __init__(
-        self, sink: Sink, rejects: RejectsSink | None, options: ReadOptions, variant: str | None
+        self,
+        sink: Sink,
+        rejects: RejectsSink | None,
+        options: ReadOptions,
+        rules: dict[str, Any],
     ) -> None:
         self.sink = sink
         self.rejects = rejects
         self.options = options
-        self.variant = variant
+        self.variant = options.variant
+        self.replay = ReplayOptions(variant=options.variant, **rules)
+        self.unreadable = 0
         self.read = 0
         self.written = 0
         self.rejected = 0
@@ -117,7 +127,7 @@ class _Run:
         limit) is copied from its input by *copier*, in pieces.
         """
         self.read += 1
-        replay = _replay(game, self.variant, self.options.strict, from_json)
+        replay = _replay(game, self.replay, self.options.strict, from_json)
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":
             self.rejected += 1
@@ -133,9 +143,8 @@ class _Run:
             self.errors_written += 1
         self.sink.write(item)
 
-    def pdn_file(self, path: str, stdin_filename: str | None) -> None:
-        """Convert the games of one PDN file (``-``: standard input)."""
-        name = (stdin_filename or "<stdin>") if path == "-" else printable(path)
+    def pdn_file(self, path: str, name: str) -> None:
+        """Convert the games of one PDN file (``-``: standard input), named *name*."""
         report = FileReport(name)
         spool: Spool | None = None
         source: str | IO[bytes] = path
@@ -178,12 +187,7 @@ def _copy(
     return lines.lines(report.encoding, start, end, column)
 
 
-def _inputs(paths: tuple[str, ...]) -> Iterator[str]:
-    check(paths)
-    yield from expand(paths)
-
-
-@click.command()
+@click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "-o",
@@ -219,7 +223,9 @@ def _inputs(paths: tuple[str, ...]) -> Iterator[str]:
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@discovery_options
 @reading_options
+@configured
 def convert(
     paths: tuple[str, ...],
     out: str,
@@ -229,29 +235,24 @@ def convert(
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
-    PATH is a file, a directory (searched for *.pdn) or - for PDN on stdin.
+    PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
-    apart), 2 for usage or input errors.
+    apart) or a file found in a folder cannot be read, 2 for usage or input
+    errors.
     """
+    files = find_files("convert", paths, common, warn_none=False)
     try:
         counts = _convert(
-            paths, out, fmt, rejects, moves_table,
+            paths, files, out, fmt, rejects, moves_table,
             CanonicalOptions(strip_comments, strip_variations, normalise_results),
-            ReadOptions(
-                strict=strict, encoding=encoding, variant=variant,
-                max_game_chars=max_game_size, max_depth=max_depth, keep_source=rejects is not None,
-            ),
-            stdin_filename,
+            replace(common.read, keep_source=rejects is not None),
+            common.rules,
+            common.stdin_filename,
         )  # fmt: skip
     except (_Usage, InputError, OutputCollision) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
@@ -262,27 +263,26 @@ def convert(
         where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
         click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    read, written, rejected, errors_written = counts
+    read, written, rejected, errors_written, unreadable = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
-    sys.exit(1 if errors_written else 0)
+    sys.exit(1 if errors_written or unreadable else 0)
 
 
 def _convert(
     paths: tuple[str, ...],
+    files: list[Found],
     out: str,
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
     canonical: CanonicalOptions,
     options: ReadOptions,
+    rules: dict[str, Any],
     stdin_filename: str | None,
-) -> tuple[int, int, int, int]:
-    """Run the conversion; returns (read, written, rejected, errors written)."""
-    if options.encoding is not None:
-        try:
-            codecs.lookup(options.encoding)
-        except LookupError:
-            raise _Usage(f"unknown encoding {options.encoding!r}") from None
+) -> tuple[int, int, int, int, int]:
+    """Run the conversion; returns (read, written, rejected, errors written, files
+    that could not be read).  *paths* are the inputs as given, *files* what they
+    name (for the collision checks)."""
     target = fmt or (format_of(out) if out != "-" else None)
     if target is None:
         if out == "-":
@@ -290,13 +290,10 @@ def _convert(
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
-    if paths.count("-") > 1:
-        raise _Usage("standard input ('-') can be read only once")
-    files = list(_inputs(paths))
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
-    check_outputs(paths, files, [(opt, path) for opt, path in named.items() if path])
+    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
     with Outputs() as outputs:
         sink: Sink
         if target == "parquet":
@@ -312,14 +309,20 @@ def _convert(
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
-        run = _Run(sink, reject_sink, options, options.variant)
-        for path in files:
-            if path != "-" and path.lower().endswith(_JSON_INPUT):
+        run = _Run(sink, reject_sink, options, rules)
+        for entry in files:
+            path = entry.path
+            if entry.problem is not None:
+                run.unreadable += 1
+                click.echo(
+                    f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
+                )
+            elif path != "-" and path.lower().endswith(_JSON_INPUT):
                 try:
                     run.json_file(path)
                 except JsonInputError as exc:
-                    raise _Usage(f"{printable(path)}: not pdn-tools JSON: {exc}") from None
+                    raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
             else:
-                run.pdn_file(path, stdin_filename)
+                run.pdn_file(path, (stdin_filename or "<stdin>") if path == "-" else entry.name)
         sink.close()
-    return run.read, run.written, run.rejected, run.errors_written
+    return run.read, run.written, run.rejected, run.errors_written, run.unreadable

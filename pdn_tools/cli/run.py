@@ -1,8 +1,10 @@
 """The run shared by the commands that check files (``validate``, ``stats``).
 
-It resolves the paths, checks them in parallel (:mod:`pdn_tools.run.parallel`), shows
-progress, and turns missing or unreadable input into one line on stderr and exit
-status 2, never a traceback.
+It finds the files (:mod:`pdn_tools.run.discover`), checks them in parallel
+(:mod:`pdn_tools.run.parallel`), shows progress, and turns missing or unreadable
+input named on the command line into one line on stderr and exit status 2, never a
+traceback.  A file found in a folder that cannot be read becomes a record with E14
+in its place among the others.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from typing import NoReturn
 import click
 
 from pdn_tools.atomic import Terminated
+from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
+from pdn_tools.cli.terminal import colour_wanted, stderr
 from pdn_tools.report.records import Checked
-from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.parallel import Input, check_inputs, input_list, usable_jobs
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.check import CheckOptions, unreadable
+from pdn_tools.run.discover import Discovery, Found
+from pdn_tools.run.parallel import Input, check_inputs, usable_jobs
+from pdn_tools.run.paths import InputError
 
 
 def fail(command: str, message: str) -> NoReturn:
@@ -33,6 +38,28 @@ def os_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
+def find_files(
+    command: str, paths: tuple[str, ...], common: Common, *, warn_none: bool = True
+) -> list[Found]:
+    """The files *paths* name, walked as configured; notes about skipped entries go
+    to stderr (unless quiet), a path that cannot be read ends the command (exit 2).
+    Finding no file at all is a warning with *warn_none* (a command for which it is
+    an error says so itself)."""
+    if paths.count("-") > 1:
+        fail(command, "standard input ('-') can be read only once")
+    discovery = Discovery(common.walk)
+    try:
+        found = list(discovery.files(paths))
+    except InputError as exc:
+        fail(command, str(exc))
+    if not common.quiet:
+        for note in discovery.notes:
+            click.echo(f"pdn {command}: note: {note}", err=True)
+        if not found and warn_none:
+            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
+    return found
+
+
 class Run:
     """The inputs of one command and how to check them."""
 
@@ -40,47 +67,51 @@ class Run:
         self,
         command: str,
         paths: tuple[str, ...],
-        options: CheckOptions,
-        *,
-        jobs: int,
-        stdin_filename: str | None,
-        quiet: bool,
+        common: Common,
+        options: CheckOptions | None = None,
     ) -> None:
         self.command = command
-        self.options = options
-        self.jobs = usable_jobs(jobs)
-        self.quiet = quiet
-        if self.jobs < jobs and not quiet:
+        self.common = common
+        self.options = options if options is not None else common.check
+        """How games are checked (the shared options', unless a command asks for more)."""
+        wanted_jobs = common.workers
+        self.jobs = usable_jobs(wanted_jobs)
+        if self.jobs < wanted_jobs and not common.quiet:
             click.echo(
-                f"pdn {command}: note: --jobs {jobs} reduced to {self.jobs}, "
+                f"pdn {command}: note: --jobs {wanted_jobs} reduced to {self.jobs}, "
                 "the number of CPUs this process may use",
                 err=True,
             )
-        if paths.count("-") > 1:
-            fail(command, "standard input ('-') can be read only once")
-        try:
-            check(paths)
-            self.inputs: list[Input] = input_list(list(expand(paths)), stdin_filename)
-        except InputError as exc:
-            fail(command, str(exc))
-        if not self.inputs and not quiet:
-            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
-
-    @property
-    def files(self) -> int:
-        """How many files are read."""
-        return len(self.inputs)
+        found = find_files(command, paths, common)
+        self.files = len(found)
+        """How many files are read (those that cannot be read included)."""
+        stdin_name = common.stdin_filename or "<stdin>"
+        self.inputs: list[Input] = []
+        self.unreadable: list[Checked] = []
+        for number, entry in enumerate(found):
+            if entry.problem is not None:
+                self.unreadable.append(unreadable(number, entry.name, entry.problem))
+            else:
+                name = stdin_name if entry.path == "-" else entry.name
+                self.inputs.append(Input(number, entry.path, name))
 
     def games(self) -> Iterator[Checked]:
         """Every checked game of every input, in input order."""
-        stderr = sys.stderr
+        err = stderr()
         total = sum(source.size for source in self.inputs)
-        progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
+        common = self.common
+        progress = Progress(
+            err, total, wanted(err, total, common.quiet), colour_wanted(common.color, err)
+        )
+        waiting = list(self.unreadable)  # in input order
         stdin = sys.stdin.buffer
         try:
             for weight, checked in check_inputs(self.inputs, self.options, self.jobs, stdin):
                 progress.clear()
-                yield from checked
+                for game in checked:
+                    while waiting and waiting[0].file_no < game.file_no:
+                        yield waiting.pop(0)
+                    yield game
                 progress.advance(weight)
         except InputError as exc:
             progress.finish()
@@ -96,3 +127,4 @@ class Run:
             click.echo(f"pdn {self.command}: interrupted", err=True)
             sys.exit(130)
         progress.finish()
+        yield from waiting

@@ -320,8 +320,8 @@ class _Replayer:
         """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on
         a stop, more when a split capture was merged)."""
         node = nodes[i]
-        assert node.move is not None and state.position is not None
         position = state.position
+        assert node.move is not None and position is not None
         variant = self.variant
         squares = self.squares(node)
         legal = state.legal if state.legal is not None else legal_moves(position, variant)

@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from pdn_tools.pdn.archives import open_input
 from pdn_tools.pdn.source import Piece, read_pieces
 
 
@@ -103,7 +104,7 @@ class LineCopier:
             self._handle = self._spool.reader()
         else:
             assert self._path is not None
-            self._handle = open(self._path, "rb")  # noqa: SIM115 - kept open across calls
+            self._handle = open_input(self._path)  # compressed files and zip members too
         self._pieces = read_pieces(self._handle, encoding)
         self._held = None
         self._encoding = encoding

@@ -218,17 +218,22 @@ def test_the_output_appears_only_when_complete(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "corpus/", "-o", str(missing)])
     assert result.exit_code == 2
     assert one_clean_line(result.stderr).startswith(f"pdn report: cannot write {missing}:")
-    # An input that fails during the run (exit 2) leaves an earlier report as it was.
+    # A run that ends with status 2 (a named input that cannot be read) leaves an
+    # earlier report as it was, and no temporary beside it.
     inputs = tmp_path / "in"
     inputs.mkdir()
     (inputs / "a.pdn").write_text(Path(FAULTS).read_text(encoding="utf-8"), encoding="utf-8")
     (inputs / "b.pdn").symlink_to(tmp_path / "gone.pdn")
     earlier = tmp_path / "r.html"
     earlier.write_text("earlier", encoding="utf-8")
-    result = CliRunner().invoke(main, ["report", str(inputs), "-o", str(earlier), "-j", "1"])
+    named = [str(inputs / "a.pdn"), str(inputs / "b.pdn")]
+    result = CliRunner().invoke(main, ["report", *named, "-o", str(earlier), "-j", "1"])
     assert result.exit_code == 2 and "b.pdn" in result.stderr
     assert earlier.read_text(encoding="utf-8") == "earlier"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "r.html"]
+    # Inside a folder the same link is a finding (E14) and the report is written.
+    result = CliRunner().invoke(main, ["report", str(inputs), "-o", str(earlier), "-j", "1"])
+    assert result.exit_code == 1 and "E14" in earlier.read_text(encoding="utf-8")
 
 
 def test_size_stays_within_the_documented_bound(tmp_path: Path) -> None:
