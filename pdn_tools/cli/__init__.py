@@ -19,6 +19,7 @@ import click
 
 from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
+from pdn_tools.cli.schema import schema_command
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
@@ -67,3 +68,4 @@ main.add_command(perft)
 main.add_command(convert)
 main.add_command(show)
 main.add_command(stats)
+main.add_command(schema_command)

@@ -110,3 +110,7 @@ class ReplayResult:
     continued_after_draw: int | None = None
     """Ply of the first main-line move played after a draw condition held."""
     moves: list[ReplayedMove] = field(default_factory=list)
+    variant: str | None = None
+    """Name of the rule profile the game was replayed under (None: not replayed)."""
+    start_fen: str | None = None
+    """Canonical FEN of the start position (the FEN tag's, else the variant's initial)."""
