@@ -21,9 +21,11 @@ import click
 from pdn_tools.cli.options import reading_options
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
+from pdn_tools.export.dataset import DatasetError, parse_partitioning
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.sinks import (
     FORMATS,
+    DatasetSink,
     Exported,
     JsonSink,
     ParquetSink,
@@ -210,7 +212,21 @@ def _same_file(a: str, b: str) -> bool:
     "--moves-table",
     metavar="PATH",
     default=None,
-    help="Parquet only: also write one row per ply to this Parquet file.",
+    help="Parquet only: also write one row per ply to this Parquet file (a directory "
+    "when OUT is a dataset).",
+)
+@click.option(
+    "--with-record",
+    is_flag=True,
+    help="Parquet only: fill the record column with each game's full JSON object "
+    "(lossless, but about ten times the size of the other columns).",
+)
+@click.option(
+    "--partition-by",
+    metavar="COLUMNS",
+    default=None,
+    help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
+    "these columns (variant, year; e.g. variant,year); conversions append.",
 )
 @click.option("--strip-comments", is_flag=True, help="PDN: drop comments (keep [%...] commands).")
 @click.option("--strip-variations", is_flag=True, help="PDN: write the main line only.")
@@ -226,6 +242,8 @@ def convert(
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
+    with_record: bool,
+    partition_by: str | None,
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
@@ -239,6 +257,7 @@ def convert(
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
     PATH is a file, a directory (searched for *.pdn) or - for PDN on stdin.
+    OUT ending in / (or an existing directory) is a Parquet dataset directory.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
     apart), 2 for usage or input errors.
@@ -252,8 +271,9 @@ def convert(
                 max_game_chars=max_game_size, max_depth=max_depth, keep_source=rejects is not None,
             ),
             stdin_filename,
+            _Tables(with_record, partition_by),
         )  # fmt: skip
-    except (_Usage, InputError) as exc:
+    except (_Usage, InputError, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
         sys.exit(2)
     except OSError as exc:
@@ -262,6 +282,22 @@ def convert(
     read, written, rejected, errors_written = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
     sys.exit(1 if errors_written else 0)
+
+
+class _Tables:
+    """The Parquet choices: the record column, and a dataset's partition columns."""
+
+    def __init__(self, with_record: bool = False, partition_by: str | None = None) -> None:
+        self.with_record = with_record
+        self.partition_by = partition_by
+
+    def dataset(self, out: str) -> tuple[str, ...] | None:
+        """The partition columns when OUT is a dataset directory (``()``: unpartitioned)."""
+        if self.partition_by is not None:
+            return parse_partitioning(self.partition_by)
+        if out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out)):
+            return ()
+        return None
 
 
 def _convert(
@@ -273,20 +309,29 @@ def _convert(
     canonical: CanonicalOptions,
     options: ReadOptions,
     stdin_filename: str | None,
+    tables: _Tables | None = None,
 ) -> tuple[int, int, int, int]:
     """Run the conversion; returns (read, written, rejected, errors written)."""
+    tables = tables or _Tables()
     if options.encoding is not None:
         try:
             codecs.lookup(options.encoding)
         except LookupError:
             raise _Usage(f"unknown encoding {options.encoding!r}") from None
-    target = fmt or (format_of(out) if out != "-" else None)
+    partition_by = tables.dataset(out)
+    if partition_by is not None and fmt not in (None, "parquet"):
+        raise _Usage("a dataset directory is written as Parquet only")
+    target = (
+        "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
+    )
     if target is None:
         if out == "-":
             raise _Usage("writing to standard output needs --to FORMAT")
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
+    if tables.with_record and target != "parquet":
+        raise _Usage("--with-record needs Parquet output")
     files = list(_inputs(paths))
     for path in files:
         for other in (out, rejects, moves_table):
@@ -294,9 +339,11 @@ def _convert(
                 raise _Usage(f"{other}: is also an input file")
     with ExitStack() as stack:
         sink: Sink
-        if target == "parquet":
+        if partition_by is not None:
+            sink = DatasetSink(out, partition_by, moves_table, with_record=tables.with_record)
+        elif target == "parquet":
             binary = sys.stdout.buffer if out == "-" else out
-            parquet = ParquetSink(binary, moves_table)
+            parquet = ParquetSink(binary, moves_table, with_record=tables.with_record)
             sink = parquet
         else:
             stream = _open_text(out, stack)
@@ -309,6 +356,7 @@ def _convert(
         if rejects is not None:
             reject_sink = RejectsSink(_open_text(rejects, stack))
         run = _Run(sink, reject_sink, options, options.variant)
+        done = False
         try:
             for path in files:
                 if path != "-" and path.lower().endswith(_JSON_INPUT):
@@ -318,6 +366,10 @@ def _convert(
                         raise _Usage(f"{path}: not pdn-tools JSON: {exc}") from None
                 else:
                     run.pdn_file(path, stdin_filename)
+            done = True
         finally:
-            sink.close()
+            if done or not isinstance(sink, DatasetSink):
+                sink.close()
+            else:
+                sink.abort()  # a dataset gets all of a conversion or nothing of it
     return run.read, run.written, run.rejected, run.errors_written
