@@ -131,3 +131,29 @@ def test_the_schemas_reject_what_is_not_written(tmp_path: Path) -> None:
     ]
     for obj, name in broken:
         assert errors(name, [obj]), obj
+
+
+def test_objects_without_the_added_keys_still_read(tmp_path: Path) -> None:
+    """Game objects of schema version 1 written before gametype, outcome and game_id
+    were added read back into the same games, and convert as before."""
+    path = tmp_path / "one.pdn"
+    path.write_text('[Event "a"]\n[GameType "20"]\n1. 32-28 {x} 19-23 (1... 18-23) 2-0\n')
+    games, _ = outputs([str(path)], tmp_path)
+    old = tmp_path / "old.jsonl"
+    old.write_text(
+        "".join(
+            json.dumps({k: v for k, v in g.items() if k not in ("gametype", "outcome", "game_id")})
+            + "\n"
+            for g in games[:1]
+        ),
+        encoding="utf-8",
+    )
+    back = tmp_path / "back.pdn"
+    cli("convert", str(old), "-o", str(back))
+    direct = tmp_path / "direct.pdn"
+    cli("convert", str(path), "-o", str(direct))
+    assert back.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+    again = tmp_path / "again.jsonl"
+    cli("convert", str(old), "-o", str(again))
+    renewed = json.loads(again.read_text(encoding="utf-8"))
+    assert renewed["game_id"] == games[0]["game_id"] and renewed["outcome"] == "white"

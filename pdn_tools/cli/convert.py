@@ -219,7 +219,7 @@ def _same_file(a: str, b: str) -> bool:
     "--with-record",
     is_flag=True,
     help="Parquet only: fill the record column with each game's full JSON object "
-    "(lossless, but about ten times the size of the other columns).",
+    "(lossless, but about nine times the size of all other columns).",
 )
 @click.option(
     "--partition-by",
@@ -294,6 +294,8 @@ class _Tables:
     def dataset(self, out: str) -> tuple[str, ...] | None:
         """The partition columns when OUT is a dataset directory (``()``: unpartitioned)."""
         if self.partition_by is not None:
+            if out == "-":
+                raise _Usage("a partitioned dataset is a directory, not standard output")
             return parse_partitioning(self.partition_by)
         if out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out)):
             return ()

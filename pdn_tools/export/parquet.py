@@ -13,7 +13,8 @@ few tens of MB); the bounds keep what the rows add small beside it.
 Every record gets a ``record_id`` made of the conversion's id and a running number,
 so records of several conversions never share one (see :func:`new_conversion_id`).
 The ``record`` column holds the game's full JSON object only when asked for
-(``--with-record``): it is ten times the size of all other columns together.
+(``--with-record``): compressed, it is about nine times the size of all other
+columns together (docs/export.md, The record column).
 """
 
 from __future__ import annotations

@@ -298,7 +298,9 @@ def test_dataset_refuses_another_layout_and_fails_whole(tmp_path: Path) -> None:
     code, err = convert(
         str(SAMPLES / "clean"), "-o", str(root), "--to", "jsonl", "--partition-by", "year"
     )
-    assert code == 2
+    assert code == 2 and "Parquet" in err
+    code, err = convert(str(SAMPLES / "clean"), "-o", "-", "--partition-by", "year")
+    assert code == 2 and "directory" in err
 
 
 def test_record_column_only_when_asked(tmp_path: Path) -> None:
@@ -356,3 +358,14 @@ def test_real_archive_queries_and_size(corpus: Path, tmp_path: Path) -> None:
     root = tmp_path / "ds"
     convert(str(archive), "-o", f"{root}/", "--partition-by", "variant,year")
     assert _dataset_rows(root) == [count] * 3
+
+
+def test_a_directory_without_partitions(tmp_path: Path) -> None:
+    """``-o DIR/`` alone: a dataset of plain parts, one more per conversion."""
+    root = tmp_path / "plain"
+    for _ in range(2):
+        code, err = convert(str(SAMPLES / "clean"), "-o", f"{root}/")
+        assert code == 0, err
+    parts = sorted(root.glob("part-*.parquet"))
+    assert len(parts) == 2 and len({p.name.split("-")[2] for p in parts}) == 2
+    assert _dataset_rows(root) == [2 * len(_games_of(SAMPLES / "clean"))] * 3
