@@ -16,9 +16,12 @@ DOC = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
 
 
 def sections() -> dict[str, str]:
-    """The text of each ``## `pdn NAME …``` section, by command name."""
+    """The text of each ``## `pdn NAME …``` section, by command name (up to the next
+    second-level heading)."""
     parts = re.split(r"^## `pdn (\S+)[^`]*`$", DOC, flags=re.MULTILINE)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+    return {
+        parts[i]: re.split(r"^## ", parts[i + 1], flags=re.M)[0] for i in range(1, len(parts), 2)
+    }
 
 
 def test_every_command_has_a_section() -> None:

@@ -24,6 +24,7 @@ from pdn_tools.cli.config import ConfigError
 from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.report import report
+from pdn_tools.cli.schema import schema_command
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
@@ -160,3 +161,4 @@ main.add_command(convert)
 main.add_command(show)
 main.add_command(stats)
 main.add_command(report)
+main.add_command(schema_command)

@@ -13,6 +13,7 @@ written (:mod:`pdn_tools.run.collisions`).
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -26,9 +27,11 @@ from pdn_tools.cli.options import Common, configured, discovery_options, reading
 from pdn_tools.cli.run import find_files
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
+from pdn_tools.export.dataset import DatasetError, parse_partitioning
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.sinks import (
     FORMATS,
+    DatasetSink,
     Exported,
     JsonSink,
     ParquetSink,
@@ -214,7 +217,21 @@ def _copy(
     "--moves-table",
     metavar="PATH",
     default=None,
-    help="Parquet only: also write one row per ply to this Parquet file.",
+    help="Parquet only: also write one row per ply to this Parquet file (a directory "
+    "when OUT is a dataset).",
+)
+@click.option(
+    "--with-record",
+    is_flag=True,
+    help="Parquet only: fill the record column with each game's full JSON object "
+    "(lossless, but about nine times the size of all other columns).",
+)
+@click.option(
+    "--partition-by",
+    metavar="COLUMNS",
+    default=None,
+    help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
+    "these columns (variant, year; e.g. variant,year); conversions append.",
 )
 @click.option("--strip-comments", is_flag=True, help="PDN: drop comments (keep [%...] commands).")
 @click.option("--strip-variations", is_flag=True, help="PDN: write the main line only.")
@@ -232,6 +249,8 @@ def convert(
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
+    with_record: bool,
+    partition_by: str | None,
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
@@ -240,6 +259,7 @@ def convert(
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
     PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
+    OUT ending in / (or an existing directory) is a Parquet dataset directory.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
     apart) or a file found in a folder cannot be read, 2 for usage or input
@@ -253,8 +273,9 @@ def convert(
             replace(common.read, keep_source=rejects is not None),
             common.rules,
             common.stdin_filename,
+            _Tables(with_record, partition_by),
         )  # fmt: skip
-    except (_Usage, InputError, OutputCollision) as exc:
+    except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
         sys.exit(2)
     except OutputError:
@@ -268,6 +289,24 @@ def convert(
     sys.exit(1 if errors_written or unreadable else 0)
 
 
+class _Tables:
+    """The Parquet choices: the record column, and a dataset's partition columns."""
+
+    def __init__(self, with_record: bool = False, partition_by: str | None = None) -> None:
+        self.with_record = with_record
+        self.partition_by = partition_by
+
+    def dataset(self, out: str) -> tuple[str, ...] | None:
+        """The partition columns when OUT is a dataset directory (``()``: unpartitioned)."""
+        if self.partition_by is not None:
+            if out == "-":
+                raise _Usage("a partitioned dataset is a directory, not standard output")
+            return parse_partitioning(self.partition_by)
+        if out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out)):
+            return ()
+        return None
+
+
 def _convert(
     paths: tuple[str, ...],
     files: list[Found],
@@ -279,26 +318,37 @@ def _convert(
     options: ReadOptions,
     rules: dict[str, Any],
     stdin_filename: str | None,
+    tables: _Tables | None = None,
 ) -> tuple[int, int, int, int, int]:
     """Run the conversion; returns (read, written, rejected, errors written, files
     that could not be read).  *paths* are the inputs as given, *files* what they
     name (for the collision checks)."""
-    target = fmt or (format_of(out) if out != "-" else None)
+    tables = tables or _Tables()
+    partition_by = tables.dataset(out)
+    if partition_by is not None and fmt not in (None, "parquet"):
+        raise _Usage("a dataset directory is written as Parquet only")
+    target = (
+        "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
+    )
     if target is None:
         if out == "-":
             raise _Usage("writing to standard output needs --to FORMAT")
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
+    if tables.with_record and target != "parquet":
+        raise _Usage("--with-record needs Parquet output")
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
     check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
     with Outputs() as outputs:
         sink: Sink
-        if target == "parquet":
+        if partition_by is not None:
+            sink = DatasetSink(out, partition_by, moves_table, with_record=tables.with_record)
+        elif target == "parquet":
             table = outputs.binary(moves_table) if moves_table is not None else None
-            sink = ParquetSink(outputs.binary(out), table)
+            sink = ParquetSink(outputs.binary(out), table, with_record=tables.with_record)
         else:
             stream = outputs.text(out)
             sink = (
@@ -310,19 +360,25 @@ def _convert(
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
         run = _Run(sink, reject_sink, options, rules)
-        for entry in files:
-            path = entry.path
-            if entry.problem is not None:
-                run.unreadable += 1
-                click.echo(
-                    f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
-                )
-            elif path != "-" and path.lower().endswith(_JSON_INPUT):
-                try:
-                    run.json_file(path)
-                except JsonInputError as exc:
-                    raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
-            else:
-                run.pdn_file(path, (stdin_filename or "<stdin>") if path == "-" else entry.name)
+        try:
+            for entry in files:
+                path = entry.path
+                if entry.problem is not None:
+                    run.unreadable += 1
+                    click.echo(
+                        f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
+                    )
+                elif path != "-" and path.lower().endswith(_JSON_INPUT):
+                    try:
+                        run.json_file(path)
+                    except JsonInputError as exc:
+                        raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
+                else:
+                    name = (stdin_filename or "<stdin>") if path == "-" else entry.name
+                    run.pdn_file(path, name)
+        except BaseException:
+            if isinstance(sink, DatasetSink):
+                sink.abort()  # a dataset gets all of a conversion or nothing of it
+            raise
         sink.close()
     return run.read, run.written, run.rejected, run.errors_written, run.unreadable

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import IO, Protocol
 
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, game_dict
 from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.export.pdn import write_game
@@ -100,8 +101,14 @@ class JsonSink:
 class ParquetSink:
     """The games table, and the moves table when a path is given for it."""
 
-    def __init__(self, target: str | IO[bytes], moves: str | IO[bytes] | None) -> None:
-        self.writer = ParquetWriter(target, moves)
+    def __init__(
+        self,
+        target: str | IO[bytes],
+        moves: str | IO[bytes] | None,
+        *,
+        with_record: bool = False,
+    ) -> None:
+        self.writer = ParquetWriter(target, moves, with_record=with_record)
 
     def write(self, item: Exported) -> None:
         """Add one game to the tables."""
@@ -110,6 +117,32 @@ class ParquetSink:
     def close(self) -> None:
         """Flush the last row group and write the footers."""
         self.writer.close()
+
+
+class DatasetSink:
+    """A Hive-partitioned games dataset (and moves dataset), complete or not at all."""
+
+    def __init__(
+        self,
+        root: str,
+        partition_by: tuple[str, ...],
+        moves: str | None,
+        *,
+        with_record: bool = False,
+    ) -> None:
+        self.writer = DatasetWriter(root, partition_by, moves, with_record=with_record)
+
+    def write(self, item: Exported) -> None:
+        """Add one game to the parts of its partition."""
+        self.writer.write(item.game, item.replay, item.resolution)
+
+    def close(self) -> None:
+        """Finish the parts and rename them into place."""
+        self.writer.close()
+
+    def abort(self) -> None:
+        """Remove the parts of this conversion (after a failure)."""
+        self.writer.abort()
 
 
 class RejectsSink:

@@ -116,3 +116,7 @@ class ReplayResult:
     repairs: dict[tuple[int, int], tuple[Move, ...]] = field(default_factory=dict)
     """The moves a "did you mean" hint proposes, by the (line, column) of the illegal
     move, in its position (main line and variations)."""
+    variant: str | None = None
+    """Name of the rule profile the game was replayed under (None: not replayed)."""
+    start_fen: str | None = None
+    """Canonical FEN of the start position (the FEN tag's, else the variant's initial)."""

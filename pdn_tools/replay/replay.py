@@ -918,6 +918,8 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
         return ReplayResult(skipped=problem)
     replayer = _Replayer(game, variant, opts)
     replayer.issues = issues
+    replayer.result.variant = variant.name
+    replayer.result.start_fen = write_fen(start)
     replayer.run(start)
     if guessed and any(i.level is Severity.ERROR for i in replayer.issues):
         # The guess is the likelier culprit than the record: report nothing.
