@@ -81,8 +81,10 @@ CATALOGUE: dict[str, Code] = {
             "W06",
             "warning",
             "Text outside any game or exporter artefact",
-            "Text between games that is neither tags nor movetext, literal \\r or \\n "
-            "character pairs, or stray characters after a terminator; skipped.",
+            "Text before, between or after the games that is neither tags nor movetext "
+            "(a line of prose, a #! line: one finding for each run of such lines), "
+            "literal \\r or \\n character pairs, or stray characters after a "
+            "terminator; skipped.",
         ),
         _c(
             "W07",
@@ -248,6 +250,14 @@ CATALOGUE: dict[str, Code] = {
             "same board (named in the message): the GameType tag is probably missing.",
         ),
         _c(
+            "W38",
+            "warning",
+            "Bytes replaced by U+FFFD",
+            "Bytes the encoding in use cannot decode (a byte a code page leaves undefined, "
+            "or any byte an --encoding cannot read) are replaced by the replacement "
+            "character U+FFFD; the message names the encoding.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -315,6 +325,23 @@ CATALOGUE: dict[str, Code] = {
         ),
         _c(
             "E14",
+            "error",
+            "Input cannot be read",
+            "A file found in a folder cannot be opened (permission denied, a symbolic link "
+            "to nothing, a symbolic link loop), a member of a zip archive cannot be "
+            "extracted, or compressed data is damaged (the rest of the file is not read); "
+            "the other files are read as usual.",
+        ),
+        _c(
+            "E15",
+            "error",
+            "No PDN in the file",
+            "The file holds text but no PDN game: no tag pair and no move, only prose "
+            "(a README, notes, a web page).  One finding for the file, instead of one "
+            "for every line that is not PDN.",
+        ),
+        _c(
+            "E16",
             "error",
             "Part of the input not checked",
             "A unit of work of a cluster run (a byte range of a large file, or small files "

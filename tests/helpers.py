@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from pdn_tools import Game, Node, ReadOptions, read_string
-from pdn_tools.rules import Color, Position, Variant, legal_moves
+from pdn_tools.rules import Color, Position, Variant, legal_moves, move_texts
 
 
 def one(text: str, **options: Any) -> Game:
@@ -102,3 +102,22 @@ def random_line(variant: Variant, rng: random.Random, plies: int) -> list[Positi
         position = position.apply(rng.choice(moves))
         out.append(position)
     return out
+
+
+def random_game_pdn(
+    variant: Variant, rng: random.Random, plies: int, tags: dict[str, str] | None = None
+) -> str:
+    """A game of up to *plies* random legal moves as PDN text (tags, then movetext)."""
+    position = Position.initial(variant)
+    words: list[str] = []
+    for ply in range(plies):
+        moves = legal_moves(position, variant)
+        if not moves:
+            break
+        index = rng.randrange(len(moves))
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        words.append(move_texts(moves, variant)[index])
+        position = position.apply(moves[index])
+    header = "".join(f'[{name} "{value}"]\n' for name, value in (tags or {}).items())
+    return f"{header}{' '.join(words)} *\n\n"

@@ -16,9 +16,12 @@ DOC = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
 
 
 def sections() -> dict[str, str]:
-    """The text of each ``## `pdn NAME …``` section, by command name."""
+    """The text of each ``## `pdn NAME …``` section, by command name (up to the next
+    second-level heading)."""
     parts = re.split(r"^## `pdn (\S+)[^`]*`$", DOC, flags=re.MULTILINE)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+    return {
+        parts[i]: re.split(r"^## ", parts[i + 1], flags=re.M)[0] for i in range(1, len(parts), 2)
+    }
 
 
 def test_every_command_has_a_section() -> None:
@@ -92,3 +95,19 @@ def test_stats_example_is_real_output() -> None:
     done = run("stats", "corpus/", "--total-only")
     for expected, actual in zip(example.splitlines(), done.stdout.splitlines(), strict=True):
         assert actual.startswith(expected.removesuffix("…"))
+
+
+def test_rule_options_table_is_generated() -> None:
+    from pdn_tools.replay.rule_options import rules_markdown
+
+    assert rules_markdown() in DOC, "regenerate the table in docs/cli.md with rules_markdown()"
+
+
+def test_configuration_example_is_a_valid_configuration(tmp_path: Path) -> None:
+    """The [tool.pdn] example of docs/cli.md is read without complaint."""
+    example = DOC.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "pyproject.toml").write_text(example, encoding="utf-8")
+    (tmp_path / "g.pdn").write_text('[Event "x"]\n1. c3-d4 *\n', encoding="utf-8")
+    done = run("validate", "g.pdn", "--format", "jsonl", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    assert '"variant": "russian"' in done.stdout

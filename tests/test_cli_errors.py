@@ -61,14 +61,18 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_unreadable_file_in_a_directory_is_an_input_error(tmp_path: Path) -> None:
-    """A name ending in .pdn that is a broken link: the walk finds it, reading fails."""
+def test_unreadable_file_in_a_directory_is_a_finding(tmp_path: Path) -> None:
+    """A name ending in .pdn that is a broken link: the walk finds it, it becomes an E14
+    finding for that entry, and the other files are still checked."""
     (tmp_path / "dangling.pdn").symlink_to(tmp_path / "gone.pdn")
+    (tmp_path / "good.pdn").write_text('[GameType "20"]\n1. 32-28 *\n', encoding="utf-8")
     done = run("validate", str(tmp_path))
-    assert done.returncode == 2, done.stderr
-    line = done.stderr.strip()
-    assert "Traceback" not in line and len(line.splitlines()) == 1
-    assert "dangling.pdn" in line
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    line = done.stdout.strip()
+    assert len(line.splitlines()) == 1
+    assert "dangling.pdn:1:1: error E14 file cannot be read: a symbolic link to" in line
+    assert "2 file(s), 1 game(s)" in done.stderr
 
 
 def test_version_and_help() -> None:

@@ -42,14 +42,18 @@ def test_jsonl_schema_and_order(tmp_path: Path) -> None:
         "game",
         "line",
         "variant",
+        "gametype",
         "status",
         "plies",
         "result",
+        "outcome",
+        "game_id",
         "issues",
         "draws",
         "replayed",
         "final_fen",
     }
+    assert (first["gametype"], first["outcome"], len(first["game_id"])) == (20, "white", 16)
     assert (first["line"], first["plies"], first["result"], first["status"]) == (1, 2, "2-0", "ok")
     assert first["variant"] == "international"
     assert first["replayed"] is True and first["final_fen"] == "W:W28,31,33-50:B1-17,19,20,23"

@@ -279,9 +279,9 @@ def test_a_worker_killed_mid_run(scheduler: str, big_file: Path) -> None:
     assert render(checked, "jsonl", 1) == render(expected, "jsonl", 1)
 
 
-def test_a_unit_that_fails_reports_e14(scheduler: str, tmp_path: Path) -> None:
+def test_a_unit_that_fails_reports_e16(scheduler: str, tmp_path: Path) -> None:
     """A file that changes between its scan and the reading of its units: the units
-    report E14 (naming the games and lines), the others their games."""
+    report E16 (naming the games and lines), the others their games."""
     path = tmp_path / "moving.pdn"
     path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 19-23 *\n\n' for n in range(60)))
     source = inputs_of(str(path))[0]
@@ -300,10 +300,10 @@ def test_a_unit_that_fails_reports_e14(scheduler: str, tmp_path: Path) -> None:
         assert weight == span.weight
         [record] = checked
         [issue] = record.issues
-        assert issue.code == "E14" and issue.line == span.line
+        assert issue.code == "E16" and issue.line == span.line
         assert f"games from number {span.games_before + 1} at line {span.line}" in issue.message
         assert "changed since it was scanned" in issue.message
-    assert render([c for _, b in results for c in b], "jsonl", 1).count('"E14"') == len(spans)
+    assert render([c for _, b in results for c in b], "jsonl", 1).count('"E16"') == len(spans)
 
 
 def test_memory_urls_through_the_api() -> None:

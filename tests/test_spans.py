@@ -6,6 +6,7 @@ files; the reference is :func:`pdn_tools.pdn.reader.read_games` over the whole f
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import tempfile
@@ -64,6 +65,9 @@ GAMES = [
     '{a comment before}\n[Event "after comment"]\n1. 32-28 *',
     '[Event "nul"]\n1. 32-28\x00 *',
     '[Event "unclosed"]\n1. 32-28 {never closed\n',
+    '[Event "Турнир"]\n[White "Иванов"]\n1. 32-28 19-23 {хорошо} *',
+    "Notes about this tournament, written by hand, not PDN at all.",  # text outside games
+    "#!/usr/bin/env pdn\nsome more prose here",
 ]
 SEPARATORS = ["\n", "\n\n", " \n", "\t\n\n", "\\r\\n\n", "", " ", "\n\n\n\n"]
 
@@ -84,12 +88,20 @@ def pdn_files(draw: st.DrawFn) -> bytes:
         )
     elif ends != "\n":
         text = text.replace("\n", ends)
-    encoding = draw(st.sampled_from(["utf-8", "latin-1", "utf-16"]))
+    encoding = draw(st.sampled_from(["utf-8", "latin-1", "utf-16", "mixed", "cp1251"]))
     if encoding != "utf-8":
         text = text.replace("\ufeff", "")
-    data = text.encode(encoding, errors="replace")
+    if encoding == "mixed":  # records of several exporters: lines in UTF-8 or CP1251
+        data = b"".join(
+            line.encode(draw(st.sampled_from(["utf-8", "cp1251"])), errors="replace")
+            for line in text.splitlines(keepends=True)
+        )
+    else:
+        data = text.encode(encoding, errors="replace")
     if draw(st.booleans()):
         data += b"\xff stray \xe9 bytes\n"
+    if draw(st.integers(0, 9)) == 0:
+        data = gzip.compress(data, mtime=0)
     return data
 
 

@@ -3,23 +3,28 @@
 Each sub-command lives in its own module; this module only assembles the group.
 Data goes to stdout, chatter and diagnostics about the tool itself to stderr.  Every
 usage error (unknown option or command, bad value) ends with exit status 2 and one
-line on stderr, like the input errors of the commands.
+line on stderr, like the input errors of the commands.  ``pdn`` alone prints the
+help to stdout, as ``pdn --help`` does, and exits with status 2 as click does (no
+command was given).
 
 Layer 6, the top of the pipeline: it may import every layer and none imports it.
 """
 
 from __future__ import annotations
 
-import os
+import errno
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import click
 
+from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
+from pdn_tools.cli.config import ConfigError
 from pdn_tools.cli.convert import convert
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.report import report
+from pdn_tools.cli.schema import schema_command
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
@@ -27,7 +32,31 @@ from pdn_tools.version import __version__
 
 
 class _Group(click.Group):
-    """A group whose usage errors take one line: ``pdn validate: message (see …)``."""
+    """A group whose usage errors take one line: ``pdn validate: message (see …)``.
+
+    It also makes every run end cleanly: SIGTERM and SIGHUP unwind like Ctrl-C (so
+    outputs in progress are discarded, :mod:`pdn_tools.atomic`), standard output is
+    written through a stream whose errors name it, and a failed write (a full disk,
+    ``/dev/full``) ends the run with one line and exit status 2, never a traceback.
+    """
+
+    running: str = "pdn"
+    """The sub-command being run, for messages."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Terminated as exc:
+            # Not a Ctrl-C at a terminal: no blank line from click, just the message.
+            raise _Stopped(exc.signum) from None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None:
+            self.running = f"pdn {command.name}"
+        return name, command, rest
 
     def main(  # type: ignore[override]
         self,
@@ -35,25 +64,88 @@ class _Group(click.Group):
         prog_name: str | None = None,
         **extra: Any,
     ) -> NoReturn:
+        handle_termination()
+        original = sys.stdout
+        stdout = GuardedStdout() if hasattr(original, "buffer") else None
+        if stdout is not None:
+            sys.stdout = stdout.text
         try:
-            code = super().main(args, prog_name, standalone_mode=False, **extra)
+            status = self._run(args, prog_name, stdout, **extra)
+        finally:
+            sys.stdout = original
+        sys.exit(status)
+
+    def _run(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        stdout: GuardedStdout | None,
+        **extra: Any,
+    ) -> int:
+        """Run the command; its exit status."""
+        self.running = "pdn"
+        try:
+            try:
+                code = super().main(args, prog_name, standalone_mode=False, **extra)
+                status = code if isinstance(code, int) else 0
+            except SystemExit as exc:
+                status = _exit_status(exc)
+            if stdout is not None:
+                stdout.finish()
+            return status
+        except click.exceptions.NoArgsIsHelpError as exc:  # bare ``pdn``: the whole help
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+            return exc.exit_code
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "pdn"
             message = " ".join(exc.format_message().split())
             click.echo(f"{where}: {message} (see '{where} --help')", err=True)
-            sys.exit(exc.exit_code)
+            return exc.exit_code
+        except ConfigError as exc:
+            click.echo(f"{exc.command}: {' '.join(exc.format_message().split())}", err=True)
+            return exc.exit_code
         except click.ClickException as exc:
             click.echo(f"pdn: {' '.join(exc.format_message().split())}", err=True)
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("pdn: interrupted", err=True)
-            sys.exit(130)
-        except BrokenPipeError:
-            # The reader of our output went away (``| head``): stop quietly, and keep
-            # Python from failing again when it flushes stdout at exit.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+            return exc.exit_code
+        except _Stopped as exc:
+            if stdout is not None:
+                stdout.drop()
+            click.echo(f"{self.running}: terminated", err=True)
+            return 128 + exc.signum
+        except (click.Abort, KeyboardInterrupt) as exc:
+            if stdout is not None:
+                stdout.drop()
+            cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__
+            if isinstance(cause, Terminated):
+                click.echo(f"{self.running}: terminated", err=True)
+                return 128 + cause.signum
+            click.echo(f"{self.running}: interrupted", err=True)
+            return 130
+        except OutputError as exc:
+            if stdout is not None:
+                stdout.drop()
+            if not (exc.errno == errno.EPIPE and exc.name == STDOUT_NAME):
+                # The reader of our output went away (``| head``): stop quietly.
+                click.echo(f"{self.running}: {exc}", err=True)
+            return 2
+
+
+class _Stopped(Exception):
+    """The run was terminated by a signal (SIGTERM, SIGHUP)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The status a ``sys.exit`` asked for (a message means 1, as Python does)."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code
+    click.echo(str(exc.code), err=True)
+    return 1
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -69,3 +161,4 @@ main.add_command(convert)
 main.add_command(show)
 main.add_command(stats)
 main.add_command(report)
+main.add_command(schema_command)

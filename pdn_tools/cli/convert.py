@@ -4,26 +4,34 @@ JSON Lines or Parquet, losing no game, move or comment.
 Every game read is replayed (for its findings and its resolved moves) and written,
 with its issues, to the output, or with ``--rejects`` to the rejects file when it
 has an error.  The counts go to stderr; written + rejected always equals read.
+
+Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
+outputs that collide with each other or with an input are refused before anything is
+written (:mod:`pdn_tools.run.collisions`).
 """
 
 from __future__ import annotations
 
-import codecs
 import io
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import ExitStack
-from typing import IO
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from functools import partial
+from typing import IO, Any
 
 import click
 
-from pdn_tools.cli.options import reading_options
+from pdn_tools.atomic import OutputError, Outputs, printable
+from pdn_tools.cli.options import Common, configured, discovery_options, reading_options
+from pdn_tools.cli.run import find_files
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
+from pdn_tools.export.dataset import DatasetError, parse_partitioning
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.sinks import (
     FORMATS,
+    DatasetSink,
     Exported,
     JsonSink,
     ParquetSink,
@@ -36,7 +44,10 @@ from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
-from pdn_tools.run.paths import InputError, check, expand
+from pdn_tools.run.collisions import OutputCollision, check_outputs
+from pdn_tools.run.discover import Found
+from pdn_tools.run.paths import InputError
+from pdn_tools.run.rejects import LineCopier, Spool
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
 
@@ -45,7 +56,9 @@ class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
-def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> ReplayResult | None:
+def _replay(
+    game: Game, replay: ReplayOptions, strict: bool, from_json: bool
+) -> ReplayResult | None:
     """Replay *game*; a crash costs the game an E13, never the run.
 
     A game read from JSON already carries its findings: it is replayed for its
@@ -56,7 +69,7 @@ def _replay(game: Game, variant: str | None, strict: bool, from_json: bool) -> R
         game.issues = []
     known = len(game.issues)
     try:
-        result: ReplayResult | None = replay_game(game, ReplayOptions(variant=variant))
+        result: ReplayResult | None = replay_game(game, replay)
     except Exception as exc:
         result = None
         game.add_issue(
@@ -89,46 +102,42 @@ def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) ->
         return Resolution()
 
 
-def _lines_of(path: str, encoding: str, start: int, end: int) -> str:
-    """Lines *start*..*end* (1-based, inclusive) of a file, decoded as it was read."""
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        encoding = "utf-8"
-    out: list[str] = []
-    with open(path, encoding=encoding, errors="replace", newline=None) as handle:
-        for number, line in enumerate(handle, 1):
-            if number > end:
-                break
-            if number >= start:
-                out.append(line)
-    return "".join(out)
-
-
 class _Run:
     """One conversion: the sinks, the counts and the routing of each game."""
 
     def __init__(
-        self, sink: Sink, rejects: RejectsSink | None, options: ReadOptions, variant: str | None
+        self,
+        sink: Sink,
+        rejects: RejectsSink | None,
+        options: ReadOptions,
+        rules: dict[str, Any],
     ) -> None:
         self.sink = sink
         self.rejects = rejects
         self.options = options
-        self.variant = variant
+        self.variant = options.variant
+        self.replay = ReplayOptions(variant=options.variant, **rules)
+        self.unreadable = 0
         self.read = 0
         self.written = 0
         self.rejected = 0
         self.errors_written = 0
 
-    def route(self, game: Game, from_json: bool, deferred: list[Game]) -> None:
-        """Replay *game* and write it to the output or to the rejects file."""
+    def route(self, game: Game, from_json: bool, copier: _Copy | None = None) -> None:
+        """Replay *game* and write it to the output or to the rejects file.
+
+        A rejected game whose text the reader did not keep (larger than the size
+        limit) is copied from its input by *copier*, in pieces.
+        """
         self.read += 1
-        replay = _replay(game, self.variant, self.options.strict, from_json)
+        replay = _replay(game, self.replay, self.options.strict, from_json)
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":
             self.rejected += 1
-            if game.source is None and not from_json:
-                deferred.append(game)  # text not kept (too large): copied from the file
+            if game.source is None and copier is not None:
+                span = game.span
+                text = copier(span.start_line, span.start_column, span.end_line)
+                self.rejects.write_pieces(text)
             else:
                 self.rejects.write(item)
             return
@@ -137,53 +146,51 @@ class _Run:
             self.errors_written += 1
         self.sink.write(item)
 
-    def pdn_file(self, path: str, stdin_name: str | None) -> None:
-        name = (stdin_name or "<stdin>") if path == "-" else path
+    def pdn_file(self, path: str, name: str) -> None:
+        """Convert the games of one PDN file (``-``: standard input), named *name*."""
         report = FileReport(name)
-        source = sys.stdin.buffer if path == "-" else path
-        deferred: list[Game] = []
-        for game in read_games(source, self.options, name=name, report=report):
-            self.route(game, False, deferred)
-        for game in deferred:
-            assert self.rejects is not None
-            if path == "-":
-                self.rejects.write(Exported(game, None, Resolution()))
-            else:
-                span = game.span
-                self.rejects.write_text(
-                    _lines_of(path, report.encoding, span.start_line, span.end_line)
-                )
+        spool: Spool | None = None
+        source: str | IO[bytes] = path
+        if path == "-":
+            source = sys.stdin.buffer
+            if self.rejects is not None:
+                spool = Spool(sys.stdin.buffer)
+                source = io.BufferedReader(spool, 1 << 16)
+        lines: LineCopier | None = None
+        copier: _Copy | None = None
+        if self.rejects is not None:
+            lines = LineCopier(path=None if spool else path, spool=spool)
+            copier = partial(_copy, lines, report)
+        try:
+            for game in read_games(source, self.options, name=name, report=report):
+                self.route(game, False, copier)
+        finally:
+            if lines is not None:
+                lines.close()
+            if spool is not None:
+                spool.close()
         if report.games == 0:
             for issue in report.issues:
                 click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
 
     def json_file(self, path: str) -> None:
-        for game in read_json(path):
-            self.route(game, True, [])
+        """Convert the games of one pdn-tools JSON or JSON Lines file."""
+        for game in read_json(path, max_depth=self.options.max_depth):
+            self.route(game, True)
 
 
-def _inputs(paths: tuple[str, ...]) -> Iterator[str]:
-    check(paths)
-    yield from expand(paths)
+_Copy = Callable[[int, int, int], Iterator[str]]
+"""The text of the input being converted from a line and column to the end of a line,
+in pieces."""
 
 
-def _open_text(out: str, stack: ExitStack) -> IO[str]:
-    if out == "-":
-        wrapper = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
-        stack.callback(wrapper.detach)
-        stack.callback(wrapper.flush)
-        return wrapper
-    return stack.enter_context(open(out, "w", encoding="utf-8", newline="\n"))
+def _copy(
+    lines: LineCopier, report: FileReport, start: int, column: int, end: int
+) -> Iterator[str]:
+    return lines.lines(report.encoding, start, end, column)
 
 
-def _same_file(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-@click.command()
+@click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "-o",
@@ -210,7 +217,21 @@ def _same_file(a: str, b: str) -> bool:
     "--moves-table",
     metavar="PATH",
     default=None,
-    help="Parquet only: also write one row per ply to this Parquet file.",
+    help="Parquet only: also write one row per ply to this Parquet file (a directory "
+    "when OUT is a dataset).",
+)
+@click.option(
+    "--with-record",
+    is_flag=True,
+    help="Parquet only: fill the record column with each game's full JSON object "
+    "(lossless, but about nine times the size of all other columns).",
+)
+@click.option(
+    "--partition-by",
+    metavar="COLUMNS",
+    default=None,
+    help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
+    "these columns (variant, year; e.g. variant,year); conversions append.",
 )
 @click.option("--strip-comments", is_flag=True, help="PDN: drop comments (keep [%...] commands).")
 @click.option("--strip-variations", is_flag=True, help="PDN: write the main line only.")
@@ -219,87 +240,117 @@ def _same_file(a: str, b: str) -> bool:
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@discovery_options
 @reading_options
+@configured
 def convert(
     paths: tuple[str, ...],
     out: str,
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
+    with_record: bool,
+    partition_by: str | None,
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
-    PATH is a file, a directory (searched for *.pdn) or - for PDN on stdin.
+    PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
+    OUT ending in / (or an existing directory) is a Parquet dataset directory.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
-    apart), 2 for usage or input errors.
+    apart) or a file found in a folder cannot be read, 2 for usage or input
+    errors.
     """
+    files = find_files("convert", paths, common, warn_none=False)
     try:
         counts = _convert(
-            paths, out, fmt, rejects, moves_table,
+            paths, files, out, fmt, rejects, moves_table,
             CanonicalOptions(strip_comments, strip_variations, normalise_results),
-            ReadOptions(
-                strict=strict, encoding=encoding, variant=variant,
-                max_game_chars=max_game_size, max_depth=max_depth, keep_source=rejects is not None,
-            ),
-            stdin_filename,
+            replace(common.read, keep_source=rejects is not None),
+            common.rules,
+            common.stdin_filename,
+            _Tables(with_record, partition_by),
         )  # fmt: skip
-    except (_Usage, InputError) as exc:
+    except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
         sys.exit(2)
-    except OSError as exc:
-        click.echo(f"pdn convert: {exc.filename or ''}: {exc.strerror or exc}", err=True)
+    except OutputError:
+        raise  # reported by the command group, as for every command
+    except OSError as exc:  # reading an input (writing one is an OutputError)
+        where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
+        click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    read, written, rejected, errors_written = counts
+    read, written, rejected, errors_written, unreadable = counts
     click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
-    sys.exit(1 if errors_written else 0)
+    sys.exit(1 if errors_written or unreadable else 0)
+
+
+class _Tables:
+    """The Parquet choices: the record column, and a dataset's partition columns."""
+
+    def __init__(self, with_record: bool = False, partition_by: str | None = None) -> None:
+        self.with_record = with_record
+        self.partition_by = partition_by
+
+    def dataset(self, out: str) -> tuple[str, ...] | None:
+        """The partition columns when OUT is a dataset directory (``()``: unpartitioned)."""
+        if self.partition_by is not None:
+            if out == "-":
+                raise _Usage("a partitioned dataset is a directory, not standard output")
+            return parse_partitioning(self.partition_by)
+        if out != "-" and (out.endswith(("/", os.sep)) or os.path.isdir(out)):
+            return ()
+        return None
 
 
 def _convert(
     paths: tuple[str, ...],
+    files: list[Found],
     out: str,
     fmt: str | None,
     rejects: str | None,
     moves_table: str | None,
     canonical: CanonicalOptions,
     options: ReadOptions,
+    rules: dict[str, Any],
     stdin_filename: str | None,
-) -> tuple[int, int, int, int]:
-    """Run the conversion; returns (read, written, rejected, errors written)."""
-    if options.encoding is not None:
-        try:
-            codecs.lookup(options.encoding)
-        except LookupError:
-            raise _Usage(f"unknown encoding {options.encoding!r}") from None
-    target = fmt or (format_of(out) if out != "-" else None)
+    tables: _Tables | None = None,
+) -> tuple[int, int, int, int, int]:
+    """Run the conversion; returns (read, written, rejected, errors written, files
+    that could not be read).  *paths* are the inputs as given, *files* what they
+    name (for the collision checks)."""
+    tables = tables or _Tables()
+    partition_by = tables.dataset(out)
+    if partition_by is not None and fmt not in (None, "parquet"):
+        raise _Usage("a dataset directory is written as Parquet only")
+    target = (
+        "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
+    )
     if target is None:
         if out == "-":
             raise _Usage("writing to standard output needs --to FORMAT")
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
-    files = list(_inputs(paths))
-    for path in files:
-        for other in (out, rejects, moves_table):
-            if other is not None and other != "-" and path != "-" and _same_file(path, other):
-                raise _Usage(f"{other}: is also an input file")
-    with ExitStack() as stack:
+    if tables.with_record and target != "parquet":
+        raise _Usage("--with-record needs Parquet output")
+    if not files:
+        raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
+    named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
+    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    with Outputs() as outputs:
         sink: Sink
-        if target == "parquet":
-            binary = sys.stdout.buffer if out == "-" else out
-            parquet = ParquetSink(binary, moves_table)
-            sink = parquet
+        if partition_by is not None:
+            sink = DatasetSink(out, partition_by, moves_table, with_record=tables.with_record)
+        elif target == "parquet":
+            table = outputs.binary(moves_table) if moves_table is not None else None
+            sink = ParquetSink(outputs.binary(out), table, with_record=tables.with_record)
         else:
-            stream = _open_text(out, stack)
+            stream = outputs.text(out)
             sink = (
                 PdnSink(stream, canonical)
                 if target == "pdn"
@@ -307,17 +358,27 @@ def _convert(
             )
         reject_sink = None
         if rejects is not None:
-            reject_sink = RejectsSink(_open_text(rejects, stack))
-        run = _Run(sink, reject_sink, options, options.variant)
+            reject_sink = RejectsSink(outputs.text(rejects))
+        run = _Run(sink, reject_sink, options, rules)
         try:
-            for path in files:
-                if path != "-" and path.lower().endswith(_JSON_INPUT):
+            for entry in files:
+                path = entry.path
+                if entry.problem is not None:
+                    run.unreadable += 1
+                    click.echo(
+                        f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
+                    )
+                elif path != "-" and path.lower().endswith(_JSON_INPUT):
                     try:
                         run.json_file(path)
-                    except (JsonInputError, ValueError, KeyError, TypeError) as exc:
-                        raise _Usage(f"{path}: not pdn-tools JSON: {exc}") from None
+                    except JsonInputError as exc:
+                        raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
                 else:
-                    run.pdn_file(path, stdin_filename)
-        finally:
-            sink.close()
-    return run.read, run.written, run.rejected, run.errors_written
+                    name = (stdin_filename or "<stdin>") if path == "-" else entry.name
+                    run.pdn_file(path, name)
+        except BaseException:
+            if isinstance(sink, DatasetSink):
+                sink.abort()  # a dataset gets all of a conversion or nothing of it
+            raise
+        sink.close()
+    return run.read, run.written, run.rejected, run.errors_written, run.unreadable

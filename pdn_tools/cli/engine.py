@@ -14,6 +14,7 @@ from typing import NoReturn
 
 import click
 
+from pdn_tools.cli.options import variant_option
 from pdn_tools.rules import (
     FenError,
     Position,
@@ -26,11 +27,10 @@ from pdn_tools.rules import (
     variant_by_name,
 )
 from pdn_tools.rules import perft as count_positions
+from pdn_tools.rules.perft import MAX_DEPTH as MAX_PERFT_DEPTH
 
 _VARIANT_HELP = (
-    "rules to apply: international (default), english, italian, pool, russian, "
-    "brazilian, czech, frisian, turkish, or a site profile over international: "
-    "immediate-removal, short-landing"
+    "The rules to apply: {variants}.  Aliases and GameType numbers work too, in any letter case."
 )
 
 
@@ -56,25 +56,23 @@ def _position(fen: str | None, variant: Variant) -> Position:
         _fail(f"invalid FEN: {exc}")
 
 
-@click.command()
+@click.command(short_help="List the legal moves of a position.")
 @click.argument("fen")
-@click.option(
-    "--variant", "variant_name", default="international", metavar="NAME", help=_VARIANT_HELP
-)
+@variant_option("international", _VARIANT_HELP)
 @click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="one canonical notation per line, or a JSON list",
+    help="One move per line in canonical notation, or a JSON list.",
 )
-def moves(fen: str, variant_name: str, output_format: str) -> None:
+def moves(fen: str, variant: str, output_format: str) -> None:
     """List the legal moves of the position FEN."""
-    variant = _variant(variant_name)
-    position = _position(fen, variant)
-    legal = legal_moves(position, variant)
-    texts = move_texts(legal, variant)
+    rules = _variant(variant)
+    position = _position(fen, rules)
+    legal = legal_moves(position, rules)
+    texts = move_texts(legal, rules)
     if output_format == "text":
         for text in texts:
             click.echo(text)
@@ -83,7 +81,7 @@ def moves(fen: str, variant_name: str, output_format: str) -> None:
         {
             "from": move.from_sq,
             "to": move.to_sq,
-            "path": list(canonical_path(move, variant)),
+            "path": list(canonical_path(move, rules)),
             "captures": sorted(move.captures),
             "notation": text,
         }
@@ -92,22 +90,27 @@ def moves(fen: str, variant_name: str, output_format: str) -> None:
     click.echo(json.dumps(records))
 
 
-@click.command()
-@click.argument("depth", type=click.IntRange(min=0))
-@click.option("--fen", default=None, help="start position (default: the variant's start)")
+@click.command(short_help="Count the positions DEPTH plies ahead.")
+@click.argument("depth", type=click.IntRange(min=0, max=MAX_PERFT_DEPTH))
 @click.option(
-    "--variant", "variant_name", default="international", metavar="NAME", help=_VARIANT_HELP
+    "--fen", default=None, help="The start position (default: the variant's initial position)."
 )
-@click.option("--divide", "show_divide", is_flag=True, help="first print the count per move")
-def perft(depth: int, fen: str | None, variant_name: str, show_divide: bool) -> None:
-    """Count the positions DEPTH plies ahead (identical moves counted once)."""
-    variant = _variant(variant_name)
-    position = _position(fen, variant)
+@variant_option("international", _VARIANT_HELP)
+@click.option(
+    "--divide", "show_divide", is_flag=True, help="First print the count below each move."
+)
+def perft(depth: int, fen: str | None, variant: str, show_divide: bool) -> None:
+    """Count the positions DEPTH plies ahead (identical moves counted once).
+
+    DEPTH is at most 64: the count grows too fast for anything deeper to finish.
+    """
+    rules = _variant(variant)
+    position = _position(fen, rules)
     if show_divide and depth >= 1:
         total = 0
-        for text, count in divide(position, depth, variant):
+        for text, count in divide(position, depth, rules):
             click.echo(f"{text} {count}")
             total += count
         click.echo(total)
         return
-    click.echo(count_positions(position, depth, variant))
+    click.echo(count_positions(position, depth, rules))

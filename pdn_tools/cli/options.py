@@ -1,21 +1,37 @@
-"""Options shared by several commands, defined once.
+"""Options shared by several commands, defined once, and the settings they make.
 
-Each decorator adds a group of options; the commands receive them as keyword
-arguments and turn them into option objects with the helpers below.
+Each decorator adds a group of options.  :func:`configured` (put right above the
+command's function) reads the configuration file (:mod:`pdn_tools.cli.config`), lets
+it fill every option the command line left at its default, and hands the command one
+:class:`Common` object in place of the shared options.
 """
 
 from __future__ import annotations
 
-import codecs
-from collections.abc import Callable
-from typing import Any, TypeVar
+import functools
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
+from click.shell_completion import CompletionItem
 
-from pdn_tools.pdn.gametype import PROFILES, SUPPORTED
+from pdn_tools.cli.config import SETTINGS, Config, ConfigError, load
+from pdn_tools.cli.terminal import COLOR_CHOICES
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.source import EncodingError, check_encoding
+from pdn_tools.replay.rule_options import (
+    RULE_OPTIONS,
+    RuleOptionError,
+    parse_assignment,
+    rule_values,
+)
 from pdn_tools.report.selection import Selection, SelectionError, parse_prefixes
+from pdn_tools.rules import Variant, variant_by_name, variants
 from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.discover import DEFAULT_EXCLUDE, Patterns, WalkOptions
 from pdn_tools.run.parallel import default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -27,8 +43,79 @@ def _apply(func: F, options: list[Callable[[F], F]]) -> F:
     return func
 
 
+def variant_list() -> str:
+    """Every variant and profile by name, with its GameType number: the list the help
+    of ``--variant`` shows."""
+    named = sorted(variants(), key=lambda v: (v.gametype is None, v.gametype or 0))
+    return ", ".join(f"{v.name} ({v.gametype})" if v.gametype else v.name for v in named)
+
+
+if TYPE_CHECKING:  # click 8.5 types its parameter types by value and input
+    _ParamType = click.ParamType[str, Any]
+else:
+    _ParamType = click.ParamType
+
+
+class VariantType(_ParamType):
+    """A variant by name, alias or GameType number, in any letter case; the value is
+    the variant's name (``English`` → ``english``, ``21`` → ``english``)."""
+
+    name = "variant"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return "NAME"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if isinstance(value, Variant):
+            return value.name
+        try:
+            return variant_by_name(str(value)).name
+        except KeyError:
+            self.fail(f"unknown variant {value!r}; known: {variant_list()}", param, ctx)
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        names = [v.name for v in variants()] + [a for v in variants() for a in v.aliases]
+        return [CompletionItem(n) for n in names if n.startswith(incomplete.lower())]
+
+
+VARIANT = VariantType()
+
+
+def variant_option(default: str | None, help_text: str) -> Callable[[F], F]:
+    """``--variant NAME``: the one variant option of every command."""
+    return click.option(
+        "--variant",
+        type=VARIANT,
+        default=default,
+        help=help_text.format(variants=variant_list()),
+    )
+
+
+def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        check_encoding(value)
+    except EncodingError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+def _rules(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    try:
+        pairs = tuple(parse_assignment(text) for text in value)
+        rule_values(pairs)
+    except RuleOptionError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
+    return pairs
+
+
 def reading_options(func: F) -> F:
-    """The options that control how PDN is read (strictness, encoding, limits)."""
+    """How PDN is read and replayed, and where the settings come from."""
     return _apply(
         func,
         [
@@ -39,15 +126,15 @@ def reading_options(func: F) -> F:
                 "--encoding",
                 metavar="NAME",
                 default=None,
+                callback=_encoding,
                 help="Decode input with this encoding instead of detecting it (e.g. cp1251, "
-                "cp866).",
+                "cp866, utf-16).",
             ),
-            click.option(
-                "--variant",
-                type=click.Choice(sorted(SUPPORTED | PROFILES)),
-                default=None,
-                help="Variant of games without a GameType tag; a site profile "
-                "(immediate-removal, short-landing) also replaces GameType 20.",
+            variant_option(
+                None,
+                "Variant of games without a GameType tag: {variants}.  Aliases and "
+                "GameType numbers work too, in any letter case; a site profile also "
+                "replaces GameType 20.",
             ),
             click.option(
                 "--max-game-size",
@@ -66,19 +153,67 @@ def reading_options(func: F) -> F:
                 help="Deepest variation nesting read; deeper games are reported (E11).",
             ),
             click.option(
+                "--rule",
+                multiple=True,
+                metavar="NAME=VALUE",
+                callback=_rules,
+                help="Set how a rule is interpreted, e.g. repetition-side-to-move=no; "
+                f"repeat for several.  Names: {', '.join(RULE_OPTIONS)}.",
+            ),
+            click.option(
                 "--stdin-filename",
                 metavar="NAME",
                 default=None,
                 help="Name standard input ('-') by this name in reports.",
+            ),
+            click.option(
+                "--config",
+                multiple=True,
+                metavar="PATH | 'KEY = VALUE'",
+                help="Read settings from this file instead of the nearest pyproject.toml "
+                "or pdn.toml, or override one setting (TOML).",
+            ),
+            click.option(
+                "--isolated",
+                is_flag=True,
+                help="Read no configuration file.",
+            ),
+        ],
+    )
+
+
+def discovery_options(func: F) -> F:
+    """Which files below the folders given are read."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--exclude",
+                multiple=True,
+                metavar="PATTERN",
+                help="Skip files and folders matching this .gitignore-style pattern, "
+                "instead of the default (hidden and tool folders); repeat for several.",
+            ),
+            click.option(
+                "--extend-exclude",
+                multiple=True,
+                metavar="PATTERN",
+                help="Skip files and folders matching this pattern as well.",
+            ),
+            click.option(
+                "--respect-gitignore/--no-respect-gitignore",
+                default=True,
+                show_default=True,
+                help="Skip the files that .gitignore files ignore.",
             ),
         ],
     )
 
 
 def checking_options(func: F) -> F:
-    """Reading options plus replay on/off and parallelism: what a checking run needs."""
+    """Replay on/off, parallelism, chatter and colour: what a checking run needs."""
     return _apply(
-        reading_options(func),
+        func,
         [
             click.option(
                 "--syntax-only",
@@ -97,7 +232,15 @@ def checking_options(func: F) -> F:
                 "-q",
                 "--quiet",
                 is_flag=True,
-                help="No summary and no progress bar on stderr; only the report.",
+                help="No summary, notes or progress bar on stderr; only the report.",
+            ),
+            click.option(
+                "--color",
+                type=click.Choice(COLOR_CHOICES),
+                default="auto",
+                show_default=True,
+                help="Colour the output: auto follows NO_COLOR, FORCE_COLOR, TERM and "
+                "whether it goes to a terminal.",
             ),
         ],
     )
@@ -136,44 +279,148 @@ def selection_options(func: F) -> F:
     )
 
 
-def check_options(
-    *,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    syntax_only: bool,
-) -> CheckOptions:
-    """The :class:`CheckOptions` of the parsed command-line options.
+@dataclass
+class Common:
+    """The shared options of a command after the configuration file had its say."""
 
-    An unknown ``--encoding`` is a usage error (exit status 2).
-    """
-    if encoding is not None:
+    read: ReadOptions
+    rules: dict[str, Any] = field(default_factory=dict)
+    """ReplayOptions fields set by ``--rule`` and the ``rules`` table."""
+    walk: WalkOptions = field(default_factory=WalkOptions)
+    syntax_only: bool = False
+    jobs: int | None = None
+    quiet: bool = False
+    color: str = "auto"
+    stdin_filename: str | None = None
+    dask: str | None = None
+    """``--dask ADDRESS``: the Dask cluster to run on instead of local workers."""
+
+    @property
+    def check(self) -> CheckOptions:
+        """How games are read and replayed."""
+        return CheckOptions(read=self.read, syntax_only=self.syntax_only, rules=self.rules)
+
+    @property
+    def workers(self) -> int:
+        """``--jobs``, or every core this process may use."""
+        return self.jobs if self.jobs is not None else default_jobs()
+
+
+def _is_default(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is None or source in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
+def _patterns(value: Any, where: str) -> tuple[str, ...]:
+    values = [value] if isinstance(value, str) else value
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ConfigError(f"{where}: exclusion patterns must be a list of strings")
+    return tuple(values)
+
+
+def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> None:
+    """Let *config* fill every option of the command the command line did not give."""
+    params = {p.name: p for p in ctx.command.params if p.name}
+    for key, value in config.values.items():
+        name = SETTINGS[key]
+        if key in ("rules", "exclude", "extend-exclude") or name not in params:
+            continue
+        if not _is_default(ctx, name):
+            continue
+        param = params[name]
+        if param.multiple and isinstance(value, str):
+            value = [value]
         try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise click.BadParameter(
-                f"unknown encoding {encoding!r}", param_hint="'--encoding'"
+            kwargs[name] = param.process_value(ctx, value)
+        except click.BadParameter as exc:
+            raise ConfigError(f"{config.where(key)}: {key}: {exc.message}") from None
+        except (TypeError, ValueError):  # a TOML value of the wrong kind (select = 5)
+            raise ConfigError(
+                f"{config.where(key)}: {key}: {value!r} is not a valid value"
             ) from None
+
+
+def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:
+    """The exclusions: ``--exclude`` (or the file's ``exclude``, or the default) and
+    every ``extend-exclude`` of the file and the command line."""
+    cwd = os.getcwd()
+    cli_exclude: tuple[str, ...] = kwargs.pop("exclude", ())
+    cli_extend: tuple[str, ...] = kwargs.pop("extend_exclude", ())
+    if cli_exclude:
+        exclude = [Patterns(cli_exclude, cwd)]
+    elif "exclude" in config.values:
+        exclude = [
+            Patterns(_patterns(config.values["exclude"], config.where("exclude")), config.base)
+        ]
+    else:
+        exclude = [Patterns(DEFAULT_EXCLUDE, cwd)]
+    if "extend-exclude" in config.values:
+        extend = _patterns(config.values["extend-exclude"], config.where("extend-exclude"))
+        exclude.append(Patterns(extend, config.base))
+    if cli_extend:
+        exclude.append(Patterns(cli_extend, cwd))
+    return WalkOptions(exclude=exclude, respect_gitignore=kwargs.pop("respect_gitignore", True))
+
+
+def _rule_values(config: Config, cli: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    table = config.values.get("rules", {})
+    try:
+        from_file = rule_values(table.items())
+    except RuleOptionError as exc:
+        raise ConfigError(f"{config.where('rules')}: rules: {exc}") from None
+    return {**from_file, **rule_values(cli)}
+
+
+def configured(func: F) -> F:
+    """Run the command with its options completed by the configuration file; the
+    shared options reach it as one ``common`` argument (see :class:`Common`)."""
+
+    @functools.wraps(func)
+    def command(**kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        try:
+            return _configured(ctx, func, kwargs)
+        except ConfigError as exc:
+            exc.command = ctx.command_path
+            raise
+
+    return command  # type: ignore[return-value]
+
+
+def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+    """Read the configuration, complete the options, run *func* with them."""
+    paths = kwargs.get("paths") or ((kwargs["path"],) if "path" in kwargs else ())
+    config = load(paths, kwargs.pop("config", ()), kwargs.pop("isolated", False))
+    _from_config(ctx, config, kwargs)
+    walk = _walk(config, kwargs)
     read = ReadOptions(
-        strict=strict,
-        encoding=encoding,
-        variant=variant,
-        max_game_chars=max_game_size,
-        max_depth=max_depth,
+        strict=kwargs.pop("strict"),
+        encoding=kwargs.pop("encoding"),
+        variant=kwargs.pop("variant"),
+        max_game_chars=kwargs.pop("max_game_size"),
+        max_depth=kwargs.pop("max_depth"),
     )
-    return CheckOptions(read=read, syntax_only=syntax_only)
+    common = Common(
+        read=read,
+        rules=_rule_values(config, kwargs.pop("rule", ())),
+        walk=walk,
+        syntax_only=kwargs.pop("syntax_only", False),
+        jobs=kwargs.pop("jobs", None),
+        quiet=kwargs.pop("quiet", False),
+        color=kwargs.pop("color", "auto"),
+        stdin_filename=kwargs.pop("stdin_filename", None),
+        dask=kwargs.pop("dask", None),
+    )
+    if common.dask is not None and common.jobs is not None:
+        raise click.UsageError(
+            "--jobs and --dask exclude each other (--dask local:N runs N workers)", ctx
+        )
+    return func(common=common, **kwargs)
 
 
 def selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Selection:
     """The :class:`Selection` of ``--select`` and ``--ignore``."""
     return Selection(select, ignore)
-
-
-def jobs_or_default(jobs: int | None) -> int:
-    """``--jobs``, or every core this process may use."""
-    return jobs if jobs is not None else default_jobs()
 
 
 def verdict_options(func: F) -> F:
@@ -205,10 +452,11 @@ def verdict_options(func: F) -> F:
 
 
 def dask_option(func: F) -> F:
-    """``--dask ADDRESS``: check on a Dask cluster instead of local worker processes."""
+    """``--dask ADDRESS``: run on a Dask cluster instead of local worker processes
+    (:attr:`Common.dask`; excludes ``--jobs``)."""
     return click.option(
         "--dask",
-        "dask_address",
+        "dask",
         metavar="ADDRESS",
         default=None,
         help="Check on a Dask cluster: 'local' (local:N for N workers) or a scheduler "

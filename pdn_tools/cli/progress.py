@@ -2,7 +2,9 @@
 
 Reports may go to the same terminal (stdout), so the bar is a single line that is
 wiped before report lines are written and drawn again after them; it is redrawn at
-most ten times a second.  In pipes, in CI logs and with ``--quiet`` nothing is drawn.
+most ten times a second.  In pipes, in CI logs, on a ``TERM=dumb`` terminal and with
+``--quiet`` nothing is drawn; the bar is dimmed only when colour is wanted
+(:mod:`pdn_tools.cli.terminal`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import TextIO
 
 import click
 
+from pdn_tools.cli.terminal import can_draw
+
 #: Runs over less input than this (bytes) finish too soon to need a bar.
 MIN_BYTES = 1 << 20
 _WIDTH = 30
@@ -20,14 +24,15 @@ _INTERVAL = 0.1
 
 def wanted(stream: TextIO, total: int, quiet: bool) -> bool:
     """Whether a run over *total* bytes shows a bar on *stream*."""
-    return not quiet and total >= MIN_BYTES and stream.isatty()
+    return not quiet and total >= MIN_BYTES and can_draw(stream)
 
 
 class Progress:
     """Bytes done out of a known total, as a bar; inactive ones do nothing."""
 
-    def __init__(self, stream: TextIO, total: int, active: bool) -> None:
+    def __init__(self, stream: TextIO, total: int, active: bool, colour: bool = False) -> None:
         self.stream = stream
+        self.colour = colour
         self.total = max(1, total)
         self.active = active
         self.done = 0
@@ -58,7 +63,8 @@ class Progress:
             f"[{'#' * filled}{'-' * (_WIDTH - filled)}] {share:4.0%} "
             f"{self.done / 1e6:.1f}/{self.total / 1e6:.1f} MB {rate:.1f} MB/s"
         )
-        self.stream.write("\r" + click.style(line, dim=True) + "\x1b[K")
+        shown = click.style(line, dim=True) if self.colour else line
+        self.stream.write("\r" + shown + "\x1b[K")
         self.stream.flush()
         self.shown = True
 

@@ -7,11 +7,13 @@ from dataclasses import replace
 
 import click
 
-from pdn_tools.cli.atomic import atomic_output
+from pdn_tools.atomic import Outputs
 from pdn_tools.cli.options import (
-    check_options,
+    Common,
     checking_options,
-    jobs_or_default,
+    configured,
+    discovery_options,
+    reading_options,
     selection,
     selection_options,
     verdict_options,
@@ -22,7 +24,7 @@ from pdn_tools.diagnostics import Severity
 from pdn_tools.report.html import HtmlReporter
 
 
-@click.command()
+@click.command(short_help="Write an HTML report with a board for every finding.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "-o",
@@ -34,6 +36,9 @@ from pdn_tools.report.html import HtmlReporter
 @verdict_options
 @selection_options
 @checking_options
+@discovery_options
+@reading_options
+@configured
 def report(
     paths: tuple[str, ...],
     output: str,
@@ -42,15 +47,7 @@ def report(
     exit_zero: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
-    syntax_only: bool,
-    jobs: int | None,
-    quiet: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
     """Check PDN files and write one self-contained HTML page: a summary, and
     every finding with the board before its move (the move as recorded in red,
@@ -61,30 +58,15 @@ def report(
     pdn validate: 0 when no game fails, 1 when one does, 2 for usage or input
     errors (the output file is then not written).
     """
-    options = check_options(
-        strict=strict,
-        encoding=encoding,
-        variant=variant,
-        max_game_size=max_game_size,
-        max_depth=max_depth,
-        syntax_only=syntax_only,
-    )
-    run = Run(
-        "report",
-        paths,
-        replace(options, detail=True),
-        jobs=jobs_or_default(jobs),
-        stdin_filename=stdin_filename,
-        quiet=quiet,
-    )
+    run = Run("report", paths, common, replace(common.check, detail=True))
     level = Severity(fail_on)
     try:
-        with atomic_output(output) as out:
-            reporter = HtmlReporter(out, show_info=show_info, fail_on=level)
+        with Outputs() as outputs:
+            reporter = HtmlReporter(outputs.text(output), show_info=show_info, fail_on=level)
             totals = report_games(run, reporter, selection(select, ignore), level)
     except OSError as exc:
         fail("report", f"cannot write {output}: {exc.strerror or exc}")
-    if not quiet:
+    if not common.quiet:
         click.echo(totals.line(), err=True)
         if output != "-":
             click.echo(f"pdn report: wrote {output}", err=True)

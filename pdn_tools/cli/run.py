@@ -1,8 +1,11 @@
 """The run shared by the commands that check files (``validate``, ``stats``).
 
-It resolves the paths, checks them in parallel (:mod:`pdn_tools.run.parallel`), shows
-progress, and turns missing or unreadable input into one line on stderr and exit
-status 2, never a traceback.
+It finds the files (:mod:`pdn_tools.run.discover`; globs and fsspec URLs through
+:mod:`pdn_tools.run.storage`), checks them in parallel (:mod:`pdn_tools.run.parallel`)
+or on a Dask cluster (:mod:`pdn_tools.run.cluster`), shows progress, and turns missing or unreadable
+input named on the command line into one line on stderr and exit status 2, never a
+traceback.  A file found in a folder that cannot be read becomes a record with E14
+in its place among the others.
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ from typing import BinaryIO, NoReturn
 
 import click
 
+from pdn_tools.atomic import Terminated
+from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
+from pdn_tools.cli.terminal import colour_wanted, stderr
 from pdn_tools.report.records import Checked
-from pdn_tools.run import cluster
+from pdn_tools.run import cluster, storage
 from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.parallel import Input, check_inputs, input_list
+from pdn_tools.run.discover import Discovery, Found
+from pdn_tools.run.parallel import check_inputs, usable_jobs
 from pdn_tools.run.paths import InputError
-from pdn_tools.run.storage import expand
+from pdn_tools.run.units import Input, found_inputs
 
 
 def fail(command: str, message: str) -> NoReturn:
@@ -34,6 +41,39 @@ def os_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
+def find_files(
+    command: str, paths: tuple[str, ...], common: Common, *, warn_none: bool = True
+) -> list[Found]:
+    """The files *paths* name, walked as configured; notes about skipped entries go
+    to stderr (unless quiet), a path that cannot be read ends the command (exit 2).
+    Finding no file at all is a warning with *warn_none* (a command for which it is
+    an error says so itself)."""
+    if paths.count("-") > 1:
+        fail(command, "standard input ('-') can be read only once")
+    discovery = Discovery(common.walk)
+    try:
+        found = list(storage.find(paths, discovery))
+    except InputError as exc:
+        fail(command, str(exc))
+    if not common.quiet:
+        for note in discovery.notes:
+            click.echo(f"pdn {command}: note: {note}", err=True)
+        if not found and warn_none:
+            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
+    return found
+
+
+def require_cluster(command: str, paths: tuple[str, ...]) -> None:
+    """End the command (exit 2) when ``--dask`` cannot be used: Dask is not installed,
+    or standard input is among *paths* (the workers cannot read it)."""
+    if "-" in paths:
+        fail(command, "standard input cannot be read by the workers of a Dask cluster")
+    try:
+        cluster.require()
+    except cluster.ClusterError as exc:
+        fail(command, str(exc))
+
+
 class Run:
     """The inputs of one command and how to check them."""
 
@@ -41,49 +81,51 @@ class Run:
         self,
         command: str,
         paths: tuple[str, ...],
-        options: CheckOptions,
-        *,
-        jobs: int,
-        stdin_filename: str | None,
-        quiet: bool,
-        dask: str | None = None,
+        common: Common,
+        options: CheckOptions | None = None,
     ) -> None:
         self.command = command
-        self.options = options
-        self.jobs = jobs
-        self.quiet = quiet
-        self.dask = dask
-        if paths.count("-") > 1:
-            fail(command, "standard input ('-') can be read only once")
-        if dask is not None:
-            if "-" in paths:
-                fail(command, "standard input cannot be read by the workers of a Dask cluster")
-            try:
-                cluster.require()
-            except cluster.ClusterError as exc:
-                fail(command, str(exc))
-        try:
-            self.inputs: list[Input] = input_list(list(expand(paths)), stdin_filename)
-        except InputError as exc:
-            fail(command, str(exc))
-        if not self.inputs and not quiet:
-            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
-
-    @property
-    def files(self) -> int:
-        """How many files are read."""
-        return len(self.inputs)
+        self.common = common
+        self.options = options if options is not None else common.check
+        """How games are checked (the shared options', unless a command asks for more)."""
+        self.dask = common.dask
+        """The Dask cluster to check on (``--dask``), or None for local workers."""
+        if self.dask is not None:
+            self.jobs = 1
+            require_cluster(command, paths)
+        else:
+            wanted_jobs = common.workers
+            self.jobs = usable_jobs(wanted_jobs)
+            if self.jobs < wanted_jobs and not common.quiet:
+                click.echo(
+                    f"pdn {command}: note: --jobs {wanted_jobs} reduced to {self.jobs}, "
+                    "the number of CPUs this process may use",
+                    err=True,
+                )
+        found = find_files(command, paths, common)
+        self.files = len(found)
+        """How many files are read (those that cannot be read included)."""
+        self.inputs: list[Input]
+        self.unreadable: list[Checked]
+        self.inputs, self.unreadable = found_inputs(found, common.stdin_filename)
 
     def games(self) -> Iterator[Checked]:
         """Every checked game of every input, in input order."""
-        stderr = click.get_text_stream("stderr")
+        err = stderr()
         total = sum(source.size for source in self.inputs)
-        progress = Progress(stderr, total, wanted(stderr, total, self.quiet))
+        common = self.common
+        progress = Progress(
+            err, total, wanted(err, total, common.quiet), colour_wanted(common.color, err)
+        )
+        waiting = list(self.unreadable)  # in input order
         stdin = sys.stdin.buffer
         try:
             for weight, checked in self._checked(stdin):
                 progress.clear()
-                yield from checked
+                for game in checked:
+                    while waiting and waiting[0].file_no < game.file_no:
+                        yield waiting.pop(0)
+                    yield game
                 progress.advance(weight)
         except cluster.ClusterError as exc:
             progress.finish()
@@ -94,11 +136,15 @@ class Run:
         except OSError as exc:
             progress.finish()
             fail(self.command, os_message(exc))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             progress.finish()
+            if isinstance(exc, Terminated):
+                click.echo(f"pdn {self.command}: terminated", err=True)
+                sys.exit(128 + exc.signum)
             click.echo(f"pdn {self.command}: interrupted", err=True)
             sys.exit(130)
         progress.finish()
+        yield from waiting
 
     def _checked(self, stdin: BinaryIO) -> Iterator[tuple[int, list[Checked]]]:
         """(bytes done, checked games) in input order: on the Dask cluster when one is

@@ -6,9 +6,10 @@ import sys
 
 import click
 
-from pdn_tools.cli.atomic import atomic_output
-from pdn_tools.cli.options import check_options, reading_options
+from pdn_tools.atomic import Outputs, printable
+from pdn_tools.cli.options import Common, configured, reading_options
 from pdn_tools.cli.run import fail, os_message
+from pdn_tools.pdn.archives import path_of_name, split_member
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.reader import read_games
 from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
@@ -20,7 +21,7 @@ from pdn_tools.run.check import CheckOptions, replay_checked
 from pdn_tools.run.paths import InputError, check
 
 
-@click.command()
+@click.command(short_help="Show one game at one ply: board, moves and findings.")
 @click.argument("path", metavar="PATH")
 @click.option(
     "--game",
@@ -61,6 +62,7 @@ from pdn_tools.run.paths import InputError, check
     help="Square names in the SVG diagram (default: as the game writes its moves).",
 )
 @reading_options
+@configured
 def show(
     path: str,
     game_no: int,
@@ -69,31 +71,21 @@ def show(
     svg_path: str | None,
     flip: bool,
     coordinates: Coordinates | None,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
+    common: Common,
 ) -> None:
     """Show game N of PATH (a file or - for stdin) at ply P as a text board.
 
     Prints the board after the ply (with square numbers), the side to move and
     the FEN, the main line with the ply in brackets, and the findings of pdn
     validate near it; --svg FILE also writes the board, with the move of the
-    ply, as an SVG diagram.  Exit status 0, or 2 when the file, game or ply does
-    not exist.
+    ply, as an SVG diagram.  A member of a zip archive is named as reports name
+    it (games.zip:round1.pdn).  Exit status 0, or 2 when the file, game or ply
+    does not exist.
     """
-    options = check_options(
-        strict=strict,
-        encoding=encoding,
-        variant=variant,
-        max_game_size=max_game_size,
-        max_depth=max_depth,
-        syntax_only=False,
-    )
-    name = (stdin_filename or "<stdin>") if path == "-" else path
-    game = _find_game(path, name, game_no, options)
+    options = common.check
+    variant = common.read.variant
+    name = (common.stdin_filename or "<stdin>") if path == "-" else printable(path)
+    game = _find_game(path_of_name(path), name, game_no, options)
     replay = replay_checked(game, options)
     nodes = main_line(game)
     wanted = len(nodes) if ply is None else ply
@@ -126,8 +118,8 @@ def show(
             flipped=flip,
         )
         try:
-            with atomic_output(svg_path) as out:
-                out.write(svg)
+            with Outputs() as outputs:
+                outputs.text(svg_path).write(svg)
         except OSError as exc:
             fail("show", f"cannot write {svg_path}: {exc.strerror or exc}")
         if svg_path == "-":
@@ -140,7 +132,8 @@ def show(
 def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game:
     """Game *number* of *path*, or exit status 2 saying why not."""
     try:
-        check((path,))
+        if split_member(path) is None:
+            check((path,))
         source = sys.stdin.buffer if path == "-" else path
         count = 0
         for game in read_games(source, options.read, name=name):
@@ -150,7 +143,7 @@ def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game
     except InputError as exc:
         fail("show", str(exc))
     except IsADirectoryError:
-        fail("show", f"{path}: is a directory; show reads one file")
+        fail("show", f"{name}: is a directory; show reads one file")
     except OSError as exc:
         fail("show", os_message(exc))
     fail("show", f"{name} holds {count} game(s); there is no game {number}")

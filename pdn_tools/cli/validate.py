@@ -8,22 +8,25 @@ from dataclasses import replace
 import click
 
 from pdn_tools.cli.options import (
-    check_options,
+    Common,
     checking_options,
+    configured,
     dask_option,
-    jobs_or_default,
+    discovery_options,
+    reading_options,
     selection,
     selection_options,
     verdict_options,
 )
 from pdn_tools.cli.run import Run
+from pdn_tools.cli.terminal import colour_wanted, stdout
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import Reporter, Totals, game_report
 from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
 from pdn_tools.report.selection import Selection
 
 
-@click.command()
+@click.command(short_help="Check PDN files and report every finding.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "--format",
@@ -31,12 +34,16 @@ from pdn_tools.report.selection import Selection
     type=click.Choice(FORMATS),
     default="text",
     show_default=True,
-    help="text, github and html for people, jsonl/json/sarif/junit for tools.",
+    help="The report format: text, github and html for people; jsonl, json, sarif and junit "
+    "for tools.",
 )
 @verdict_options
 @selection_options
 @checking_options
+@discovery_options
+@reading_options
 @dask_option
+@configured
 def validate(
     paths: tuple[str, ...],
     fmt: str,
@@ -45,52 +52,24 @@ def validate(
     exit_zero: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
-    syntax_only: bool,
-    jobs: int | None,
-    quiet: bool,
-    strict: bool,
-    encoding: str | None,
-    variant: str | None,
-    max_game_size: int,
-    max_depth: int,
-    stdin_filename: str | None,
-    dask_address: str | None,
+    common: Common,
 ) -> None:
-    """Check PDN files: a file, a directory (searched for *.pdn) or - for stdin.
+    """Check PDN files: a file, a folder (searched for *.pdn) or - for stdin.
 
     Exit status: 0 when no game has an error (with --fail-on warning: nor a
     warning), 1 when one has, 2 for usage or input errors.
     """
-    options = check_options(
-        strict=strict,
-        encoding=encoding,
-        variant=variant,
-        max_game_size=max_game_size,
-        max_depth=max_depth,
-        syntax_only=syntax_only,
-    )
+    options = common.check
     if fmt in DETAILED:
         options = replace(options, detail=True)
-    if dask_address is not None and jobs is not None:
-        raise click.UsageError(
-            "--jobs and --dask exclude each other (--dask local:N runs N workers)"
-        )
-    run = Run(
-        "validate",
-        paths,
-        options,
-        jobs=jobs_or_default(jobs),
-        stdin_filename=stdin_filename,
-        quiet=quiet,
-        dask=dask_address,
-    )
+    run = Run("validate", paths, common, options)
     level = Severity(fail_on)
-    chosen = selection(select, ignore)
-    out = click.get_text_stream("stdout")
-    reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level)
-    totals = report_games(run, reporter, chosen, level)
+    out = stdout()
+    colour = fmt == "text" and colour_wanted(common.color, out)
+    reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level, colour=colour)
+    totals = report_games(run, reporter, selection(select, ignore), level)
     out.flush()
-    if fmt in HUMAN and not quiet:
+    if fmt in HUMAN and not common.quiet:
         click.echo(totals.line(), err=True)
     sys.exit(1 if totals.failed and not exit_zero else 0)
 

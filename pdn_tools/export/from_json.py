@@ -15,136 +15,364 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.jsonfmt import SCHEMA_VERSION
 from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator
 
+#: Characters read from the file at a time.
+READ_CHARS = 1 << 16
+#: Largest game object read, in characters (its text is held while it is decoded).
+MAX_OBJECT_CHARS = 1 << 27
+#: Deepest variation nesting read back (as ``--max-depth`` for PDN).
+MAX_DEPTH = 100
+
 
 class JsonInputError(ValueError):
-    """A JSON file that does not hold pdn-tools game objects."""
+    """A JSON file that does not hold pdn-tools game objects; says where and why."""
 
 
-def _comment(data: dict[str, Any]) -> Comment:
+_KINDS = {"brace", "line", "semicolon"}
+_NEWLINE = "\n"
+_REQUIRED = object()
+"""Default of :func:`_get` for a key that must be present."""
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _get(data: dict[str, Any], key: str, kind: str, where: str, default: Any = None) -> Any:
+    """``data[key]`` checked to be of *kind* (``str``, ``int``, ``bool``, ``object``,
+    ``array``, a ``?`` suffix allowing null); *default* when the key is missing."""
+    if key not in data:
+        if default is _REQUIRED:
+            raise JsonInputError(f"{where}: {key!r} is missing")
+        return default
+    value = data[key]
+    optional = kind.endswith("?")
+    if optional and value is None:
+        return None
+    base = kind.rstrip("?")
+    ok = {
+        "str": isinstance(value, str),
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "bool": isinstance(value, bool),
+        "object": isinstance(value, dict),
+        "array": isinstance(value, list),
+    }[base]
+    if not ok:
+        article = "an" if base in ("int", "object", "array") else "a"
+        names = {"str": "string", "int": "integer"}
+        raise JsonInputError(
+            f"{where}.{key}: expected {article} {names.get(base, base)}, found {_describe(value)}"
+        )
+    return value
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise JsonInputError(f"{where}: expected an object, found {_describe(value)}")
+    return value
+
+
+def _comment(data: object, where: str) -> Comment:
+    item = _object(data, where)
+    kind = _get(item, "kind", "str", where, "brace")
+    if kind not in _KINDS:
+        raise JsonInputError(f"{where}.kind: unknown comment kind {kind!r}")
     return Comment(
-        data["text"], data.get("kind", "brace"), data.get("line", 0), data.get("column", 0)
+        _get(item, "text", "str", where, _REQUIRED),
+        kind,
+        _get(item, "line", "int", where, 0),
+        _get(item, "column", "int", where, 0),
     )
 
 
-def _node(data: dict[str, Any]) -> Node:
-    kind = data["kind"]
+def _comments(data: dict[str, Any], key: str, where: str) -> list[Comment]:
+    items = _get(data, key, "array", where, [])
+    return [_comment(c, f"{where}.{key}[{i}]") for i, c in enumerate(items)]
+
+
+def _nags(data: dict[str, Any], where: str) -> list[int]:
+    nags = _get(data, "nags", "array", where, [])
+    for i, nag in enumerate(nags):
+        if not isinstance(nag, int) or isinstance(nag, bool):
+            raise JsonInputError(f"{where}.nags[{i}]: expected an integer, found {_describe(nag)}")
+    return list(nags)
+
+
+def _node(value: object, where: str) -> Node:
+    data = _object(value, where)
+    kind = _get(data, "kind", "str", where, _REQUIRED)
     if kind == "move":
-        text = data["text"]
+        text = _get(data, "text", "str", where, _REQUIRED)
         capture = "x" in text
         squares = tuple(text.split("x" if capture else "-"))
-        node = Node("move", move=MoveText(squares, capture, data.get("mark")))
+        node = Node("move", move=MoveText(squares, capture, _get(data, "mark", "str?", where)))
     elif kind == "placeholder":
-        text = data["placeholder"]
+        text = _get(data, "placeholder", "str", where, _REQUIRED)
         node = Node("placeholder", placeholder=text)
     elif kind == "setup":
-        text = data["fen"]
+        text = _get(data, "fen", "str", where, _REQUIRED)
         node = Node("setup", fen=text)
     else:
-        raise JsonInputError(f"unknown node kind {kind!r}")
-    node.raw = data.get("raw", text)
-    node.line = data.get("line", 0)
-    node.column = data.get("column", 0)
-    node.number = data.get("number")
-    node.number_dots = data.get("number_dots")
+        raise JsonInputError(f"{where}.kind: unknown node kind {kind!r}")
+    node.raw = _get(data, "raw", "str", where, text)
+    node.line = _get(data, "line", "int", where, 0)
+    node.column = _get(data, "column", "int", where, 0)
+    node.number = _get(data, "number", "int?", where)
+    node.number_dots = _get(data, "number_dots", "str?", where)
     if "nags" in data:
-        node.nags = list(data["nags"])
+        node.nags = _nags(data, where)
     if "starting_comments" in data:
-        node.starting_comments = [_comment(c) for c in data["starting_comments"]]
+        node.starting_comments = _comments(data, "starting_comments", where)
     if "comments" in data:
-        node.comments = [_comment(c) for c in data["comments"]]
+        node.comments = _comments(data, "comments", where)
     return node
 
 
-def _attach_line(parent: Node, nodes: list[dict[str, Any]]) -> None:
+def _attach_line(
+    parent: Node, nodes: object, where: str, depth: int = 0, max_depth: int = MAX_DEPTH
+) -> None:
     """Attach the line *nodes* below *parent*; alternatives stored on a node are
-    added to its parent right after it (recursive per nesting level only)."""
+    added to its parent right after it (recursive per nesting level only, which
+    *max_depth* bounds)."""
+    if not isinstance(nodes, list):
+        raise JsonInputError(f"{where}: expected an array of moves, found {_describe(nodes)}")
+    if depth > max_depth:
+        raise JsonInputError(
+            f"{where}: variations nested deeper than {max_depth} levels (see --max-depth)"
+        )
     at = parent
-    for data in nodes:
-        node = at.add_variation(_node(data))
-        for alternative in data.get("variations", ()):
-            _attach_line(at, alternative)
+    for i, data in enumerate(nodes):
+        here = f"{where}[{i}]"
+        node = at.add_variation(_node(data, here))
+        assert isinstance(data, dict)
+        alternatives = _get(data, "variations", "array", here, [])
+        for j, alternative in enumerate(alternatives):
+            _attach_line(at, alternative, f"{here}.variations[{j}]", depth + 1, max_depth)
         at = node
 
 
-def _issue(data: dict[str, Any]) -> Issue:
+def _issue(value: object, where: str) -> Issue:
+    data = _object(value, where)
+    code = _get(data, "code", "str", where, _REQUIRED)
+    if code not in CATALOGUE:
+        raise JsonInputError(f"{where}.code: unknown diagnostic code {code!r}")
+    severity = _get(data, "severity", "str?", where)
+    if severity is not None and severity not in {s.value for s in Severity}:
+        raise JsonInputError(f"{where}.severity: unknown severity {severity!r}")
     return Issue(
-        data["code"],
-        data["message"],
-        data["line"],
-        data["column"],
-        Severity(data["severity"]) if data.get("severity") else None,
-        data.get("ply"),
-        data.get("move"),
-        bool(data.get("in_variation", False)),
-        data.get("context"),
+        code,
+        _get(data, "message", "str", where, _REQUIRED),
+        _get(data, "line", "int", where, _REQUIRED),
+        _get(data, "column", "int", where, _REQUIRED),
+        Severity(severity) if severity else None,
+        _get(data, "ply", "int?", where),
+        _get(data, "move", "str?", where),
+        bool(_get(data, "in_variation", "bool", where, False)),
+        _get(data, "context", "str?", where),
     )
 
 
-def game_from_dict(data: dict[str, Any]) -> Game:
-    """The :class:`Game` a JSON game object describes."""
+def game_from_dict(value: object, *, max_depth: int = MAX_DEPTH, where: str = "game") -> Game:
+    """The :class:`Game` a JSON game object describes.
+
+    Raises :class:`JsonInputError`, naming the offending key, when *value* is not a
+    pdn-tools game object (a wrong type anywhere, variations nested deeper than
+    *max_depth*).
+    """
+    data = _object(value, where)
     version = data.get("schema_version")
-    if not isinstance(version, int) or version > SCHEMA_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version > SCHEMA_VERSION:
         raise JsonInputError(
-            f"not a pdn-tools game object of schema version <= {SCHEMA_VERSION} "
+            f"{where}: not a pdn-tools game object of schema version <= {SCHEMA_VERSION} "
             f"(schema_version: {version!r})"
         )
     game = Game()
-    game.file = data.get("file", "<json>")
-    game.index = data.get("game", 0)
-    span = data.get("span") or {}
+    game.file = _get(data, "file", "str", where, "<json>")
+    game.index = _get(data, "game", "int", where, 0)
+    span = _get(data, "span", "object?", where) or {}
+    here = f"{where}.span"
     game.span = Span(
-        span.get("start_line", 0), span.get("start_column", 0), span.get("end_line", 0)
+        _get(span, "start_line", "int", here, 0),
+        _get(span, "start_column", "int", here, 0),
+        _get(span, "end_line", "int", here, 0),
     )
-    game.variant = data.get("variant", "unknown")
-    game.tags = [
-        Tag(t["name"], t["value"], t.get("line", 0), t.get("column", 0)) for t in data["tags"]
-    ]
-    game.preamble = [_comment(c) for c in data.get("preamble", ())]
+    game.variant = _get(data, "variant", "str", where, "unknown")
+    tags = _get(data, "tags", "array", where, _REQUIRED)
+    game.tags = []
+    for i, item in enumerate(tags):
+        here = f"{where}.tags[{i}]"
+        tag = _object(item, here)
+        game.tags.append(
+            Tag(
+                _get(tag, "name", "str", here, _REQUIRED),
+                _get(tag, "value", "str", here, _REQUIRED),
+                _get(tag, "line", "int", here, 0),
+                _get(tag, "column", "int", here, 0),
+            )
+        )
+    game.preamble = _comments(data, "preamble", where)
     if "comments" in data:
-        game.comments = [_comment(c) for c in data["comments"]]
+        game.comments = _comments(data, "comments", where)
     if "nags" in data:
-        game.nags = list(data["nags"])
-    _attach_line(game, data.get("moves", []))
-    term = data.get("terminator")
+        game.nags = _nags(data, where)
+    _attach_line(game, _get(data, "moves", "array", where, []), f"{where}.moves", 0, max_depth)
+    term = _get(data, "terminator", "object?", where)
     if term is not None:
-        game.terminator = Terminator(term["text"], term.get("line", 0), term.get("column", 0))
-    game.issues = [_issue(i) for i in data.get("issues", ())]
+        here = f"{where}.terminator"
+        game.terminator = Terminator(
+            _get(term, "text", "str", here, _REQUIRED),
+            _get(term, "line", "int", here, 0),
+            _get(term, "column", "int", here, 0),
+        )
+    issues = _get(data, "issues", "array", where, [])
+    game.issues = [_issue(item, f"{where}.issues[{i}]") for i, item in enumerate(issues)]
     return game
 
 
-def _objects(stream: IO[str]) -> Iterator[dict[str, Any]]:
-    """The objects of a JSON Lines stream or of a JSON array written one object per
-    line (as pdn-tools writes it); any other JSON array is loaded whole."""
-    first = stream.readline()
-    head = first.strip()
-    if head.startswith("[") and head not in ("[", "[]"):
-        # An array not laid out one object per line: load it whole.
-        rest = stream.read()
-        yield from json.loads(first + rest)
-        return
-    if head == "[]":
-        return
-    if head != "[" and head:
-        yield json.loads(head)
-    for line in stream:
-        text = line.strip()
-        if not text or text == "]":
-            continue
-        if text.endswith(","):
-            text = text[:-1]
-        yield json.loads(text)
+class _Values:
+    """JSON values read one at a time from a text stream, in bounded memory.
+
+    The buffer holds the value being decoded and at most :data:`READ_CHARS` more;
+    text already decoded is dropped (its line ends counted, for messages).  A value
+    cut by the end of the buffer is decoded again once more text is read, the buffer
+    doubling each time, up to :data:`MAX_OBJECT_CHARS`.
+    """
+
+    def __init__(self, stream: IO[str], max_chars: int = MAX_OBJECT_CHARS) -> None:
+        self.stream = stream
+        self.buffer = ""
+        self.pos = 0
+        self.line = 1
+        """Line of ``buffer[0]`` in the file."""
+        self.eof = False
+        self.max_chars = max_chars
+        self.decoder = json.JSONDecoder()
+
+    def where(self, pos: int | None = None) -> str:
+        at = self.pos if pos is None else pos
+        return f"line {self.line + self.buffer.count(_NEWLINE, 0, at)}"
+
+    def _read(self, at_least: int) -> None:
+        """Drop the decoded text and read at least *at_least* more characters."""
+        if self.pos:
+            self.line += self.buffer.count("\n", 0, self.pos)
+            self.buffer = self.buffer[self.pos :]
+            self.pos = 0
+        try:
+            more = self.stream.read(max(at_least, READ_CHARS))
+        except UnicodeDecodeError as exc:
+            raise JsonInputError(f"{self.where()}: not UTF-8 text ({exc.reason})") from None
+        if more:
+            self.buffer += more
+        else:
+            self.eof = True
+
+    def peek(self) -> str:
+        """The next character that is not white space ('' at the end)."""
+        while True:
+            buffer = self.buffer
+            pos = self.pos
+            size = len(buffer)
+            while pos < size and buffer[pos] in " \t\r\n\ufeff":
+                pos += 1
+            self.pos = pos
+            if pos < size:
+                return buffer[pos]
+            if self.eof:
+                return ""
+            self._read(READ_CHARS)
+
+    def take(self, char: str) -> None:
+        if self.peek() != char:
+            found = self.peek() or "the end of the file"
+            raise JsonInputError(f"{self.where()}: expected {char!r}, found {found!r}")
+        self.pos += 1
+
+    def value(self) -> Any:
+        """Decode the next value."""
+        self.peek()
+        while True:
+            try:
+                value, end = self.decoder.raw_decode(self.buffer, self.pos)
+            except json.JSONDecodeError as exc:
+                held = len(self.buffer) - self.pos
+                cut = exc.pos >= len(self.buffer) - 8 or exc.msg.startswith("Unterminated")
+                if self.eof or not cut:
+                    raise JsonInputError(f"{self.where(exc.pos)}: {exc.msg}") from None
+                if held >= self.max_chars:
+                    raise JsonInputError(
+                        f"{self.where()}: a JSON value longer than {self.max_chars} characters"
+                    ) from None
+                self._read(held)
+                continue
+            except RecursionError:
+                raise JsonInputError(f"{self.where()}: JSON nested too deeply") from None
+            if end >= len(self.buffer) and not self.eof and not isinstance(value, (dict, list)):
+                self._read(READ_CHARS)  # a number or literal may go on
+                continue
+            self.pos = end
+            return value
 
 
-def read_json(source: str | Path | IO[str]) -> Iterator[Game]:
-    """Yield the games of a JSON (array) or JSON Lines file written by pdn-tools."""
+def _objects(stream: IO[str], max_chars: int = MAX_OBJECT_CHARS) -> Iterator[Any]:
+    """The values of a JSON array, or of JSON Lines (values one after another),
+    streamed: only one value's text is held at a time."""
+    values = _Values(stream, max_chars)
+    if values.peek() != "[":
+        while values.peek():
+            yield values.value()
+        return
+    values.take("[")
+    if values.peek() == "]":
+        values.take("]")
+    else:
+        while True:
+            yield values.value()
+            following = values.peek()
+            if following == "]":
+                values.take("]")
+                break
+            if following != ",":
+                found = following or "the end of the file"
+                raise JsonInputError(f"{values.where()}: expected ',' or ']', found {found!r}")
+            values.take(",")
+    if values.peek():
+        raise JsonInputError(f"{values.where()}: text after the closing ']'")
+
+
+def read_json(
+    source: str | Path | IO[str],
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_chars: int = MAX_OBJECT_CHARS,
+) -> Iterator[Game]:
+    """Yield the games of a JSON (array) or JSON Lines file written by pdn-tools.
+
+    The file is streamed: only one game object's text is held at a time (at most
+    *max_chars* characters, plus :data:`READ_CHARS` read ahead), however large the
+    file or however long its lines.  Anything that is not a pdn-tools game object
+    raises :class:`JsonInputError` naming the game and the key.
+    """
     if isinstance(source, (str, Path)):
         with open(source, encoding="utf-8") as stream:
-            for data in _objects(stream):
-                yield game_from_dict(data)
+            yield from _games(stream, max_depth, max_chars)
     else:
-        for data in _objects(source):
-            yield game_from_dict(data)
+        yield from _games(source, max_depth, max_chars)
+
+
+def _games(stream: IO[str], max_depth: int, max_chars: int) -> Iterator[Game]:
+    for number, value in enumerate(_objects(stream, max_chars), 1):
+        yield game_from_dict(value, max_depth=max_depth, where=f"game {number}")

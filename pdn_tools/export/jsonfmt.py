@@ -19,6 +19,7 @@ from typing import IO, Any
 from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
+from pdn_tools.replay.summary import HEAD_KEYS, game_head
 
 SCHEMA_VERSION = 1
 """Version of the JSON game object; bumped when a key changes meaning or is removed."""
@@ -118,26 +119,20 @@ def game_dict(
 ) -> dict[str, Any]:
     """The JSON object of *game* (see ``docs/export.md``)."""
     res = resolution or Resolution()
-    replayed = replay is not None and replay.replayed
     term = game.terminator
-    data: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "file": game.file,
-        "game": game.index,
-        "span": {
-            "start_line": game.span.start_line,
-            "start_column": game.span.start_column,
-            "end_line": game.span.end_line,
-        },
-        "variant": game.variant,
-        "status": game.status,
-        "result": game.result,
-        "plies": replay.plies if replay is not None and replayed else game.plies,
-        "tags": [
-            {"name": t.name, "value": t.value, "line": t.line, "column": t.column}
-            for t in game.tags
-        ],
+    head = game_head(game, replay)
+    data: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+    for key in HEAD_KEYS:
+        if key != "issues":  # kept after the moves, where version 1 wrote them
+            data[key] = head[key]
+    data["span"] = {
+        "start_line": game.span.start_line,
+        "start_column": game.span.start_column,
+        "end_line": game.span.end_line,
     }
+    data["tags"] = [
+        {"name": t.name, "value": t.value, "line": t.line, "column": t.column} for t in game.tags
+    ]
     if game.preamble:
         data["preamble"] = [comment_dict(c) for c in game.preamble]
     if game.comments:
@@ -149,7 +144,7 @@ def game_dict(
     data["terminator"] = (
         None if term is None else {"text": term.text, "line": term.line, "column": term.column}
     )
-    data["issues"] = [issue.to_dict() for issue in game.issues]
+    data["issues"] = head["issues"]
     data["validation"] = validation_dict(game, replay)
     return data
 

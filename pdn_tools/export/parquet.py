@@ -1,159 +1,229 @@
-"""Parquet: a games table (one row per game) and an optional moves table (one row per ply).
+"""Parquet files of the games and moves tables, written in bounded row groups.
 
-Both are written with :class:`pyarrow.parquet.ParquetWriter` (zstd) in row groups
-of :data:`ROW_GROUP_GAMES` games while the games stream through, so memory stays
-flat however many games are converted.  The column lists are in ``docs/export.md``;
-:data:`SCHEMA_VERSION` sits in each file's schema metadata under
-:data:`METADATA_KEY`.  The ``record`` column holds the game's full JSON object
-(:mod:`pdn_tools.export.jsonfmt`), so a games file converts back to PDN without loss.
+The columns are those of :mod:`pdn_tools.export.tables` (``docs/export.md``).  Rows
+are buffered as Python values for at most :attr:`Limits.batch_rows` rows, then kept
+as compact Arrow batches, and written as one row group once :attr:`Limits.group_rows`
+rows or :attr:`Limits.group_bytes` bytes have gathered.  Both bounds hold however
+many games stream through, so peak memory does not grow with the input (the games
+and the moves table alike), and row groups are large enough for readers to scan
+efficiently (ten thousand games; about as many plies as DuckDB puts in its own row
+groups, 122,880).  The Parquet writer itself holds a compressor per column (a fixed
+few tens of MB); the bounds keep what the rows add small beside it.
+
+Every record gets a ``record_id`` made of the conversion's id and a running number,
+so records of several conversions never share one (see :func:`new_conversion_id`).
+The ``record`` column holds the game's full JSON object only when asked for
+(``--with-record``): compressed, it is about nine times the size of all other
+columns together (docs/export.md, The record column).
 """
 
 from __future__ import annotations
 
+import datetime
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 import pdn_tools.export.jsonfmt as jsonfmt
+from pdn_tools.export.tables import (
+    METADATA_KEY,
+    SCHEMA_VERSION,
+    game_row,
+    main_line,
+    move_rows,
+    table_schema,
+)
 from pdn_tools.pdn.model import Game
-from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
-from pdn_tools.rules import write_fen
+from pdn_tools.replay.summary import game_head
 
-SCHEMA_VERSION = 1
-METADATA_KEY = "pdn_tools.schema_version"
-ROW_GROUP_GAMES = 1000
-"""Games per row group (and per flush of the moves table)."""
-
-#: Standard tags that have a column of their own (the others go to ``tags``).
-NAMED_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
-
-ISSUE_TYPE = pa.struct(
-    [
-        ("code", pa.string()),
-        ("severity", pa.string()),
-        ("message", pa.string()),
-        ("line", pa.int32()),
-        ("column", pa.int32()),
-        ("ply", pa.int32()),
-        ("move", pa.string()),
-        ("in_variation", pa.bool_()),
-    ]
-)
+__all__ = [
+    "GAMES_LIMITS",
+    "METADATA_KEY",
+    "MOVES_LIMITS",
+    "SCHEMA_VERSION",
+    "Limits",
+    "ParquetWriter",
+    "TableFile",
+    "TableRows",
+    "new_conversion_id",
+]
 
 
-def _metadata(table: str) -> dict[bytes, bytes]:
-    return {METADATA_KEY.encode(): str(SCHEMA_VERSION).encode(), b"pdn_tools.table": table.encode()}
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How many rows a table holds in memory before they move on."""
+
+    batch_rows: int
+    """Rows kept as Python values before they become one Arrow batch."""
+    group_rows: int
+    """Rows per row group at most."""
+    group_bytes: int
+    """Arrow bytes per row group at most (for a dataset: all its open parts together)."""
 
 
-GAMES_SCHEMA = pa.schema(
-    [
-        ("id", pa.int64()),
-        ("file", pa.string()),
-        ("game", pa.int32()),
-        ("event", pa.string()),
-        ("site", pa.string()),
-        ("date", pa.string()),
-        ("round", pa.string()),
-        ("white", pa.string()),
-        ("black", pa.string()),
-        ("result", pa.string()),
-        ("variant", pa.string()),
-        ("gametype", pa.string()),
-        ("start_fen", pa.string()),
-        ("final_fen", pa.string()),
-        ("plies", pa.int32()),
-        ("moves", pa.list_(pa.string())),
-        ("status", pa.string()),
-        ("replayed", pa.bool_()),
-        ("issues", pa.list_(ISSUE_TYPE)),
-        ("tags", pa.map_(pa.string(), pa.string())),
-        ("record", pa.string()),
-    ],
-    metadata=_metadata("games"),
-)
-
-MOVES_SCHEMA = pa.schema(
-    [
-        ("id", pa.int64()),
-        ("file", pa.string()),
-        ("game", pa.int32()),
-        ("ply", pa.int32()),
-        ("move", pa.string()),
-        ("from", pa.int32()),
-        ("to", pa.int32()),
-        ("path", pa.list_(pa.int32())),
-        ("captures", pa.list_(pa.int32())),
-        ("fen_after", pa.string()),
-    ],
-    metadata=_metadata("moves"),
-)
+GAMES_LIMITS = Limits(batch_rows=1_000, group_rows=10_000, group_bytes=16 << 20)
+MOVES_LIMITS = Limits(batch_rows=16_384, group_rows=131_072, group_bytes=16 << 20)
+_NOT_DICTIONARY = frozenset({"record", "fen_before", "final_fen"})
+"""Columns whose values rarely repeat: not worth a dictionary attempt per page."""
+_NO_STATISTICS = frozenset({"record", "moves", "issues", "tags", "comments"})
+"""Columns whose min/max nobody filters on (and the record's would be whole games)."""
 
 
-def _columns(schema: pa.Schema) -> dict[str, list[Any]]:
-    return {name: [] for name in schema.names}
+def new_conversion_id() -> str:
+    """A fresh id for one conversion: UTC time to the second and 32 random bits
+    (``20261124T073512-3fa9c2d1``); the prefix of its records' ``record_id``."""
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+    return f"{now}-{secrets.token_hex(4)}"
 
 
-def mainline_rows(game: Game, resolution: Resolution, *, fen: bool = True) -> list[dict[str, Any]]:
-    """One row per main-line ply: the move (canonical when resolved, else as read;
-    ``--`` for an unknown move) and, when resolved, its squares and the FEN after it.
+def _leaves(name: str, kind: pa.DataType) -> list[str]:
+    """The Parquet column paths of a field (a list's values are ``name.list.element``)."""
+    if pa.types.is_map(kind):
+        return [f"{name}.key_value.key", *_leaves(f"{name}.key_value.value", kind.item_type)]
+    if pa.types.is_list(kind):
+        return _leaves(f"{name}.list.element", kind.value_type)
+    if pa.types.is_struct(kind):
+        return [leaf for f in kind for leaf in _leaves(f"{name}.{f.name}", f.type)]
+    return [name]
 
-    Plies are counted as :attr:`Game.plies` counts them (set-ups fill no slot); the
-    later jumps of a capture written jump by jump (W24) fill a slot but make no row,
-    their move being the merged one.  ``fen=False`` leaves ``fen_after`` out (None),
-    which saves writing a FEN per ply when no moves table is wanted.
+
+def open_parquet(target: str | Path | IO[bytes], schema: pa.Schema) -> pq.ParquetWriter:
+    """A Parquet writer with the tables' settings: zstd, dictionaries and statistics
+    only where they serve."""
+
+    def leaves(leave_out: frozenset[str]) -> list[str]:
+        return [leaf for f in schema if f.name not in leave_out for leaf in _leaves(f.name, f.type)]
+
+    return pq.ParquetWriter(
+        target,
+        schema,
+        compression="zstd",
+        use_dictionary=leaves(_NOT_DICTIONARY),
+        write_statistics=leaves(_NO_STATISTICS),
+    )
+
+
+class TableFile:
+    """One Parquet file being written: buffered rows, sealed batches, row groups.
+
+    The writer is opened at once (``target`` given) or with the first row group
+    (``path`` given: a dataset part, which exists only when it holds rows).
     """
-    rows: list[dict[str, Any]] = []
-    ply = 0
-    for node in game.mainline():
-        if node.kind == "setup":
-            continue
-        ply += 1
-        if id(node) in resolution.merged:
-            continue
-        resolved = resolution.get(node)
-        if resolved is not None:
-            move = resolved.move
-            rows.append(
-                {
-                    "ply": ply,
-                    "move": resolved.text,
-                    "from": move.from_sq,
-                    "to": move.to_sq,
-                    "path": list(move.paths[0]),
-                    "captures": sorted(move.captures),
-                    "fen_after": write_fen(resolved.after) if fen else None,
-                }
-            )
-        else:
-            text = node.move.text() if node.move is not None else "--"
-            rows.append(
-                {
-                    "ply": ply,
-                    "move": text,
-                    "from": None,
-                    "to": None,
-                    "path": None,
-                    "captures": None,
-                    "fen_after": None,
-                }
-            )
-    return rows
+
+    def __init__(
+        self,
+        schema: pa.Schema,
+        limits: Limits,
+        target: str | Path | IO[bytes] | None = None,
+        path: Path | None = None,
+    ) -> None:
+        self.schema = schema
+        self.limits = limits
+        self.path = path
+        self.writer = open_parquet(target, schema) if target is not None else None
+        self.columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+        self.rows = 0
+        """Rows buffered as Python values."""
+        self.batches: list[pa.RecordBatch] = []
+        self.batched_rows = 0
+        self.batched_bytes = 0
+        self.written = 0
+        """Rows written to row groups."""
+
+    def append(self, row: dict[str, Any]) -> None:
+        """Buffer one row (a mapping holding at least the schema's columns)."""
+        for name, column in self.columns.items():
+            column.append(row[name])
+        self.rows += 1
+
+    def seal(self) -> int:
+        """Turn the buffered Python values into one Arrow batch; returns its bytes."""
+        if not self.rows:
+            return 0
+        batch = pa.RecordBatch.from_pydict(self.columns, schema=self.schema)
+        self.columns = {name: [] for name in self.schema.names}
+        self.rows = 0
+        self.batches.append(batch)
+        self.batched_rows += batch.num_rows
+        size = int(batch.nbytes)
+        self.batched_bytes += size
+        return size
+
+    def write_group(self) -> None:
+        """Write everything buffered as one row group."""
+        self.seal()
+        if not self.batches:
+            return
+        if self.writer is None:
+            assert self.path is not None
+            self.writer = open_parquet(self.path, self.schema)
+        table = pa.Table.from_batches(self.batches, schema=self.schema)
+        self.writer.write_table(table, row_group_size=max(1, table.num_rows))
+        self.written += table.num_rows
+        self.batches = []
+        self.batched_rows = 0
+        self.batched_bytes = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Buffer one row and move rows on as :attr:`limits` say (one file's policy)."""
+        self.append(row)
+        if self.rows >= self.limits.batch_rows:
+            self.seal()
+            if (
+                self.batched_rows >= self.limits.group_rows
+                or self.batched_bytes >= self.limits.group_bytes
+            ):
+                self.write_group()
+
+    def close(self) -> None:
+        """Write what is left and the footer."""
+        self.write_group()
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
 
 
-def _issue_row(issue: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "code": issue["code"],
-        "severity": issue["severity"],
-        "message": issue["message"],
-        "line": issue["line"],
-        "column": issue["column"],
-        "ply": issue["ply"],
-        "move": issue["move"],
-        "in_variation": bool(issue.get("in_variation", False)),
-    }
+class TableRows:
+    """The rows of both tables for the games of one conversion."""
+
+    def __init__(self, conversion: str, *, moves: bool, with_record: bool) -> None:
+        self.conversion = conversion
+        self.moves = moves
+        self.with_record = with_record
+        self.count = 0
+
+    def rows(
+        self,
+        game: Game,
+        replay: ReplayResult | None,
+        resolution: Resolution,
+        record: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The games row and the moves rows (empty without a moves table) of *game*.
+
+        *record* is the game's JSON object when the caller has it already; it is
+        built (and written) only when the record column was asked for.
+        """
+        self.count += 1
+        record_id = f"{self.conversion}-{self.count}"
+        head = game_head(game, replay)
+        text = None
+        if self.with_record:
+            text = jsonfmt.dumps(record or jsonfmt.game_dict(game, replay, resolution))
+        row = game_row(game, replay, head, main_line(game, resolution), record_id, text)
+        if not self.moves:
+            return row, []
+        plies = move_rows(game, resolution)
+        common = {"game_id": row["game_id"], "record_id": record_id, "variant": row["variant"]}
+        for ply in plies:
+            ply.update(common)
+        return row, plies
 
 
 class ParquetWriter:
@@ -161,18 +231,23 @@ class ParquetWriter:
 
     def __init__(
         self,
-        games: str | IO[bytes],
-        moves: str | None = None,
+        games: str | Path | IO[bytes],
+        moves: str | Path | IO[bytes] | None = None,
         *,
-        row_group: int = ROW_GROUP_GAMES,
+        with_record: bool = False,
+        conversion: str | None = None,
+        games_limits: Limits = GAMES_LIMITS,
+        moves_limits: Limits = MOVES_LIMITS,
     ) -> None:
-        self.row_group = row_group
-        self.games = pq.ParquetWriter(games, GAMES_SCHEMA, compression="zstd")
-        self.moves = pq.ParquetWriter(moves, MOVES_SCHEMA, compression="zstd") if moves else None
-        self.game_cols = _columns(GAMES_SCHEMA)
-        self.move_cols = _columns(MOVES_SCHEMA)
-        self.pending = 0
-        self.next_id = 1
+        self.conversion = conversion or new_conversion_id()
+        self.tables = TableRows(self.conversion, moves=moves is not None, with_record=with_record)
+        schema = table_schema("games", self.conversion, with_record=with_record)
+        self.games = TableFile(schema, games_limits, target=games)
+        self.moves = None
+        if moves is not None:
+            self.moves = TableFile(
+                table_schema("moves", self.conversion), moves_limits, target=moves
+            )
 
     def write(
         self,
@@ -181,58 +256,15 @@ class ParquetWriter:
         resolution: Resolution,
         record: dict[str, Any] | None = None,
     ) -> None:
-        """Add one game (and its plies); flushes a row group every ``row_group`` games."""
-        if record is None:
-            record = jsonfmt.game_dict(game, replay, resolution)
-        game_id = self.next_id
-        self.next_id += 1
-        rows = mainline_rows(game, resolution, fen=self.moves is not None)
-        named = {name: game.tag(name) for name in NAMED_TAGS}
-        cols = self.game_cols
-        cols["id"].append(game_id)
-        cols["file"].append(game.file)
-        cols["game"].append(game.index)
-        for name in ("Event", "Site", "Date", "Round", "White", "Black"):
-            cols[name.lower()].append(named[name])
-        cols["result"].append(game.result)
-        cols["variant"].append(game.variant)
-        cols["gametype"].append(named["GameType"])
-        cols["start_fen"].append(named["FEN"])
-        cols["final_fen"].append(record["validation"]["final_fen"])
-        cols["plies"].append(record["plies"])
-        cols["moves"].append([row["move"] for row in rows])
-        cols["status"].append(game.status)
-        cols["replayed"].append(record["validation"]["replayed"])
-        cols["issues"].append([_issue_row(i) for i in record["issues"]])
-        cols["tags"].append(
-            [(t.name, t.value) for t in game.tags if standard_name(t.name) not in NAMED_TAGS]
-        )
-        cols["record"].append(jsonfmt.dumps(record))
+        """Add one game (and its plies)."""
+        row, plies = self.tables.rows(game, replay, resolution, record)
+        self.games.add(row)
         if self.moves is not None:
-            mcols = self.move_cols
-            for row in rows:
-                mcols["id"].append(game_id)
-                mcols["file"].append(game.file)
-                mcols["game"].append(game.index)
-                for key, value in row.items():
-                    mcols[key].append(value)
-        self.pending += 1
-        if self.pending >= self.row_group:
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the buffered games (and plies) as one row group."""
-        if self.pending:
-            self.games.write_table(pa.Table.from_pydict(self.game_cols, schema=GAMES_SCHEMA))
-            self.game_cols = _columns(GAMES_SCHEMA)
-            self.pending = 0
-        if self.moves is not None and self.move_cols["id"]:
-            self.moves.write_table(pa.Table.from_pydict(self.move_cols, schema=MOVES_SCHEMA))
-            self.move_cols = _columns(MOVES_SCHEMA)
+            for ply in plies:
+                self.moves.add(ply)
 
     def close(self) -> None:
-        """Flush what is left and write the files' footers."""
-        self.flush()
+        """Write what is left and the files' footers."""
         self.games.close()
         if self.moves is not None:
             self.moves.close()

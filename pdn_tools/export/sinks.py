@@ -7,10 +7,12 @@ drop a game: they are handed every game the converter decides to write.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Protocol
 
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, game_dict
 from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.export.pdn import write_game
@@ -19,6 +21,8 @@ from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
 
 FORMATS = ("pdn", "json", "jsonl", "parquet")
+_HELD_MAX = 1 << 20
+"""Most white space a rejects writer holds back to see whether it ends the game."""
 #: File name endings and the format they mean.
 EXTENSIONS = {
     ".pdn": "pdn",
@@ -97,8 +101,14 @@ class JsonSink:
 class ParquetSink:
     """The games table, and the moves table when a path is given for it."""
 
-    def __init__(self, target: str | IO[bytes], moves: str | None) -> None:
-        self.writer = ParquetWriter(target, moves)
+    def __init__(
+        self,
+        target: str | IO[bytes],
+        moves: str | IO[bytes] | None,
+        *,
+        with_record: bool = False,
+    ) -> None:
+        self.writer = ParquetWriter(target, moves, with_record=with_record)
 
     def write(self, item: Exported) -> None:
         """Add one game to the tables."""
@@ -107,6 +117,32 @@ class ParquetSink:
     def close(self) -> None:
         """Flush the last row group and write the footers."""
         self.writer.close()
+
+
+class DatasetSink:
+    """A Hive-partitioned games dataset (and moves dataset), complete or not at all."""
+
+    def __init__(
+        self,
+        root: str,
+        partition_by: tuple[str, ...],
+        moves: str | None,
+        *,
+        with_record: bool = False,
+    ) -> None:
+        self.writer = DatasetWriter(root, partition_by, moves, with_record=with_record)
+
+    def write(self, item: Exported) -> None:
+        """Add one game to the parts of its partition."""
+        self.writer.write(item.game, item.replay, item.resolution)
+
+    def close(self) -> None:
+        """Finish the parts and rename them into place."""
+        self.writer.close()
+
+    def abort(self) -> None:
+        """Remove the parts of this conversion (after a failure)."""
+        self.writer.abort()
 
 
 class RejectsSink:
@@ -122,11 +158,37 @@ class RejectsSink:
 
     def write_text(self, text: str) -> None:
         """Write one game's text, separated from the previous one by a blank line."""
-        text = text.lstrip("\r\n").rstrip() + "\n"
-        if not self.first:
-            self.stream.write("\n")
-        self.first = False
-        self.stream.write(text)
+        self.write_pieces((text,))
+
+    def write_pieces(self, pieces: Iterable[str]) -> None:
+        """Write one game's text given in pieces, as :meth:`write_text` would write
+        their concatenation (line ends before it and white space after it dropped),
+        holding no more than a piece at a time."""
+        started = False
+        held = ""  # white space not yet known to be trailing
+        for piece in pieces:
+            if not started:
+                piece = piece.lstrip("\r\n")
+                if not piece:
+                    continue
+                if not self.first:
+                    self.stream.write("\n")
+                self.first = False
+                started = True
+            body = piece.rstrip()
+            if body:
+                self.stream.write(held + body)
+                held = piece[len(body) :]
+            else:
+                held += piece
+                if len(held) > _HELD_MAX:  # a run of blanks that long is kept as is
+                    self.stream.write(held)
+                    held = ""
+        if not started:
+            if not self.first:
+                self.stream.write("\n")
+            self.first = False
+        self.stream.write("\n")
 
     def write(self, item: Exported) -> None:
         """Write one game: its source text, else its round-trip PDN."""

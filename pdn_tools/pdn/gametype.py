@@ -40,9 +40,20 @@ _TABLE = (
 BY_NUMBER: dict[int, GameTypeEntry] = {e.number: e for e in _TABLE}
 BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in _TABLE}
 
-PROFILES = frozenset({"immediate-removal", "short-landing"})
-"""Site rule profiles over international draughts: no GameType of their own, selected
-by name only (rules.md §2, §4.10, §4.11)."""
+PROFILE_BASES: dict[str, str] = {
+    "immediate-removal": "international",
+    "short-landing": "international",
+    "itsyourturn": "international",
+    "itsyourturn-italian": "italian",
+    "itsyourturn-polish": "international",
+    "itsyourturn-russian": "russian",
+}
+"""Site rule profiles and the variant whose records they replay: they have no GameType
+of their own (their records carry the base variant's), and are selected by name only
+(rules.md §2, §4.10, §4.11; ItsYourTurn's whole-board repetition, IP-04)."""
+
+PROFILES = frozenset(PROFILE_BASES)
+"""The names of the site rule profiles."""
 
 #: Variants the rules engine has (or will have) a profile for.
 SUPPORTED = frozenset(

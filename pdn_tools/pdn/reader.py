@@ -3,9 +3,12 @@
 :func:`read_games` is the streaming entry point: it yields one
 :class:`~pdn_tools.pdn.model.Game` at a time and holds only the game being read, so
 memory stays flat however large the file.  Findings about the file as a whole
-(encoding, BOM, NUL bytes) are recorded on its first game; text after the last
-game on its last game; a file with no game at all yields nothing but can be
-asked about with :func:`read_file`.
+(encoding, BOM, NUL bytes) are recorded on its first game; text after the last game
+on its last game; a file with no game at all yields nothing, and its findings go to
+the :class:`FileReport` passed in.  Which chunks are games and where findings go is
+decided by :mod:`pdn_tools.pdn.records`.  Compressed data (gzip, bzip2, xz) is
+decompressed as it is read, and a path that runs through a zip archive
+(``games.zip/round1.pdn``) reads that member (:mod:`pdn_tools.pdn.archives`).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import io
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import IO, BinaryIO
 
 from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.archives import open_input
 from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.records import Outcome, Record, records
 from pdn_tools.pdn.source import Decoding, read_pieces
 from pdn_tools.pdn.split import Chunk, split_chunks
 
@@ -61,8 +65,7 @@ def read_games(
     """
     opts = options or ReadOptions()
     if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        with path.open("rb") as handle:
+        with open_input(os.fspath(source)) as handle:
             yield from _read(handle, opts, name or str(source), report)
     else:
         label = name or str(getattr(source, "name", "<stream>"))
@@ -88,72 +91,48 @@ def build_games(
     first_index: int = 0,
     last: bool = True,
 ) -> Iterator[Game]:
-    """Build the games of *chunks* with the reader's bookkeeping.
+    """Build the games of *chunks* with the reader's bookkeeping
+    (:func:`pdn_tools.pdn.records.records`).
 
     Games are numbered on from *first_index*; *decoding* hands each game the decoder's
-    findings on its lines (and the first game those about the whole file); text
-    between games goes to the game before it.  With *last* false the chunks are a
-    game-aligned part of a file that goes on after them (:mod:`pdn_tools.run.spans`),
-    so what belongs to the file's end (the decoder's remaining findings, W35 for a
-    file without games) is left out.
+    findings on its lines.  With *last* false the chunks are a game-aligned part of a
+    file that goes on after them (:mod:`pdn_tools.run.spans`), so what belongs to the
+    file's end (the decoder's remaining findings, those of a file without games) is
+    left out.  *report* receives the encoding, the number of games and the findings
+    of a file without games.
     """
     file_report = report if report is not None else FileReport(name)
-    index = first_index
-    held: Game | None = None  # yielded one game late, so trailing text can join it
-    for chunk in chunks:
-        if not chunk.has_tags and not chunk.has_movetext and not chunk.oversize:
-            # Comments or skipped text with no game after them.
-            leftovers = list(chunk.issues)
-            if chunk.text and chunk.text.strip():
-                leftovers.append(
-                    Issue(
-                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
-                    )
-                )
-            if held is not None:
-                held.issues.extend(leftovers)
-            else:
-                file_report.issues.extend(leftovers)
-            continue
-        index += 1
-        try:
-            game = build_game(chunk, opts)
-        except Exception as exc:  # a bug must cost one game, never the file
-            game = Game()
-            game.add_issue(
-                Issue(
-                    "E13",
-                    f"internal error while reading this game: {exc!r}",
-                    chunk.line,
-                    chunk.column + 1,
-                )
-            )
-        game.file = name
-        game.index = index
-        if opts.keep_source:
-            game.source = chunk.text
-        found = decoding.take(max(chunk.end_line, chunk.line))
-        if index == 1:
-            game.issues[:0] = found + file_report.issues
-            file_report.issues = []
-        elif found:
-            game.issues[:0] = found
-        if held is not None:
-            yield held
-        held = game
+    outcome = Outcome()
+    for record in records(chunks, decoding, outcome, first_index=first_index, last=last):
+        yield record_game(record, opts, name)
     file_report.encoding = decoding.encoding
-    file_report.games = index
-    if not last:
-        if held is not None:
-            yield held
-        return
-    if index == 0:
-        file_report.issues[:0] = decoding.take()
-        if not decoding.binary:
-            file_report.issues.append(Issue("W35", "file holds no game", 1, 1))
-    if held is not None:
-        held.issues.extend(decoding.take())
-        yield held
+    file_report.games = outcome.games
+    file_report.issues.extend(outcome.issues)
+
+
+def record_game(record: Record, opts: ReadOptions, name: str) -> Game:
+    """The game of *record*, built, numbered and given its findings; a failure to
+    build it costs this game only (E13)."""
+    chunk = record.chunk
+    try:
+        game = build_game(chunk, opts)
+    except Exception as exc:  # a bug must cost one game, never the file
+        game = Game()
+        game.add_issue(
+            Issue(
+                "E13",
+                f"internal error while reading this game: {exc!r}",
+                chunk.line,
+                chunk.column + 1,
+            )
+        )
+    game.file = name
+    game.index = record.index
+    if opts.keep_source:
+        game.source = chunk.text
+    game.issues[:0] = record.before
+    game.issues.extend(record.after)
+    return game
 
 
 def read_game(handle: IO[bytes] | IO[str], options: ReadOptions | None = None) -> Game | None:

@@ -1,7 +1,8 @@
 """Result strings: what ``2-0``, ``1/2-1/2``, ``" 0-1"`` or ``"-"`` mean.
 
 pdn-format.md §5.3.  Every result is normalised to an outcome from the first
-mover's point of view; the raw string is always kept by the model.
+mover's point of view, and to a colour by the variant's start colour
+(:func:`colour_outcome`); the raw string is always kept by the model.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Literal
+
+from pdn_tools.pdn.gametype import BY_NAME
 
 Outcome = Literal["first-wins", "second-wins", "draw", "both-lost", "unknown"]
 Style = Literal["international", "default", "none"]
@@ -59,3 +62,30 @@ def read_result(raw: str) -> ResultReading:
     if text in ("", "-", "?"):
         return ResultReading(raw, "unknown", "none", f"result {raw!r} means unknown")
     return ResultReading(raw, "unknown", "none", f"result {raw!r} is not a PDN result")
+
+
+Colour = Literal["white", "black", "draw"]
+
+
+def first_mover(variant: str) -> Literal["W", "B"]:
+    """The colour that moves first in *variant* (the GameType table's start colour;
+    White for a variant the table does not hold)."""
+    entry = BY_NAME.get(variant)
+    return "B" if entry is not None and entry.full.split(",")[1] == "B" else "W"
+
+
+def colour_outcome(raw: str | None, variant: str) -> Colour | None:
+    """Who won, by colour: *raw* read as a score with the first mover's on the left
+    (pdn-format.md §5.3), so ``1-0`` is a win for Black in English draughts.
+
+    None when the result is unknown or unfinished, and for ``0-0`` (lost for both).
+    """
+    if raw is None:
+        return None
+    outcome = read_result(raw).outcome
+    if outcome == "draw":
+        return "draw"
+    if outcome not in ("first-wins", "second-wins"):
+        return None
+    first_is_white = first_mover(variant) == "W"
+    return "white" if (outcome == "first-wins") == first_is_white else "black"

@@ -1,36 +1,111 @@
 """Bytes to text: find the encoding, strip a BOM, and yield lines in constant memory.
 
-pdn-format.md §11.  UTF-8 is tried first; a file that is not UTF-8 is decoded with
-the legacy 8-bit encoding its bytes point to (Windows-1252/Latin-1 for Western
-files, CP1251 or CP866 for Cyrillic ones) and W30 names the encoding assumed.
-A UTF-8 file with a few stray bytes keeps its UTF-8 text; each stray byte is read
-as Windows-1252.  CR LF, LF and CR line ends all end a line.  NUL bytes become
-spaces (W06).  UTF-16 is recognised by its BOM or its NUL pattern and decoded.
+pdn-format.md §11.  Compressed input (gzip, bzip2, xz) is decompressed first
+(:mod:`pdn_tools.pdn.archives`).  Then each line is decoded on its own:
 
-The text is read in blocks through :class:`io.TextIOWrapper`, so memory does not
-grow with the file: only the sample used for detection and one line (capped at
+* a line that is valid UTF-8 is read as UTF-8;
+* any other line is read with the file's legacy code page, chosen from the lines that
+  are not UTF-8 (:mod:`pdn_tools.pdn.codepages`: Windows-1252/Latin-1, Windows-1250/
+  ISO-8859-2, Windows-1251, KOI8-R/KOI8-U or CP866) — or, when most of its non-ASCII
+  text is valid UTF-8, as UTF-8 whose stray bytes are read with that code page;
+* bytes that the encoding in use cannot decode become U+FFFD (W38).
+
+So a file that mixes records from several exporters (CP1251 and UTF-8, say) reads
+every record right, and the text handed on is always valid Unicode.  W30 names the
+encoding assumed: at line 1 for a file that is not UTF-8, and where a run of lines in
+the other encoding begins.  UTF-16 is recognised by its BOM or its NUL pattern and
+decoded whole; ``--encoding`` forces one encoding for the whole file.  CR LF, LF and
+CR line ends all end a line.  NUL bytes become spaces (W06).
+
+The bytes are read in blocks and cut at line ends, and a block that is valid UTF-8 —
+nearly all of them — is decoded in one call, so the common case costs no Python work
+per character.  Memory does not grow with the file: one block and one line (capped at
 :data:`MAX_PIECE` characters; longer lines arrive in pieces) are held at a time.
 """
 
 from __future__ import annotations
 
 import codecs
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.archives import damage, decompressed
+from pdn_tools.pdn.codepages import detect_codepage
 
 #: Bytes looked at to choose the encoding.
 SAMPLE_SIZE = 1 << 16
 #: Longest piece of a line handed on at once (characters).
 MAX_PIECE = 1 << 20
+#: Bytes read at a time.
+BLOCK_SIZE = 1 << 16
 
-_SURROGATE = re.compile("[\udc80-\udcff]")
-_CYRILLIC_1251 = set(range(0xC0, 0x100)) | {0xA8, 0xB8}
-_CYRILLIC_866 = set(range(0x80, 0xB0)) | set(range(0xE0, 0xF2))
+_MARK = "\udfff"
+"""Stands for undecodable bytes until their line is reported; no decoder ever returns
+a lone surrogate, so it cannot come from the input."""
+_REPLACEMENT = "\ufffd"
+
+#: Codecs that decode bytes to text but are no encoding a file is written in.
+_NOT_FILE_ENCODINGS = frozenset(
+    {"idna", "punycode", "undefined", "unicode_escape", "raw_unicode_escape", "uu_codec"}
+)
+
+
+class EncodingError(ValueError):
+    """An encoding name that cannot decode a PDN file (unknown, or not a text encoding)."""
+
+
+def check_encoding(name: str) -> str:
+    """The codec name of *name*, or :class:`EncodingError` saying why it cannot be used.
+
+    Codecs that do not turn bytes into text (``rot13``, ``base64``, ``hex``) and codecs
+    meant for other things (``idna``, ``punycode``, ``unicode_escape``) are refused.
+    """
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise EncodingError(f"unknown encoding {name!r}") from None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_FILE_ENCODINGS:
+        raise EncodingError(f"{name!r} is not a text encoding PDN files are written in")
+    probe = '[Event "x"]\n'
+    try:
+        if probe.encode(info.name).decode(info.name) != probe:
+            raise ValueError
+    except (ValueError, TypeError):
+        raise EncodingError(f"{name!r} is not a text encoding PDN files are written in") from None
+    return info.name
+
+
+def _mark(exc: UnicodeError) -> tuple[str, int]:
+    """Decoding error handler: undecodable bytes become :data:`_MARK` (reported as W38
+    and shown as U+FFFD)."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return _MARK, exc.end
+
+
+_MARKING = "pdn-tools-mark"
+codecs.register_error(_MARKING, _mark)
+_STRAY_HANDLERS: set[str] = set()
+
+
+def _stray_handler(codepage: str) -> str:
+    """The name of an error handler that reads each stray (non-UTF-8) byte with
+    *codepage*; registered once per code page."""
+    name = f"pdn-tools-stray-{codepage}"
+    if name not in _STRAY_HANDLERS:
+
+        def stray(exc: UnicodeError) -> tuple[str, int]:
+            if not isinstance(exc, UnicodeDecodeError):
+                raise exc
+            bad = exc.object[exc.start : exc.end]
+            return bad.decode(codepage, errors=_MARKING), exc.end
+
+        codecs.register_error(name, stray)
+        _STRAY_HANDLERS.add(name)
+    return name
 
 
 @dataclass(slots=True)
@@ -52,17 +127,22 @@ class Decoding:
     """What the decoder found out about a file, filled while it streams.
 
     Findings about the file as a whole (encoding, BOM) are on line 1 and belong to the
-    first game; findings met later (a NUL byte, stray non-UTF-8 bytes) belong to the
-    game whose lines hold them.  :meth:`take` hands each finding out once.
+    first game; findings met later (a NUL byte, a line in another encoding, bytes that
+    cannot be decoded) belong to the game whose lines hold them.  :meth:`take` hands
+    each finding out once.
     """
 
     encoding: str = "utf-8"
+    """The file's main encoding (the code page of most of it, or UTF-8)."""
     issues: list[Issue] = field(default_factory=list)
-    fallback_bytes: int = 0
     taken: int = 0
     """How many of ``issues`` have been handed out by :meth:`take`."""
     binary: bool = False
     """The input looked binary and was not read (E12)."""
+    legacy: str | None = None
+    """The code page of the lines that are not UTF-8, once one was met."""
+    compression: str | None = None
+    """``gzip``, ``bzip2`` or ``xz`` when the input was decompressed."""
 
     def take(self, last_line: int | None = None) -> list[Issue]:
         """The findings not handed out yet that lie on or before *last_line* (all of
@@ -79,51 +159,290 @@ class Decoding:
         return rest
 
 
-def _legacy_encoding(sample: bytes) -> str:
-    """Choose the 8-bit encoding of a non-UTF-8 *sample*.
-
-    Cyrillic text puts its high bytes in runs (whole words); Western text has an
-    accented letter here and there between ASCII letters.  Among Cyrillic code
-    pages, the one whose letter ranges hold more of the high bytes wins.
-    """
-    high = [i for i, b in enumerate(sample) if b >= 0x80]
-    if not high:
-        return "cp1252"
-    in_runs = sum(
-        1
-        for i in high
-        if (i > 0 and sample[i - 1] >= 0x80) or (i + 1 < len(sample) and sample[i + 1] >= 0x80)
-    )
-    if in_runs / len(high) < 0.6 or len(high) < 8:
-        return "cp1252"
-    n1251 = sum(1 for i in high if sample[i] in _CYRILLIC_1251)
-    n866 = sum(1 for i in high if sample[i] in _CYRILLIC_866)
-    return "cp866" if n866 > n1251 else "cp1251"
+Event = tuple[int, int, Issue]
+"""A finding of the decoder: (line within the text of a block, column, the issue with
+its line still to be set)."""
 
 
-def _mostly_utf8(sample: bytes) -> bool:
-    """Whether *sample* has more valid UTF-8 multi-byte characters than stray bytes."""
-    text = sample.decode("utf-8", errors="surrogateescape")
-    stray = len(_SURROGATE.findall(text))
-    valid = sum(1 for ch in text if "\x80" <= ch < "\udc80" or ch > "\udcff")
+_STRAY = re.compile("[\udc80-\udcff]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _mostly_utf8(raw: bytes) -> bool:
+    """Whether *raw* has at least as many valid UTF-8 multi-byte characters as stray
+    bytes (then it is UTF-8 with a few stray bytes, not text in a code page)."""
+    text = raw.decode("utf-8", errors="surrogateescape")
+    stray = len(_STRAY.findall(text))
+    valid = len(_NON_ASCII.findall(text)) - stray
     return valid > 0 and valid >= stray
 
 
-def _escape_or_replace(exc: UnicodeError) -> tuple[str, int]:
-    """Decoding error handler: undecodable bytes become surrogates, as with
-    ``surrogateescape``, so that they can be re-read one by one later (W30); a byte
-    below 128 cannot be kept that way (a UTF-16 file cut in the middle of a code unit)
-    and becomes U+FFFD instead of stopping the read with an exception."""
-    if not isinstance(exc, UnicodeDecodeError):
-        raise exc
-    bad = exc.object[exc.start : exc.end]
-    if all(b >= 128 for b in bad):
-        return "".join(chr(0xDC00 + b) for b in bad), exc.end
-    return "\ufffd", exc.end
+def _not_utf8(lines: list[bytes]) -> bytes:
+    """The lines of *lines* that are not UTF-8, joined (the code page detector's input)."""
+    out = []
+    for raw in lines:
+        if raw.isascii():
+            continue
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(raw)
+    return b"".join(out)
 
 
-_ERRORS = "pdn-tools-escape"
-codecs.register_error(_ERRORS, _escape_or_replace)
+class _LineDecoder:
+    """UTF-8 where a line is UTF-8, the file's code page where it is not.
+
+    ``legacy_main``: most of the file is in the code page (W30 then marks the UTF-8
+    runs); otherwise it is UTF-8 and W30 marks the runs in the code page.
+    """
+
+    def __init__(self, info: Decoding, legacy_main: bool) -> None:
+        self.info = info
+        self.legacy_main = legacy_main
+        self.last_legacy = legacy_main  # whether the last non-ASCII line was legacy
+
+    def decode(self, data: bytes) -> tuple[str, list[Event]]:
+        """The text of *data* (whole lines, but for the end of the input)."""
+        if not self.legacy_main:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                if not self.last_legacy or data.isascii():
+                    return text, []
+                self.last_legacy = False  # a run of UTF-8 lines begins
+                return text, []
+        return self._by_line(data)
+
+    def _by_line(self, data: bytes) -> tuple[str, list[Event]]:
+        lines = data.splitlines(keepends=True)
+        info = self.info
+        if info.legacy is None:
+            info.legacy = detect_codepage(_not_utf8(lines) or data)
+        legacy = info.legacy
+        parts: list[str] = []
+        events: list[Event] = []
+        for index, raw in enumerate(lines):
+            if raw.isascii():
+                parts.append(raw.decode("ascii"))
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                first = exc.start
+                if _mostly_utf8(raw):
+                    text = raw.decode("utf-8", errors=_stray_handler(legacy))
+                    what = f"stray bytes that are not UTF-8 read as {legacy}"
+                    column = len(raw[:first].decode("utf-8", errors="replace"))
+                else:
+                    text = raw.decode(legacy, errors=_MARKING)
+                    what = f"text not UTF-8 from here; decoded as {legacy}"
+                    column = first
+                if not self.last_legacy and not self.legacy_main:
+                    events.append((index, column, Issue("W30", what, 0, 0)))
+                self.last_legacy = True
+            else:
+                if self.legacy_main and self.last_legacy:
+                    message = f"UTF-8 text in a {legacy} file from here; decoded as UTF-8"
+                    column = next(i for i, ch in enumerate(text) if ch >= "\x80")
+                    events.append((index, column, Issue("W30", message, 0, 0)))
+                self.last_legacy = False
+            parts.append(text)
+        return "".join(parts), events
+
+
+class _Lines:
+    """Text blocks to :class:`Piece` objects: line ends, NUL bytes, marks, long lines."""
+
+    def __init__(self, info: Decoding) -> None:
+        self.info = info
+        self.line = 1
+        self.column = 0
+        self.pending = ""
+        self.nul_reported = False
+
+    def feed(self, text: str, events: list[Event], final: bool) -> Iterator[Piece]:
+        """Pieces of the complete lines of *text*; at the end of the input (*final*)
+        also of the last line, which has no line end."""
+        shift = len(self.pending)  # line 0 of the block continues the pending text
+        found = [(i, c + shift if i == 0 else c, issue) for i, c, issue in events]
+        text = self.pending + text if self.pending else text
+        hold = ""
+        if "\r" in text:
+            if not final and text.endswith("\r"):
+                text, hold = text[:-1], "\r"  # it may be the CR of a CR LF
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if _MARK in text:
+            found.extend(self._marks(text))
+            text = text.replace(_MARK, _REPLACEMENT)
+        if "\x00" in text:
+            if not self.nul_reported:
+                self.nul_reported = True
+                found.append(self._nul(text))
+            text = text.replace("\x00", " ")
+        lines = text.split("\n")
+        last = lines.pop()  # the text after the last line end
+        self.pending = "" if final else last + hold
+        if found:
+            self._report(found)
+        line = self.line
+        column = self.column
+        for body in lines:  # the common case inline: one Piece per line
+            if len(body) > MAX_PIECE:
+                self.line, self.column = line, column
+                yield from self._pieces(body, True)
+                line, column = self.line, 0
+                continue
+            yield Piece(body, line, column, True)
+            line += 1
+            column = 0
+        self.line, self.column = line, column
+        if final and last:
+            yield from self._pieces(last, False)
+        while len(self.pending) > MAX_PIECE:
+            yield Piece(self.pending[:MAX_PIECE], self.line, self.column, False)
+            self.column += MAX_PIECE
+            self.pending = self.pending[MAX_PIECE:]
+
+    def _pieces(self, body: str, ends_line: bool) -> Iterator[Piece]:
+        """*body* as one piece, or several when it is longer than :data:`MAX_PIECE`."""
+        while len(body) > MAX_PIECE:
+            yield Piece(body[:MAX_PIECE], self.line, self.column, False)
+            self.column += MAX_PIECE
+            body = body[MAX_PIECE:]
+        yield Piece(body, self.line, self.column, ends_line)
+        if ends_line:
+            self.line += 1
+            self.column = 0
+        else:
+            self.column += len(body)
+
+    def _marks(self, text: str) -> list[Event]:
+        out: list[Event] = []
+        last_line = -1
+        at = text.find(_MARK)
+        while at >= 0:
+            index = text.count("\n", 0, at)
+            if index != last_line:
+                last_line = index
+                column = at - (text.rfind("\n", 0, at) + 1)
+                out.append(
+                    (
+                        index,
+                        column,
+                        Issue(
+                            "W38",
+                            f"bytes that {self.info.legacy or self.info.encoding} cannot "
+                            "decode replaced by U+FFFD",
+                            0,
+                            0,
+                        ),
+                    )
+                )
+            at = text.find(_MARK, at + 1)
+        return out
+
+    def _nul(self, text: str) -> Event:
+        at = text.index("\x00")
+        index = text.count("\n", 0, at)
+        column = at - (text.rfind("\n", 0, at) + 1)
+        return (index, column, Issue("W06", "NUL bytes in the input are read as spaces", 0, 0))
+
+    def _report(self, events: list[Event]) -> None:
+        for index, column, issue in sorted(events, key=lambda e: (e[0], e[1])):
+            issue.line = self.line + index
+            issue.column = (self.column + column if index == 0 else column) + 1
+            self.info.issues.append(issue)
+
+    def finish(self) -> Iterator[Piece]:
+        """The last line, when the input does not end with a line end."""
+        if self.pending:
+            yield from self.feed("", [], True)
+
+
+def _cut(data: bytes, final: bool) -> int:
+    """Where the complete lines of *data* end (0: none); at the end of input, all."""
+    if final:
+        return len(data)
+    end = max(data.rfind(b"\n"), data.rfind(b"\r"))
+    if end == len(data) - 1 and data[end] == 0x0D:
+        end = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end))
+    return end + 1
+
+
+def _utf8_cut(data: bytes) -> int:
+    """How much of *data* (a long run without line end) decodes without cutting a
+    UTF-8 character: all but an incomplete sequence at its end."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte < 0x80:
+            return len(data)
+        if byte >= 0xC0:  # a lead byte: is its sequence complete?
+            need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return len(data) if back >= need else len(data) - back
+    return len(data)
+
+
+def _by_lines(
+    stream: BinaryIO, sample: bytes, decoder: _LineDecoder, lines: _Lines
+) -> Iterator[Piece]:
+    """Pieces of a file decoded line by line (UTF-8 or its code page)."""
+    carry = sample
+    final = False
+    while True:
+        if not final:
+            block = stream.read(BLOCK_SIZE)
+            final = not block
+            data = carry + block if carry else block
+        else:
+            data = carry
+        cut = _cut(data, final)
+        if cut == 0 and len(data) >= MAX_PIECE:
+            cut = _utf8_cut(data)  # a very long line: decode what is complete
+        carry = data[cut:]
+        if cut:
+            text, events = decoder.decode(data[:cut])
+            yield from lines.feed(text, events, final)
+        if final:
+            yield from lines.finish()
+            return
+
+
+def _whole(stream: BinaryIO, sample: bytes, encoding: str, lines: _Lines) -> Iterator[Piece]:
+    """Pieces of a file decoded with one encoding (forced, or UTF-16)."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors=_MARKING)
+    data = sample
+    while True:
+        final = not data
+        try:
+            text = decoder.decode(data, final=final)
+        except UnicodeError as exc:  # a codec that gives up instead of asking _mark
+            lines.info.issues.append(
+                Issue(
+                    "E12",
+                    f"input cannot be decoded as {encoding} ({exc}); the rest is not read",
+                    lines.line,
+                    1,
+                )
+            )
+            yield from lines.finish()
+            return
+        yield from lines.feed(text, [], final)
+        if final:
+            return
+        data = stream.read(BLOCK_SIZE)
+
+
+def _forced(encoding: str, sample: bytes) -> str:
+    """The codec for a forced *encoding*: UTF-16 and UTF-32 without a byte order mark
+    are read in the byte order their NUL bytes show (little-endian when unclear)."""
+    if encoding == "utf-16" and not sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return _looks_utf16(sample) or "utf-16-le"
+    if encoding == "utf-32" and not sample.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32-be" if sample[:1] == b"\x00" else "utf-32-le"
+    return encoding
 
 
 def _looks_utf16(sample: bytes) -> str | None:
@@ -154,50 +473,16 @@ def _looks_binary(sample: bytes) -> int:
     return count if count >= 16 and count * 30 > len(sample) else 0
 
 
-class _Prefixed(io.RawIOBase):
-    """A raw stream that returns *prefix* first, then the rest of *rest*."""
-
-    def __init__(self, prefix: bytes, rest: BinaryIO) -> None:
-        self._prefix = memoryview(prefix)
-        self._rest = rest
-
-    def readable(self) -> bool:
+def _utf8_sample(sample: bytes) -> bool | None:
+    """True: *sample* is UTF-8 (a character may be cut at its end); False: mostly
+    UTF-8 with stray bytes; None: not UTF-8."""
+    try:
+        sample.decode("utf-8")
         return True
-
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._prefix:
-            n = min(len(buffer), len(self._prefix))
-            buffer[:n] = self._prefix[:n]
-            self._prefix = self._prefix[n:]
-            return n
-        data = self._rest.read(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        return n
-
-
-def _fix_surrogates(text: str, decoding: Decoding, line: int, column: int) -> str:
-    """Read bytes that were not UTF-8 (kept as surrogates) as Windows-1252."""
-
-    def one(match: re.Match[str]) -> str:
-        byte = bytes([ord(match.group()) - 0xDC00])
-        decoding.fallback_bytes += 1
-        try:
-            return byte.decode("cp1252")
-        except UnicodeDecodeError:  # the five bytes Windows-1252 leaves undefined
-            return byte.decode("latin-1")
-
-    first = _SURROGATE.search(text)
-    if first is not None and decoding.fallback_bytes == 0 and decoding.encoding == "utf-8":
-        decoding.issues.append(
-            Issue(
-                "W30",
-                "input is not valid UTF-8 here; stray bytes read as windows-1252",
-                line,
-                column + first.start() + 1,
-            )
-        )
-    return _SURROGATE.sub(one, text)
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data":
+            return True
+    return False if _mostly_utf8(sample) else None
 
 
 def read_pieces(
@@ -205,92 +490,125 @@ def read_pieces(
 ) -> Iterator[Piece]:
     """Decode *stream* and yield its lines as :class:`Piece` objects.
 
-    *encoding* forces an encoding (no detection, no W30).  Findings about the
-    file as a whole go to *decoding*.
+    *encoding* forces an encoding (no detection, no W30; :func:`check_encoding`
+    raises :class:`EncodingError` for a name that cannot be used).  Findings about
+    the file go to *decoding*.
     """
     info = decoding if decoding is not None else Decoding()
+    forced = check_encoding(encoding) if encoding is not None else None
+    stream, kind = decompressed(stream)
+    if kind == "zip":
+        info.binary = True
+        info.issues.append(
+            Issue(
+                "E12",
+                "input is binary: a zip archive, whose PDN files are read when it is named "
+                "as a file ending in .zip",
+                1,
+                1,
+            )
+        )
+        return
+    info.compression = kind
+    lines = _Lines(info)
     sample = stream.read(SAMPLE_SIZE)
-    chosen = encoding
-    skip_bom = 0
-    if chosen is None:
-        if sample.startswith(b"\xef\xbb\xbf"):
-            skip_bom = 3
-            chosen = "utf-8"
-            info.issues.append(Issue("W31", "UTF-8 byte order mark removed", 1, 1))
-        elif sample.startswith((b"\xff\xfe", b"\xfe\xff")):
-            chosen = "utf-16"
-            info.issues.append(Issue("W30", "input is UTF-16 (byte order mark); decoded", 1, 1))
-        elif (utf16 := _looks_utf16(sample)) is not None:
-            chosen = utf16
-            info.issues.append(Issue("W30", f"input looks like {utf16} (no BOM); decoded", 1, 1))
-        elif control := _looks_binary(sample):
-            info.binary = True
+    if forced is not None:
+        info.encoding = forced
+        yield from _whole(stream, sample, _forced(forced, sample), lines)
+    elif sample.startswith(b"\xef\xbb\xbf"):
+        info.issues.append(Issue("W31", "UTF-8 byte order mark removed", 1, 1))
+        yield from _by_lines(stream, sample[3:], _LineDecoder(info, False), lines)
+    elif sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        info.encoding = "utf-16"
+        info.issues.append(Issue("W30", "input is UTF-16 (byte order mark); decoded", 1, 1))
+        yield from _whole(stream, sample, "utf-16", lines)
+    elif (utf16 := _looks_utf16(sample)) is not None:
+        info.encoding = utf16
+        info.issues.append(Issue("W30", f"input looks like {utf16} (no BOM); decoded", 1, 1))
+        yield from _whole(stream, sample, utf16, lines)
+    elif control := _looks_binary(sample):
+        info.binary = True
+        info.issues.append(
+            Issue(
+                "E12",
+                f"input looks binary ({control} of its first {len(sample)} bytes are "
+                "control bytes); not read as PDN",
+                1,
+                1,
+            )
+        )
+        return
+    else:
+        utf8 = _utf8_sample(sample)
+        if utf8 is None:
+            sample_lines = sample.splitlines(keepends=True)
+            info.legacy = info.encoding = detect_codepage(_not_utf8(sample_lines))
+            first = len(sample) - len(sample.lstrip(bytes(range(128))))
             info.issues.append(
                 Issue(
-                    "E12",
-                    f"input looks binary ({control} of its first {len(sample)} bytes are "
-                    "control bytes); not read as PDN",
+                    "W30",
+                    f"input is not UTF-8 (first non-ASCII byte at offset {first}); "
+                    f"decoded as {info.legacy}",
                     1,
                     1,
                 )
             )
-            return
-        else:
-            try:
-                # A multi-byte sequence may be cut at the end of the sample.
-                sample.decode("utf-8")
-                chosen = "utf-8"
-            except UnicodeDecodeError as exc:
-                if exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data":
-                    chosen = "utf-8"
-                elif _mostly_utf8(sample):
-                    chosen = "utf-8"  # stray bytes are read one by one (W30 when met)
-                else:
-                    chosen = _legacy_encoding(sample)
-                    info.issues.append(
-                        Issue(
-                            "W30",
-                            f"input is not UTF-8 (first invalid byte at offset {exc.start}); "
-                            f"decoded as {chosen}",
-                            1,
-                            1,
-                        )
-                    )
-    info.encoding = chosen
-    raw = _Prefixed(sample[skip_bom:], stream)
-    text = io.TextIOWrapper(
-        io.BufferedReader(raw, buffer_size=1 << 16),
-        encoding=chosen,
-        errors=_ERRORS,
-        newline=None,
-    )
-    line = 1
-    column = 0
-    fix = chosen in ("utf-8", "cp1252")
-    nul_reported = False
-    while True:
-        chunk = text.readline(MAX_PIECE)
-        if not chunk:
-            return
-        ends = chunk.endswith("\n")
-        body = chunk[:-1] if ends else chunk
-        if fix and not body.isascii() and _SURROGATE.search(body):
-            body = _fix_surrogates(body, info, line, column)
-        if "\x00" in body:
-            if not nul_reported:
-                info.issues.append(
-                    Issue(
-                        "W06",
-                        "NUL bytes in the input are read as spaces",
-                        line,
-                        column + body.index("\x00") + 1,
-                    )
-                )
-                nul_reported = True
-            body = body.replace("\x00", " ")
-        yield Piece(body, line, column, ends)
-        if ends:
-            line += 1
-            column = 0
-        else:
-            column += len(body)
+        elif utf8 is False:
+            info.legacy = detect_codepage(_not_utf8(sample.splitlines(keepends=True)))
+        yield from _by_lines(stream, sample, _LineDecoder(info, utf8 is None), lines)
+    problem = damage(stream)
+    if problem is not None:
+        info.issues.append(
+            Issue(
+                "E14",
+                f"the {kind} data is damaged ({problem}); the rest of the file is not read",
+                lines.line,
+                1,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """How to go on decoding a file from the start of one of its lines, as reading it
+    from its beginning would (a game-aligned part of a file read on its own:
+    :mod:`pdn_tools.run.spans`).
+
+    ``line`` is the number of that line; ``legacy_main`` whether most of the file is
+    in its code page (:attr:`Decoding.encoding` is then the code page); ``legacy`` the
+    code page of its lines that are not UTF-8, as reading the whole file chose it
+    (None: the part holds none).  Only what decides the text is carried: the findings
+    of a part's decoder are not those of the whole file and are left unused.
+    """
+
+    line: int
+    legacy_main: bool
+    legacy: str | None
+
+
+def resume_state(decoding: Decoding, line: int) -> Resume:
+    """The :class:`Resume` of *line* of a file whose reading so far filled *decoding*
+    (its code page is the one chosen by then)."""
+    legacy_main = decoding.legacy is not None and decoding.encoding == decoding.legacy
+    return Resume(line, legacy_main, decoding.legacy)
+
+
+def resume_pieces(
+    stream: BinaryIO, encoding: str | None, resume: Resume, decoding: Decoding
+) -> Iterator[Piece]:
+    """The pieces of *stream*, positioned at the start of line ``resume.line`` of a file
+    that is neither compressed nor UTF-16, as :func:`read_pieces` gives them there.
+
+    *encoding* is the forced encoding (``--encoding``), or None for a file read line
+    by line as UTF-8 or its code page.
+    """
+    lines = _Lines(decoding)
+    lines.line = resume.line
+    if encoding is not None:
+        decoding.encoding = check_encoding(encoding)
+        yield from _whole(stream, stream.read(SAMPLE_SIZE), decoding.encoding, lines)
+        return
+    decoding.legacy = resume.legacy
+    if resume.legacy_main and resume.legacy is not None:
+        decoding.encoding = resume.legacy
+    yield from _by_lines(stream, b"", _LineDecoder(decoding, resume.legacy_main), lines)

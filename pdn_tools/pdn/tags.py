@@ -6,8 +6,10 @@ decoded); this module says what a name means and what is irregular about it.
 
 from __future__ import annotations
 
+import datetime
 import html
 import re
+from dataclasses import dataclass
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -86,3 +88,103 @@ def standard_name(name: str) -> str:
 def date_is_standard(value: str) -> bool:
     """Whether a Date value has the standard ``YYYY.MM.DD`` form (parts may be ``??``)."""
     return value in ("", "?") or _DATE.fullmatch(value) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DateParts:
+    """What a Date value says: year, month and day, each None when not known.
+
+    ``date`` is the full date when all three are known and form a real day.
+    """
+
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+
+    @property
+    def date(self) -> datetime.date | None:
+        """The calendar date, or None when a part is unknown or the day does not exist."""
+        if self.year is None or self.month is None or self.day is None:
+            return None
+        try:
+            return datetime.date(self.year, self.month, self.day)
+        except ValueError:
+            return None
+
+
+#: Month names of the languages seen in Date values (``17 april 2009``).
+MONTHS: dict[str, int] = {
+    name: number
+    for names, number in (
+        (("january", "jan", "januari", "janvier", "gennaio", "januar"), 1),
+        (("february", "feb", "februari", "février", "fevrier", "febbraio", "februar"), 2),
+        (("march", "mar", "maart", "mars", "marzo", "märz", "maerz"), 3),
+        (("april", "apr", "avril", "aprile"), 4),
+        (("may", "mei", "mai", "maggio"), 5),
+        (("june", "jun", "juni", "juin", "giugno"), 6),
+        (("july", "jul", "juli", "juillet", "luglio"), 7),
+        (("august", "aug", "augustus", "août", "aout", "agosto"), 8),
+        (("september", "sep", "sept", "septembre", "settembre"), 9),
+        (("october", "oct", "oktober", "octobre", "ottobre"), 10),
+        (("november", "nov", "novembre"), 11),
+        (("december", "dec", "décembre", "decembre", "dicembre", "dezember"), 12),
+    )
+    for name in names
+}
+_PART = r"(\?{1,2}|\d{1,2})"
+_YEAR_FIRST = re.compile(r"(\?{4}|\d{4})(?:[./-]" + _PART + r"(?:[./-]" + _PART + r")?)?\.?")
+_YEAR_LAST = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})")
+_NAMED = re.compile(r"(\d{1,2})\.?\s+([^\W\d_]+)\.?\s+(\d{4})")
+_TIME = re.compile(r"[ T]\d{1,2}:\d{2}(?::\d{2})?")
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() else None
+
+
+def _checked(year: int | None, month: int | None, day: int | None) -> DateParts:
+    """The parts that make sense: a year of 1000-2999, a month of 1-12, a day of 1-31."""
+    if year is None or not 1000 <= year <= 2999:
+        return DateParts()
+    if month is None or not 1 <= month <= 12:
+        return DateParts(year)
+    if day is None or not 1 <= day <= 31:
+        return DateParts(year, month)
+    return DateParts(year, month, day)
+
+
+def parse_date(value: str | None) -> DateParts:
+    """The year, month and day a Date value gives, where it gives them unambiguously.
+
+    Read: the standard ``YYYY.MM.DD`` with ``??`` for unknown parts, also with ``-`` or
+    ``/`` and one-digit parts (``1970.4.2``), a year alone (``2004``, ``1950.``), a
+    time after the date (``2026-04-21 17:17:18``), the European day-first forms
+    ``25.11.2000`` and ``13-01-1996``, and ``17 april 2009`` (month names in English,
+    Dutch, French, Italian, German).  Everything else — two-digit years
+    (``03.07.20``), ranges (``2004.10.27 - 2004.11.01``), seasons (``2007/2008``) —
+    gives what all its readings agree on, which is usually nothing; a range within one
+    year gives that year.
+    """
+    if value is None:
+        return DateParts()
+    text = _TIME.sub("", value.strip()).strip()
+    if not text:
+        return DateParts()
+    match = _YEAR_FIRST.fullmatch(text)
+    if match:
+        return _checked(_number(match.group(1)), _number(match.group(2)), _number(match.group(3)))
+    match = _YEAR_LAST.fullmatch(text)
+    if match:
+        first, second, year = (int(g) for g in match.groups())
+        day, month = (first, second) if second <= 12 else (second, first)
+        return _checked(year, month, day)
+    match = _NAMED.fullmatch(text)
+    if match:
+        named = MONTHS.get(match.group(2).lower())
+        return _checked(int(match.group(3)), named, int(match.group(1)) if named else None)
+    if " - " in text:
+        start, _, end = text.partition(" - ")
+        a, b = parse_date(start), parse_date(end)
+        if a.year is not None and a.year == b.year:
+            return DateParts(a.year)
+    return DateParts()

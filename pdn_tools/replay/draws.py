@@ -47,6 +47,12 @@ ARTICLES: dict[DrawRule, str] = {
     "king, drawn after 7 moves each",
 }
 
+WHOLE_BOARD_ARTICLE = (
+    "repetition of the whole board (ItsYourTurn house rule, rules.md §4.10, IP-04): the "
+    "same placement of the pieces for the third time, whoever is to move"
+)
+"""The article of a ``threefold`` event when repetition ignores the side to move."""
+
 MaterialClass = Literal["16", "5", "3-kings", "2-kings"] | None
 
 
@@ -121,8 +127,9 @@ class DrawTracker:
 
     def __init__(self, start: Position, variant: Variant, options: ReplayOptions) -> None:
         self._options = options
-        self._with_turn = options.ip04_repetition_includes_side_to_move
         rules = self._rules = variant.draw_rules
+        chosen = options.ip04_repetition_includes_side_to_move
+        self._with_turn = rules.repetition_includes_side_to_move if chosen is None else chosen
         self._repetition_limit = rules.repetitions
         self._king_plies = rules.king_moves_plies
         self._king_rule = cast(DrawRule, rules.king_moves_rule)
@@ -150,6 +157,24 @@ class DrawTracker:
         self._enter_class(None, self._class, promotion=False)
         self._balance_deadline: int | None = None
         self._restart_balance(start)
+
+    def article(self, rule: DrawRule) -> str:
+        """The text naming *rule* in a draw event (repetition says which kind)."""
+        if rule == "threefold" and not self._with_turn:
+            return WHOLE_BOARD_ARTICLE
+        return ARTICLES[rule]
+
+    def standing(self, position: Position) -> list[DrawRule]:
+        """The conditions that hold at once at *position*, the position counting just
+        (re)started from (the start or a set-up): a material rule whose allowance is 0
+        plies (2 kings against a lone king under the house rules).  The caller fires
+        them at that position's ply, as those of :meth:`play`."""
+        hits: list[DrawRule] = []
+        if self._deadline == self._ply and self._deadline_rule is not None:
+            hits.append(self._deadline_rule)
+        if self._balance_deadline == self._ply:
+            hits.append("balance")
+        return hits
 
     def _restart_balance(self, position: Position) -> None:
         """Start the art. 7.2.6 count afresh (material changed) if it applies."""
@@ -326,6 +351,31 @@ class VariantDrawTracker(DrawTracker):
             setattr(other, name, getattr(self, name))
         return other
 
+    def standing(self, position: Position) -> list[DrawRule]:
+        """As :meth:`DrawTracker.standing`, with the variant's material draws."""
+        hits = super().standing(position)
+        if self._two_kings is not None and self._ply == self._two_kings:
+            hits.append("two-kings-v-king")
+        if self._lone_since is not None and self._lone_holds(position):
+            hits.append("lone-pieces")
+        return hits
+
+    def _lone_holds(self, position: Position) -> bool:
+        """Whether one-against-one material, standing since ``_lone_since``, is a draw at
+        *position*: long enough, and the side to move need not capture."""
+        assert self._lone_since is not None
+        if self._ply - self._lone_since < self._lone_plies:
+            return False
+        if position.turn is _WHITE:
+            own_men, own_kings = position.white_men, position.white_kings
+            opp, opp_kings = position.black_men | position.black_kings, position.black_kings
+            white = True
+        else:
+            own_men, own_kings = position.black_men, position.black_kings
+            opp, opp_kings = position.white_men | position.white_kings, position.white_kings
+            white = False
+        return not self._generator.has_capture(own_men, own_kings, opp, opp_kings, white)
+
     def play(self, before: Position, move: Move, after: Position) -> list[DrawRule]:
         """As :meth:`DrawTracker.play`, with the variant's material draws."""
         hits = super().play(before, move, after)
@@ -344,16 +394,8 @@ class VariantDrawTracker(DrawTracker):
             return hits
         if self._lone_since is None:
             self._lone_since = self._ply
-        if self._ply - self._lone_since >= self._lone_plies:
-            white = after.turn is _WHITE
-            if white:
-                own_men, own_kings = after.white_men, after.white_kings
-                opp, opp_kings = after.black_men | after.black_kings, after.black_kings
-            else:
-                own_men, own_kings = after.black_men, after.black_kings
-                opp, opp_kings = after.white_men | after.white_kings, after.white_kings
-            if not self._generator.has_capture(own_men, own_kings, opp, opp_kings, white):
-                hits.append("lone-pieces")
+        if self._lone_holds(after):
+            hits.append("lone-pieces")
         return hits
 
 

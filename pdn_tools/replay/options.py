@@ -50,8 +50,11 @@ class ReplayOptions:
     """IP-02: whether a promotion inside the 16-move class restarts its count (no)."""
     ip03_setup_counts_for_repetition: bool = True
     """IP-03: whether the start or set-up position is the first occurrence (yes)."""
-    ip04_repetition_includes_side_to_move: bool = True
-    """IP-04: positions compare placement and side to move (FMJD, yes)."""
+    ip04_repetition_includes_side_to_move: bool | None = None
+    """IP-04: whether positions compare placement and side to move (FMJD: yes) or the
+    placement only (ItsYourTurn's house rule).  None: as the variant's rules
+    description says (:attr:`pdn_tools.rules.DrawRules.repetition_includes_side_to_move`);
+    True or False overrides it."""
     ip15_setup_resets_counters: bool = True
     """IP-15: an in-game ``/FEN/`` resets all draw counters (yes)."""
 
@@ -113,3 +116,7 @@ class ReplayResult:
     repairs: dict[tuple[int, int], tuple[Move, ...]] = field(default_factory=dict)
     """The moves a "did you mean" hint proposes, by the (line, column) of the illegal
     move, in its position (main line and variations)."""
+    variant: str | None = None
+    """Name of the rule profile the game was replayed under (None: not replayed)."""
+    start_fen: str | None = None
+    """Canonical FEN of the start position (the FEN tag's, else the variant's initial)."""

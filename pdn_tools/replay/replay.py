@@ -18,18 +18,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pdn_tools.diagnostics import DrawEvent, Issue, Severity
+from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.diagnose import closeness, explain
-from pdn_tools.replay.draws import ARTICLES, DrawTracker, draw_tracker, side_name
+from pdn_tools.replay.draws import DrawTracker, draw_tracker, side_name
 from pdn_tools.replay.options import (
     ReplayedMove,
     ReplayOptions,
     ReplayResult,
     ReplayStop,
 )
+from pdn_tools.replay.resolve import replayed_name
 from pdn_tools.rules import (
     FenError,
     MatchKind,
@@ -145,6 +146,8 @@ class _Replayer:
         rays = self.variant.rays
         if rays is not None and rays.king_move_limit is not None:
             state.king_moves = KingMoveLimit(rays.king_move_limit)
+        if tracker is not None and (hits := tracker.standing(start)):
+            self.draws(state, hits, 0, None, False)  # drawn at once (2 kings v 1 king)
         nodes = list(self.game.mainline())
         final = self.line(nodes, state, False, 0)
         res = self.result
@@ -270,6 +273,8 @@ class _Replayer:
             state.king_moves.reset()
         if state.tracker is not None and self.options.ip15_setup_resets_counters:
             state.tracker.reset(fen.position)
+            if hits := state.tracker.standing(fen.position):
+                self.draws(state, hits, ply, node, in_var)  # at the set-up's ply
 
     def stop(self, node: Node, ply: int, code: str, reason: str) -> None:
         """Record where the main line stopped (the first stop wins)."""
@@ -315,8 +320,8 @@ class _Replayer:
         """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on
         a stop, more when a split capture was merged)."""
         node = nodes[i]
-        assert node.move is not None and state.position is not None
         position = state.position
+        assert node.move is not None and position is not None
         variant = self.variant
         squares = self.squares(node)
         legal = state.legal if state.legal is not None else legal_moves(position, variant)
@@ -454,17 +459,28 @@ class _Replayer:
         tracker = state.tracker
         if tracker is not None:
             hits = tracker.play(before, move, after)
-            # Win beats draw: a condition reached by a winning move does not count.
-            if hits and self.legal(state):
-                for rule in tracker.fire(hits):
-                    event: DrawEvent = {"rule": rule, "ply": ply, "article": ARTICLES[rule]}
-                    if in_var:
-                        event["in_variation"] = True
-                        event["line"] = node.line
-                        event["column"] = node.column
-                    res.draws.append(event)
-                    if state.drawn is None:
-                        state.drawn = event
+            if hits:
+                self.draws(state, hits, ply, node, in_var)
+
+    def draws(
+        self, state: _State, hits: list[DrawRule], ply: int, node: Node | None, in_var: bool
+    ) -> None:
+        """Report the draw conditions *hits* that hold at the line's position (after
+        ply *ply*), each the first time it holds on the line.  Win beats draw: none
+        counts where the side to move has no legal move."""
+        tracker = state.tracker
+        assert tracker is not None
+        if not self.legal(state):
+            return
+        for rule in tracker.fire(hits):
+            event: DrawEvent = {"rule": rule, "ply": ply, "article": tracker.article(rule)}
+            if in_var and node is not None:
+                event["in_variation"] = True
+                event["line"] = node.line
+                event["column"] = node.column
+            self.result.draws.append(event)
+            if state.drawn is None:
+                state.drawn = event
 
     def refuse_king_move(
         self, node: Node, state: _State, move: Move, in_var: bool, ply: int
@@ -874,14 +890,11 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     not checked); variations replay from their branch position and stop on their own.
     """
     opts = options or ReplayOptions()
-    name = game.variant
-    if name == "unknown":
-        if opts.variant is None:
-            return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
-        name = opts.variant
-    elif opts.variant is not None and _is_profile_of(opts.variant, name):
-        # A site's rule profile has no GameType: its records say 20 (rules.md §2).
-        name = opts.variant
+    # A site's rule profile has no GameType: its records carry their base variant's
+    # (rules.md §2), so the profile replaces that variant.
+    name = replayed_name(game.variant, opts.variant)
+    if name is None:
+        return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
     try:
         variant = variant_by_name(name)
     except KeyError:
@@ -905,6 +918,8 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
         return ReplayResult(skipped=problem)
     replayer = _Replayer(game, variant, opts)
     replayer.issues = issues
+    replayer.result.variant = variant.name
+    replayer.result.start_fen = write_fen(start)
     replayer.run(start)
     if guessed and any(i.level is Severity.ERROR for i in replayer.issues):
         # The guess is the likelier culprit than the record: report nothing.
@@ -960,17 +975,6 @@ def _fits_other(error: Issue, other: Variant) -> Issue:
         ply=error.ply,
         move=error.move,
     )
-
-
-def _is_profile_of(option: str, name: str) -> bool:
-    """Whether the variant named *option* is a rule profile (no GameType of its own)
-    played on the board of the variant *name*: the profile then replaces it."""
-    try:
-        profile = variant_by_name(option)
-        base = variant_by_name(name)
-    except KeyError:
-        return False
-    return profile.gametype is None and base.gametype is not None and profile.board == base.board
 
 
 _GUESSED = "variant guessed by the reader from squares that fit another board or variant as well"

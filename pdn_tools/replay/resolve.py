@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pdn_tools.pdn.gametype import PROFILE_BASES
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.options import ReplayResult
@@ -60,13 +61,29 @@ class Resolution:
         return self.moves.get(id(node))
 
 
-def game_variant(game: Game, default: str | None = None) -> Variant | None:
-    """The rule profile the replay used for *game* (its variant, else *default*)."""
-    name = game.variant
+def replayed_name(name: str, option: str | None) -> str | None:
+    """The variant name the replay uses for a game of variant *name*, given
+    ``ReplayOptions.variant`` *option*: *option* for a game of unknown variant, and for
+    a game whose variant is the base of the site profile *option* names (the profile's
+    records carry the base variant's GameType); else *name*.  None: not replayed."""
     if name == "unknown":
-        if default is None:
-            return None
-        name = default
+        return option
+    if option is not None:
+        try:
+            profile = variant_by_name(option)
+        except KeyError:
+            return name
+        if PROFILE_BASES.get(profile.name) == name:
+            return option
+    return name
+
+
+def game_variant(game: Game, default: str | None = None) -> Variant | None:
+    """The rule profile the replay used for *game* (see :func:`replayed_name`;
+    *default* is ``ReplayOptions.variant``)."""
+    name = replayed_name(game.variant, default)
+    if name is None:
+        return None
     try:
         return variant_by_name(name)
     except KeyError:

@@ -22,11 +22,17 @@ DETAILED = frozenset({"html"})
 
 
 def make_reporter(
-    name: str, out: TextIO, *, show_info: bool = False, fail_on: Severity = Severity.ERROR
+    name: str,
+    out: TextIO,
+    *,
+    show_info: bool = False,
+    fail_on: Severity = Severity.ERROR,
+    colour: bool = False,
 ) -> Reporter:
-    """The reporter for format *name*, writing to *out*."""
+    """The reporter for format *name*, writing to *out* (``text`` in colour when
+    *colour*)."""
     if name == "text":
-        return TextReporter(out, show_info)
+        return TextReporter(out, show_info, colour)
     if name == "jsonl":
         return JsonlReporter(out)
     if name == "json":

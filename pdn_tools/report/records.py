@@ -13,29 +13,24 @@ from typing import Any
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
+from pdn_tools.replay.summary import game_head
 from pdn_tools.report.detail import GameDetail
 
 
 def game_record(game: Game, replay: ReplayResult | None = None) -> dict[str, Any]:
     """The JSON-ready summary of *game*, with what its replay established if given.
 
+    The keys every JSON output shares (:func:`pdn_tools.replay.summary.game_head`:
     ``plies`` counts the main-line half-moves replayed when the game was replayed,
-    else those read; ``replayed`` says which.
+    else those read) and the report's own: the first ``line``, ``draws``,
+    ``replayed`` (which of the two ``plies`` counts) and ``final_fen``.
     """
-    replayed = replay is not None and replay.replayed
-    return {
-        "file": game.file,
-        "game": game.index,
-        "line": game.span.start_line,
-        "variant": game.variant,
-        "status": game.status,
-        "plies": replay.plies if replay is not None and replayed else game.plies,
-        "result": game.result,
-        "issues": [issue.to_dict() for issue in game.issues],
-        "draws": [dict(d) for d in replay.draws] if replay is not None else [],
-        "replayed": replayed,
-        "final_fen": replay.final_fen if replay is not None else None,
-    }
+    record = game_head(game, replay)
+    record["line"] = game.span.start_line
+    record["draws"] = [dict(d) for d in replay.draws] if replay is not None else []
+    record["replayed"] = replay is not None and replay.replayed
+    record["final_fen"] = replay.final_fen if replay is not None else None
+    return record
 
 
 def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
@@ -45,12 +40,15 @@ def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
     return {
         "file": name,
         "game": 0,
-        "line": 1,
         "variant": None,
+        "gametype": None,
         "status": status,
-        "plies": 0,
         "result": None,
+        "outcome": None,
+        "plies": 0,
+        "game_id": None,
         "issues": [issue.to_dict() for issue in issues],
+        "line": 1,
         "draws": [],
         "replayed": False,
         "final_fen": None,

@@ -75,15 +75,28 @@ def rule(entry: Code, base: str | None = None) -> dict[str, Any]:
     return out
 
 
+_ODD_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+"""A byte of a file name that is not UTF-8, as reports show it (``\\xe9``)."""
+
+
 def artifact_uri(name: str) -> str:
-    """A file name as a SARIF URI: relative to the working directory when inside it."""
+    """A file name as a SARIF URI: relative to the working directory when inside it.
+
+    A byte shown as ``\\xNN`` in the name (a name that is not UTF-8) is the byte
+    itself in the URI (``%NN``), so that the URI names the file on disk.
+    """
     path = Path(name)
     if path.is_absolute():
         try:
             path = path.relative_to(Path.cwd())
         except ValueError:
-            return path.as_uri()
-    return quote(PurePath(os.path.normpath(path)).as_posix(), safe="/")
+            return "file://" + _quote(path.as_posix())
+    return _quote(PurePath(os.path.normpath(path)).as_posix())
+
+
+def _quote(path: str) -> str:
+    raw = _ODD_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), path)
+    return quote(os.fsencode(raw), safe="/")
 
 
 def result(game: GameReport, issue: Issue) -> dict[str, Any]:

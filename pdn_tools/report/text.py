@@ -1,4 +1,9 @@
-"""The human format: ``path:line:col: severity CODE message [game N, ply P]``."""
+"""The human format: ``path:line:col: severity CODE message [game N, ply P]``.
+
+With colour (a terminal, ``--color always``) the place is bold and the severity
+coloured as compilers and linters colour theirs: errors red, warnings yellow, info
+cyan.
+"""
 
 from __future__ import annotations
 
@@ -19,18 +24,30 @@ def where(game: int, issue: Issue) -> str:
     return text
 
 
+_BOLD = "\x1b[1m"
+_RESET = "\x1b[0m"
+_COLOURS = {
+    Severity.ERROR: "\x1b[1;31m",
+    Severity.WARNING: "\x1b[1;33m",
+    Severity.INFO: "\x1b[1;36m",
+}
+
+
 def issue_lines(
-    path: str, game: int, issues: Iterable[Issue], show_info: bool = False
+    path: str, game: int, issues: Iterable[Issue], show_info: bool = False, colour: bool = False
 ) -> list[str]:
-    """One line per issue of one game (info-level issues only if *show_info*)."""
+    """One line per issue of one game (info-level issues only if *show_info*),
+    coloured with ANSI escapes when *colour*."""
     lines = []
     for issue in issues:
         if issue.level is Severity.INFO and not show_info:
             continue
-        lines.append(
-            f"{path}:{issue.line}:{issue.column}: {issue.level.value} {issue.code} "
-            f"{issue.message} [{where(game, issue)}]"
-        )
+        place = f"{path}:{issue.line}:{issue.column}:"
+        level = issue.level.value
+        if colour:
+            place = f"{_BOLD}{place}{_RESET}"
+            level = f"{_COLOURS[issue.level]}{level}{_RESET}"
+        lines.append(f"{place} {level} {issue.code} {issue.message} [{where(game, issue)}]")
         if issue.context is not None:
             lines.extend("    " + part for part in issue.context.split("\n"))
     return lines
@@ -39,13 +56,14 @@ def issue_lines(
 class TextReporter:
     """Writes one line per finding; the summary is the command's business (stderr)."""
 
-    def __init__(self, out: TextIO, show_info: bool = False) -> None:
+    def __init__(self, out: TextIO, show_info: bool = False, colour: bool = False) -> None:
         self.out = out
         self.show_info = show_info
+        self.colour = colour
 
     def add(self, game: GameReport) -> None:
         """Write the game's findings."""
-        for text in issue_lines(game.file, game.game, game.issues, self.show_info):
+        for text in issue_lines(game.file, game.game, game.issues, self.show_info, self.colour):
             self.out.write(text + "\n")
 
     def close(self, totals: Totals) -> None:

@@ -16,11 +16,18 @@ from pdn_tools.rules.movegen import Generator
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
 
+MAX_DEPTH = 64
+"""Deepest perft asked for: the walk recurses once per ply, and no tree that deep could
+be counted anyway (from the start position, depth 12 already takes hours)."""
+
 
 def perft(position: Position, depth: int, variant: Variant = INTERNATIONAL) -> int:
-    """Number of positions reached after exactly *depth* plies (1 for depth 0)."""
-    if depth < 0:
-        raise ValueError("depth must be >= 0")
+    """Number of positions reached after exactly *depth* plies (1 for depth 0).
+
+    *depth* must lie in 0..:data:`MAX_DEPTH` (``ValueError`` otherwise).
+    """
+    if depth < 0 or depth > MAX_DEPTH:
+        raise ValueError(f"depth must be between 0 and {MAX_DEPTH}")
     if depth == 0:
         return 1
     gen = generator_for(variant)
@@ -55,8 +62,8 @@ def divide(
     """Perft of each legal move at *depth* - 1, as (canonical notation, count) pairs."""
     from pdn_tools.rules.notation import move_texts
 
-    if depth < 1:
-        raise ValueError("divide needs depth >= 1")
+    if depth < 1 or depth > MAX_DEPTH:
+        raise ValueError(f"divide needs a depth between 1 and {MAX_DEPTH}")
     moves = legal_moves(position, variant)
     texts = move_texts(moves, variant)
     return [

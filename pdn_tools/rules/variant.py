@@ -11,7 +11,7 @@ further instances, not copies of the engine.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pdn_tools.rules.rayrules import (
     DIAGONALS,
@@ -324,6 +324,52 @@ SHORT_LANDING = Variant(
 directly behind the captured piece, a man crowned during a capture ends the move, and
 2 kings v 1 is drawn at once, 3 kings v 1 after 16 moves each (IP-13 defaults)."""
 
+
+def _whole_board(rules: DrawRules) -> DrawRules:
+    """*rules* with ItsYourTurn's house rule, "in all games": the entire board position
+    repeated three times is a draw, whoever is to move (rules.md §4.10, §9; IP-04)."""
+    return replace(rules, repetition_includes_side_to_move=False)
+
+
+ITSYOURTURN = replace(
+    INTERNATIONAL,
+    name="itsyourturn",
+    gametype=None,
+    draw_rules=_whole_board(INTERNATIONAL.draw_rules),
+    aliases=("iyt",),
+)
+"""International draughts as ItsYourTurn plays it: FMJD rules, and a repetition of the
+whole board (side to move ignored) for the third time is a draw."""
+
+ITSYOURTURN_ITALIAN = replace(
+    ITALIAN,
+    name="itsyourturn-italian",
+    gametype=None,
+    draw_rules=_whole_board(ITALIAN.draw_rules),
+    aliases=("iyt-italian", "italian-kt"),
+)
+"""ItsYourTurn's Italian checkers (KT): the FID rules (rules.md §4.5), whole-board
+repetition."""
+
+ITSYOURTURN_POLISH = replace(
+    IMMEDIATE_REMOVAL,
+    name="itsyourturn-polish",
+    draw_rules=_whole_board(IMMEDIATE_REMOVAL.draw_rules),
+    aliases=("iyt-polish",),
+)
+"""ItsYourTurn's Polish checkers (KL): the immediate-removal profile (rules.md §4.10),
+whole-board repetition."""
+
+ITSYOURTURN_RUSSIAN = replace(
+    RUSSIAN,
+    name="itsyourturn-russian",
+    gametype=None,
+    draw_rules=_whole_board(RUSSIAN.draw_rules),
+    aliases=("iyt-russian", "russian-kr"),
+)
+"""ItsYourTurn's Russian checkers (KR): the Russian rules (rules.md §4.3), whole-board
+repetition."""
+
 FRISIAN = Variant(
     name="frisian",
     gametype=40,
@@ -380,6 +426,10 @@ _VARIANTS: tuple[Variant, ...] = (
     CZECH,
     IMMEDIATE_REMOVAL,
     SHORT_LANDING,
+    ITSYOURTURN,
+    ITSYOURTURN_ITALIAN,
+    ITSYOURTURN_POLISH,
+    ITSYOURTURN_RUSSIAN,
     FRISIAN,
     TURKISH,
 )

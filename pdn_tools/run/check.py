@@ -17,42 +17,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
-from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.pdn.split import Chunk
+from pdn_tools.pdn.reader import FileReport, read_games, record_game
+from pdn_tools.pdn.records import Record
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
 from pdn_tools.report.detail import game_detail
 from pdn_tools.report.records import Checked, file_checked, game_record
 from pdn_tools.run import storage
+from pdn_tools.run.discover import unreadable_reason
 
 
 @dataclass(frozen=True, slots=True)
 class CheckOptions:
-    """How games are read and whether they are replayed."""
+    """How games are read, whether they are replayed, and how the rules are read
+    (``rules``: :class:`~pdn_tools.replay.ReplayOptions` fields, as ``--rule`` sets them)."""
 
     read: ReadOptions = field(default_factory=ReadOptions)
     syntax_only: bool = False
     detail: bool = False
     """Also keep the tags, moves and boards of games with findings or draws (what
     the HTML report shows; :mod:`pdn_tools.report.detail`)."""
+    rules: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class Slot:
-    """A game chunk cut by the parent, with the findings the reader would attach.
-
-    ``before`` holds file-level findings put at the head of the first game (encoding,
-    text before it); ``after`` findings about text that follows the game.
-    """
-
-    index: int
-    chunk: Chunk
-    before: list[Issue] = field(default_factory=list)
-    after: list[Issue] = field(default_factory=list)
+Slot = Record
+"""A game chunk cut by the parent, with the findings the reader would attach."""
 
 
 def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
@@ -60,7 +52,7 @@ def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
     :func:`pdn_tools.replay.check_game`); findings go to ``game.issues``."""
     if options.syntax_only:
         return None
-    replay = ReplayOptions(variant=options.read.variant)
+    replay = ReplayOptions(variant=options.read.variant, **options.rules)
     return check_game(game, replay, strict=options.read.strict)
 
 
@@ -78,18 +70,31 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
 def check_file(
     file_no: int, source: str | BinaryIO, name: str, options: CheckOptions
 ) -> list[Checked]:
-    """Check every game of one file (a path, a URL or a binary stream), in order."""
+    """Check every game of one file (a path, a URL or a binary stream), in order.
+
+    A path that cannot be opened gives one record with E14 (the file may have gone,
+    or be a link to nothing), so that the other files are still checked.
+    """
     report = FileReport(name)
-    if isinstance(source, str) and storage.is_url(source):
-        with storage.open_binary(source) as handle:
-            return check_file(file_no, handle, name, options)
-    out = [
-        checked(file_no, game, options)
-        for game in read_games(source, options.read, name=name, report=report)
-    ]
+    out: list[Checked] = []
+    try:
+        if isinstance(source, str) and storage.is_url(source):
+            with storage.open_binary(source) as handle:
+                return check_file(file_no, handle, name, options)
+        for game in read_games(source, options.read, name=name, report=report):
+            out.append(checked(file_no, game, options))
+    except OSError as exc:
+        if out or not isinstance(source, str):
+            raise
+        return [unreadable(file_no, name, unreadable_reason(source, exc))]
     if report.games == 0 and report.issues:
         out.append(file_checked(file_no, name, report.issues))
     return out
+
+
+def unreadable(file_no: int, name: str, reason: str) -> Checked:
+    """The record of a file that cannot be read (E14)."""
+    return file_checked(file_no, name, [Issue("E14", f"file cannot be read: {reason}", 1, 1)])
 
 
 def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOptions) -> list[Checked]:
@@ -100,21 +105,4 @@ def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOption
 def slot_games(name: str, slots: list[Slot], options: ReadOptions) -> Iterator[Game]:
     """The games of *slots* as :func:`pdn_tools.pdn.reader.read_games` gives them."""
     for slot in slots:
-        chunk = slot.chunk
-        try:
-            game = build_game(chunk, options)
-        except Exception as exc:  # a bug must cost one game, never the file
-            game = Game()
-            game.add_issue(
-                Issue(
-                    "E13",
-                    f"internal error while reading this game: {exc!r}",
-                    chunk.line,
-                    chunk.column + 1,
-                )
-            )
-        game.file = name
-        game.index = slot.index
-        game.issues[:0] = slot.before
-        game.issues.extend(slot.after)
-        yield game
+        yield record_game(slot, options, name)

@@ -18,7 +18,7 @@ The run, in order:
 * a worker that dies is replaced and its units run again by the scheduler (each
   unit's result is taken once, so no game is lost or doubled); a unit that fails
   for another reason (unreadable storage, a file changed since its scan) reports
-  E14 naming the games and lines not checked, and so does a unit the scheduler
+  E16 naming the games and lines not checked, and so does a unit the scheduler
   gives up on after it killed several workers.
 """
 
@@ -46,7 +46,7 @@ from pdn_tools.run.units import (
     Unit,
     WholeFile,
     failed_unit,
-    input_list,
+    found_inputs,
     run_unit,
 )
 
@@ -147,7 +147,7 @@ def scan_reported(
 
 def run_unit_reported(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
     """:func:`pdn_tools.run.units.run_unit`, with a failure (storage, a changed file,
-    a bug) reported as E14 findings instead of lost (a task run by a worker)."""
+    a bug) reported as E16 findings instead of lost (a task run by a worker)."""
     try:
         return run_unit(unit, options)
     except Exception as exc:
@@ -183,6 +183,13 @@ def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
         if source.path == "-":
             raise ClusterError("standard input cannot be read by the workers of a cluster")
         size = source.size
+        if size > split_bytes and storage.compressed(source.path):
+            # Read whole by one worker: a byte of compressed data is no place in its text.
+            if group:
+                plan.append(group)
+                group, group_size = [], 0
+            plan.append([WholeFile(source, size)])
+            continue
         if size > split_bytes:
             if group:
                 plan.append(group)
@@ -200,7 +207,7 @@ def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
 
 
 def _scan_failed(scan: _Scan, reason: str) -> Result:
-    """What a file whose scan failed reports: E14 for the whole file."""
+    """What a file whose scan failed reports: E16 for the whole file."""
     return failed_unit([WholeFile(scan.source, scan.size)], f"scan failed: {reason}")
 
 
@@ -260,7 +267,7 @@ def _result(client: Client, item: _Submitted | Result) -> Result:
 def _units(
     client: Client, plan: Plan, options: CheckOptions, span_chars: int, lookahead: int
 ) -> Iterator[Unit | Result]:
-    """The units of *plan* in order (or the E14 result of a file whose scan failed);
+    """The units of *plan* in order (or the E16 result of a file whose scan failed);
     large files are scanned by workers, up to *lookahead* files ahead."""
     scans: dict[int, Future] = {}
     waiting = deque(n for n, item in enumerate(plan) if isinstance(item, _Scan))
@@ -317,7 +324,8 @@ def record_bag(
     opts = options or CheckOptions()
     chosen = Selection(tuple(select), tuple(ignore))
     level = Severity(fail_on)
-    plan = _plan(input_list(storage.expand(tuple(paths)), None), split_bytes, group_bytes)
+    inputs, unreadable_files = found_inputs(storage.find(tuple(paths)), None)
+    plan = _plan(inputs, split_bytes, group_bytes)
     scans = [
         dask.delayed(scan_reported)(item.source, opts, span_chars, item.size)
         for item in plan
@@ -325,7 +333,11 @@ def record_bag(
     ]
     scanned = iter(dask.compute(*scans, scheduler=scheduler))
     parts = []
+    waiting = deque(unreadable_files)  # E14 records, in their places among the files
     for item in plan:
+        first = item.source.file_no if isinstance(item, _Scan) else item[0].source.file_no
+        while waiting and waiting[0].file_no < first:
+            parts.append(dask.delayed(_records)([waiting.popleft()], chosen, level))
         if not isinstance(item, _Scan):
             parts.append(dask.delayed(_unit_records)(list(item), opts, chosen, level))
             continue
@@ -335,6 +347,8 @@ def record_bag(
             parts.append(dask.delayed(_records)(failed, chosen, level))
             continue
         parts.extend(dask.delayed(_unit_records)([span], opts, chosen, level) for span in spans)
+    if waiting or not parts:
+        parts.append(dask.delayed(_records)(list(waiting), chosen, level))
     return dask.bag.from_delayed(parts)
 
 

@@ -12,16 +12,20 @@ reference the parallel path is tested against (byte-identical reports).
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import chain
 from typing import BinaryIO, TypeVar
 
+from pdn_tools.atomic import default_termination
 from pdn_tools.report.records import Checked
 from pdn_tools.run.check import CheckOptions, check_file
 from pdn_tools.run.units import (
@@ -49,6 +53,12 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def usable_jobs(jobs: int) -> int:
+    """*jobs* capped at the cores this process may use (at least 1): more workers than
+    cores only cost memory and switching."""
+    return max(1, min(jobs, default_jobs()))
+
+
 def check_inputs(
     inputs: Iterable[Input],
     options: CheckOptions,
@@ -61,10 +71,11 @@ def check_inputs(
     """Check every input; yield (bytes done, checked games) in input order.
 
     *stdin* is the stream read for the input ``-``.  With ``jobs`` 1 everything
-    runs in this process; otherwise in up to ``jobs`` worker processes, files larger
-    than *split_bytes* being cut into batches of about *batch_chars* characters.
+    runs in this process; otherwise in up to ``jobs`` worker processes (never more
+    than the cores this process may use, :func:`usable_jobs`), files larger than
+    *split_bytes* being cut into batches of about *batch_chars* characters.
     """
-    if jobs <= 1:
+    if usable_jobs(jobs) <= 1:
         for source in inputs:
             stream = stdin if source.path == "-" else None
             checked = check_file(source.file_no, stream or source.path, source.name, options)
@@ -75,9 +86,43 @@ def check_inputs(
         yield weight, checked
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool."""
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option: the signal a process gets when its parent dies (Linux)."""
+WATCH_SECONDS = 0.5
+"""How often a worker checks that its parent is still alive."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when *parent* dies, whatever kills it (even SIGKILL).
+
+    Linux sends the worker SIGKILL on its parent's death (``PR_SET_PDEATHSIG``, set
+    through ``prctl``); everywhere, a daemon thread also checks every
+    :data:`WATCH_SECONDS` that the parent is still the parent (an orphan is adopted by
+    another process) and ends the worker if not.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watch below still ends the worker
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="pdn-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int) -> None:
+    """Set a worker up: Ctrl-C is left to the parent, which stops the pool; SIGTERM
+    has its default effect; the worker dies with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    default_termination()
+    _die_with_parent(parent)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -122,7 +167,10 @@ def ordered_map(
         for item in head:
             yield func(item, context)
         return
-    pool = ProcessPoolExecutor(jobs, mp_context=_context(), initializer=_ignore_interrupts)
+    jobs = usable_jobs(jobs)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=_context(), initializer=_start_worker, initargs=(os.getpid(),)
+    )
     window: deque[Future[R] | _Failed] = deque()
     pending = chain(head, source)
     try:
@@ -159,4 +207,5 @@ __all__ = [
     "ordered_map",
     "plan",
     "run_unit",
+    "usable_jobs",
 ]

@@ -1,4 +1,8 @@
-"""Which files a command reads: files as given, directories walked for ``*.pdn``."""
+"""Which files a command reads: the paths given, checked before anything is read.
+
+Folders are walked by :mod:`pdn_tools.run.discover`, the way linters walk them;
+:func:`expand` is its short form with the default settings.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +10,19 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from pdn_tools.run.discover import Discovery, InputError
 
-class InputError(Exception):
-    """A path that cannot be read; the CLI turns it into exit status 2."""
+__all__ = ["InputError", "check", "expand"]
 
 
 def expand(paths: tuple[str, ...]) -> Iterator[str]:
-    """Files named by *paths*, in the order given; directories sorted and recursive.
+    """Files named by *paths*, in the order given; folders walked with the default
+    settings (:class:`pdn_tools.run.discover.Discovery`).
 
-    ``-`` stands for standard input and is passed through.  A directory yields the
-    files whose name ends in ``.pdn`` in any letter case.
+    ``-`` stands for standard input and is passed through.
     """
-    for raw in paths:
-        if raw == "-":
-            yield raw
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            found = []
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.lower().endswith(".pdn"):
-                        found.append(os.path.join(root, name))
-            yield from found
-        elif path.is_file():
-            yield raw
-        elif path.exists():
-            raise InputError(f"{raw}: not a regular file or directory")
-        else:
-            raise InputError(f"{raw}: no such file or directory")
+    for found in Discovery().files(paths):
+        yield found.path
 
 
 def check(paths: tuple[str, ...]) -> None:

@@ -5,9 +5,8 @@ per cent of reading and replaying it, so the parent process scans a large file a
 hands batches of chunks to workers, which build and replay the games
 (:func:`pdn_tools.run.check.check_slots`).  This module keeps the reader's bookkeeping
 (:func:`pdn_tools.pdn.reader.read_games`) so that every game gets the same number and the
-same findings as when the file is read in one piece: games are numbered from 1, the
-decoder's findings and text before the first game go to the first game, text after a
-game goes to that game, and a file without games gets a file record (W35).
+same findings as when the file is read in one piece: both take their games from
+:func:`pdn_tools.pdn.records.records`.
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ from typing import BinaryIO
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.records import Outcome, Record, records
 from pdn_tools.pdn.source import Decoding, read_pieces
 from pdn_tools.pdn.split import split_chunks
-from pdn_tools.run.check import Slot
 
 
 @dataclass(slots=True)
@@ -31,7 +30,7 @@ class SlotBatch:
     empty and the batch is the file's last).
     """
 
-    slots: list[Slot] = field(default_factory=list)
+    slots: list[Record] = field(default_factory=list)
     weight: int = 0
     empty_file: list[Issue] | None = None
 
@@ -45,50 +44,22 @@ def cut_batches(
     weights so that progress can be shown in bytes.
     """
     decoding = Decoding()
-    pending: list[Issue] = []  # findings before the first game
-    held: Slot | None = None  # a game waits for the text after it, like the reader's
+    outcome = Outcome()
+    chunks = split_chunks(
+        read_pieces(stream, options.encoding, decoding), options.max_game_chars, options.max_depth
+    )
     batch = SlotBatch()
     chars = 0
-    index = 0
     spent = 0
-    for chunk in split_chunks(
-        read_pieces(stream, options.encoding, decoding), options.max_game_chars, options.max_depth
-    ):
-        if not chunk.has_tags and not chunk.has_movetext and not chunk.oversize:
-            leftovers = list(chunk.issues)
-            if chunk.text and chunk.text.strip():
-                leftovers.append(
-                    Issue(
-                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
-                    )
-                )
-            if held is not None:
-                held.after.extend(leftovers)
-            else:
-                pending.extend(leftovers)
-            continue
-        index += 1
-        slot = Slot(index, chunk)
-        found = decoding.take(max(chunk.end_line, chunk.line))
-        if index == 1:
-            slot.before = found + pending
-            pending = []
-        elif found:
-            slot.before = found
-        if held is not None:
-            batch.slots.append(held)
-            chars += len(held.chunk.text or "")
-            if chars >= batch_chars:
-                batch.weight = min(chars, max(0, size - spent))
-                spent += batch.weight
-                yield batch
-                batch, chars = SlotBatch(), 0
-        held = slot
-    if held is not None:
-        held.after.extend(decoding.take())
-        batch.slots.append(held)
-    else:
-        empty = [] if decoding.binary else [Issue("W35", "file holds no game", 1, 1)]
-        batch.empty_file = [*decoding.take(), *pending, *empty]
+    for slot in records(chunks, decoding, outcome):
+        batch.slots.append(slot)
+        chars += len(slot.chunk.text or "")
+        if chars >= batch_chars:
+            batch.weight = min(chars, max(0, size - spent))
+            spent += batch.weight
+            yield batch
+            batch, chars = SlotBatch(), 0
+    if outcome.games == 0:
+        batch.empty_file = outcome.issues
     batch.weight = max(0, size - spent)
     yield batch

@@ -3,7 +3,7 @@
 A large input is cut into *spans*: consecutive byte ranges that each begin at the
 start of a line between two games.  A :class:`Span` is a small description (where the
 file is, the byte offset and line it starts at, the number of the games before it,
-the encoding decided for the file, and the few facts the reader would carry over from
+how the file is decoded there, and the few facts the reader would carry over from
 the text before it), so that a worker — another process, or another machine reading
 the same storage — reads the range itself and gets exactly the games, numbers and
 findings that reading the whole file gives (:func:`pdn_tools.pdn.reader.read_games`).
@@ -18,10 +18,15 @@ spans; :func:`span_games` reads one.  Why a cut is safe where it is made:
 * the splitter's once-per-file finding (literal ``\\r``/``\\n``) is carried as a flag;
 * the decoder's findings are taken from the scan (the span holds those its games
   receive), never from the worker's own decoder, whose once-per-file findings would
-  repeat; the worker reads the range with the encoding the scan chose;
+  repeat; the worker decodes the range as the scan did
+  (:func:`pdn_tools.pdn.source.resume_pieces`): each line as UTF-8 when it is UTF-8,
+  else with the code page the scan chose, or with the encoding forced;
+* the chunks of a span go through the reader's own bookkeeping
+  (:func:`pdn_tools.pdn.records.records`, numbered on from the games before);
 * line ends are found in the raw bytes (CR LF, LF and CR, as the decoder reads
-  them), so files are cut only when their encoding keeps those bytes as they are:
-  UTF-8 and the 8-bit code pages (not UTF-16, which is read whole).
+  them), so files are cut only when their encodings keep those bytes as they are:
+  UTF-8 and the 8-bit code pages (not UTF-16, which is read whole), and only when
+  they are not compressed (a byte of a compressed file is no place in its text).
 
 A file that changed after its scan is noticed (its size and modification time, or
 its fsspec ``ukey``; and the bytes around the cut) and raises :class:`SpanChanged`
@@ -44,7 +49,15 @@ from typing import BinaryIO, cast
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, build_games
-from pdn_tools.pdn.source import Decoding, Piece, read_pieces
+from pdn_tools.pdn.records import is_game
+from pdn_tools.pdn.source import (
+    Decoding,
+    Piece,
+    Resume,
+    read_pieces,
+    resume_pieces,
+    resume_state,
+)
 from pdn_tools.pdn.split import LITERAL_MESSAGE, Chunk, split_chunks
 from pdn_tools.run import storage
 
@@ -69,8 +82,10 @@ class Span:
     ``start`` is the byte offset of the range and ``line`` the line number there;
     ``end_line`` is the first line of the next span (0: the range runs to the end of
     the file, ``last``).  ``games_before`` counts the file's games before the range.
-    ``encoding`` is the encoding the file is read with (None: detected, only for a
-    span that starts the file).  ``prefix`` is the blank text between the terminator
+    ``encoding`` is the file's encoding as reading it reports it; ``legacy_main`` and
+    ``legacy`` how the range is decoded (:class:`pdn_tools.pdn.source.Resume`; unused
+    for the span that starts the file, which is decoded as the whole file is).
+    ``prefix`` is the blank text between the terminator
     of the game before and the cut, which the next game's text begins with, from
     ``prefix_line``/``prefix_column``.  ``decoded`` holds the decoder's findings that
     the range's games receive (and, for the last span, the file's remaining ones).
@@ -86,7 +101,9 @@ class Span:
     line: int
     end_line: int
     games_before: int
-    encoding: str | None
+    encoding: str
+    legacy_main: bool
+    legacy: str | None
     prefix: str
     prefix_line: int
     prefix_column: int
@@ -169,7 +186,7 @@ class LineIndex(io.RawIOBase):
             raise SpanChanged(f"line {line} lies before the lines kept")
         begin = self._starts[block]
         stop = self._starts[block + 1] if block + 1 < len(self._starts) else self._pos
-        data = self.peek(begin, stop - begin + 1)  # one more: a CR LF across blocks
+        data = self.reread(begin, stop - begin + 1)  # one more: a CR LF across blocks
         count = self._ends[block]
         for match in _EOL.finditer(data, 1 if self._skip[block] else 0):
             if match.start() >= stop - begin:
@@ -181,7 +198,7 @@ class LineIndex(io.RawIOBase):
                 return begin + match.end()
         raise SpanChanged(f"line {line} not found where it was counted (the file changed)")
 
-    def peek(self, offset: int, count: int) -> bytes:
+    def reread(self, offset: int, count: int) -> bytes:
         """*count* bytes of the file from *offset*, read again."""
         if self._again is None:
             self._again = self._reopen()
@@ -214,15 +231,23 @@ def _cut(before: Chunk | None, chunk: Chunk) -> tuple[int, str] | None:
     return line, prefix
 
 
-def _is_game(chunk: Chunk) -> bool:
-    return chunk.has_tags or chunk.has_movetext or chunk.oversize
+def _cuttable(decoding: Decoding, options: ReadOptions) -> bool:
+    """Whether the file read so far may be cut at a line start: neither compressed nor
+    binary, and decoded in encodings whose line ends are their bytes'."""
+    if decoding.compression is not None or decoding.binary:
+        return False
+    if options.encoding is not None:
+        return restartable(decoding.encoding)
+    return restartable(decoding.encoding) and (
+        decoding.legacy is None or restartable(decoding.legacy)
+    )
 
 
 def _head(stream: BinaryIO | LineIndex, start: int) -> bytes:
     """The bytes around *start* that identify a cut: the line end before it and the
     beginning of the line after it."""
     if isinstance(stream, LineIndex):
-        return stream.peek(start - 1, HEAD_BYTES + 1)
+        return stream.reread(start - 1, HEAD_BYTES + 1)
     stream.seek(start - 1)
     return stream.read(HEAD_BYTES + 1)
 
@@ -265,47 +290,35 @@ def _scan(
     literal = False  # the splitter's literal \r / \n finding was made
     before: Chunk | None = None  # the chunk just before, when it is a game's
     decoded: list[Issue] = []  # the decoder's findings the current span's games receive
-    # The current span's beginning: (offset, line, games before, encoding, prefix,
-    # prefix line, prefix column, literal flag, head).
-    start, line, games_before, encoding = 0, 1, 0, options.encoding
-    prefix, prefix_line, prefix_column, literal_before, head = "", 1, 0, False, b""
+    # The current span's beginning.
+    begin = _Begin()
     for chunk in chunks:
-        if not _is_game(chunk):
+        if not is_game(chunk):
             literal = literal or _literal(chunk)
             before = None
             continue
         games += 1
         cut = None
-        if chars >= span_chars and restartable(decoding.encoding):
+        if chars >= span_chars and _cuttable(decoding, options):
             cut = _cut(before, chunk)
         if cut is not None:
             cut_line, blank = cut
             offset = index.offset_of(cut_line)
-            yield Span(
-                file_no,
-                path,
-                name,
-                start,
-                line,
-                cut_line,
-                games_before,
-                encoding,
-                prefix,
-                prefix_line,
-                prefix_column,
-                literal_before,
-                tuple(decoded),
-                last=False,
-                binary=False,
-                size=size,
-                version=version,
-                head=head,
-                weight=offset - start,
+            yield begin.span(
+                file_no, path, name, decoding, decoded, size, version, (offset, cut_line)
             )
-            start, line, games_before, encoding = offset, cut_line, games - 1, decoding.encoding
-            prefix, prefix_line, prefix_column = blank, chunk.line, chunk.column
-            literal_before = literal
-            head = _head(index, offset)
+            resume = resume_state(decoding, cut_line)
+            begin = _Begin(
+                offset,
+                cut_line,
+                games - 1,
+                resume.legacy_main,
+                blank,
+                chunk.line,
+                chunk.column,
+                literal,
+                _head(index, offset),
+            )
             decoded = []
             chars = 0
         decoded.extend(decoding.take(max(chunk.end_line, chunk.line)))
@@ -313,27 +326,63 @@ def _scan(
         literal = literal or _literal(chunk)
         before = chunk
     decoded.extend(decoding.take())
-    yield Span(
-        file_no,
-        path,
-        name,
-        start,
-        line,
-        0,
-        games_before,
-        encoding,
-        prefix,
-        prefix_line,
-        prefix_column,
-        literal_before,
-        tuple(decoded),
-        last=True,
-        binary=decoding.binary,
-        size=size,
-        version=version,
-        head=head,
-        weight=max(0, size - start),
-    )
+    yield begin.span(file_no, path, name, decoding, decoded, size, version, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Begin:
+    """Where the span being scanned begins: the byte offset and line, the games
+    before, whether the file is mostly in its code page, the blank prefix replayed
+    (its text, line and column), the literal finding's flag and the bytes at the cut."""
+
+    start: int = 0
+    line: int = 1
+    games_before: int = 0
+    legacy_main: bool = False
+    prefix: str = ""
+    prefix_line: int = 1
+    prefix_column: int = 0
+    literal_reported: bool = False
+    head: bytes = b""
+
+    def span(
+        self,
+        file_no: int,
+        path: str,
+        name: str,
+        decoding: Decoding,
+        decoded: list[Issue],
+        size: int,
+        version: str,
+        end: tuple[int, int] | None,
+    ) -> Span:
+        """The span from here to *end* (the byte offset and line of the next span;
+        None: the end of the file), as
+        the scan knows it there: every line of the span has been decoded by then, so
+        ``decoding.legacy`` is the code page any of them was read with."""
+        return Span(
+            file_no,
+            path,
+            name,
+            self.start,
+            self.line,
+            0 if end is None else end[1],
+            self.games_before,
+            decoding.encoding,
+            self.legacy_main,
+            decoding.legacy,
+            self.prefix,
+            self.prefix_line,
+            self.prefix_column,
+            self.literal_reported,
+            tuple(decoded),
+            last=end is None,
+            binary=decoding.binary,
+            size=size,
+            version=version,
+            head=self.head,
+            weight=max(0, size - self.start) if end is None else end[0] - self.start,
+        )
 
 
 def _literal(chunk: Chunk) -> bool:
@@ -353,12 +402,15 @@ def span_games(
         _check_unchanged(handle, span)
         if span.start:
             handle.seek(span.start)
-        own = Decoding()  # the worker's decoder: its findings are the scan's to give
-        pieces: Iterable[Piece] = read_pieces(
-            handle, span.encoding if span.start else options.encoding, own
-        )
+        # The worker's decoder: its findings are the scan's to give, and its code page
+        # for lines that are not UTF-8 the one the scan chose.
+        own = Decoding(legacy=span.legacy)
+        pieces: Iterable[Piece]
         if span.start:
-            pieces = _renumbered(pieces, span.line - 1)
+            resume = Resume(span.line, span.legacy_main, span.legacy)
+            pieces = resume_pieces(handle, options.encoding, resume, own)
+        else:
+            pieces = read_pieces(handle, options.encoding, own)
         if span.end_line:
             pieces = _until(pieces, span.end_line)
         if span.prefix:
@@ -369,7 +421,7 @@ def span_games(
             options.max_depth,
             literal_reported=span.literal_reported,
         )
-        given = Decoding(encoding=span.encoding or "utf-8", issues=list(span.decoded))
+        given = Decoding(encoding=span.encoding, issues=list(span.decoded))
         given.binary = span.binary
         yield from build_games(
             chunks,
@@ -390,12 +442,6 @@ def _check_unchanged(handle: BinaryIO, span: Span) -> None:
             f"{span.name}: the file changed since it was scanned (line {span.line} "
             f"is no longer at byte {span.start})"
         )
-
-
-def _renumbered(pieces: Iterable[Piece], shift: int) -> Iterator[Piece]:
-    for piece in pieces:
-        piece.line += shift
-        yield piece
 
 
 def _until(pieces: Iterable[Piece], end_line: int) -> Iterator[Piece]:

@@ -3,11 +3,12 @@
 A path with a protocol (``memory://…``, ``file://…``, ``s3://…``, ``gs://…``) is read
 through `fsspec <https://filesystem-spec.readthedocs.io>`_, which comes with the
 ``dask`` extra (``pip install 'pdn-tools[dask]'``); a protocol whose package is not
-installed (s3fs, gcsfs) is reported in one line, like a missing file.  Local paths go
-through :mod:`pdn_tools.run.paths` as always.  A local path or URL holding ``*``, ``?``
-or ``[`` that names no file itself is a glob: it stands for the files it matches,
-sorted.  A directory (or a URL prefix that is one) stands for its ``*.pdn`` files,
-sorted and recursive.
+installed (s3fs, gcsfs) is reported in one line, like a missing file.  Local paths are
+found by :mod:`pdn_tools.run.discover` as always (folders walked with the exclusions,
+zip archives opened, unreadable entries kept with the reason).  A local path or URL
+holding ``*``, ``?`` or ``[`` that names no file itself is a glob: it stands for the
+paths it matches, sorted, each found as if named.  A URL prefix that is a directory
+stands for its ``*.pdn`` files, sorted and recursive.
 
 Workers of a cluster open the same names (:func:`open_binary`), so a URL must mean
 the same storage on every machine.
@@ -21,8 +22,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, BinaryIO, cast
 
-from pdn_tools.run.paths import InputError, check
-from pdn_tools.run.paths import expand as expand_local
+from pdn_tools.pdn.archives import compression
+from pdn_tools.run.discover import Discovery, Found, InputError
 
 if TYPE_CHECKING:
     from fsspec import AbstractFileSystem
@@ -90,22 +91,40 @@ def version(path: str) -> str:
         return ""
 
 
-def expand(paths: tuple[str, ...]) -> Iterator[str]:
-    """The files named by *paths* in order (``-`` passed through), as
-    :func:`pdn_tools.run.paths.expand` with URLs and globs; :class:`InputError` for a
-    name that matches nothing or cannot be read."""
+def compressed(path: str) -> bool:
+    """Whether the file at *path* holds compressed data (gzip, bzip2, xz or a zip
+    archive), by its first bytes; False when it cannot be read."""
+    try:
+        with open_binary(path) as handle:
+            return compression(handle.read(6)) is not None
+    except (OSError, InputError):
+        return False
+
+
+def find(paths: tuple[str, ...], discovery: Discovery | None = None) -> Iterator[Found]:
+    """The files named by *paths* in order (``-`` passed through): local paths found
+    by *discovery* (:class:`pdn_tools.run.discover.Discovery`, default settings when
+    None), globs and URLs expanded here; :class:`InputError` for a name that matches
+    nothing or cannot be read."""
+    finder = discovery if discovery is not None else Discovery()
     for raw in paths:
         if raw != "-" and is_url(raw):
-            yield from _expand_url(raw)
+            for url in _expand_url(raw):
+                yield Found(url, url)
         elif raw != "-" and _MAGIC.search(raw) and not os.path.lexists(raw):
             matches = sorted(glob.glob(raw, recursive=True))
             if not matches:
                 raise InputError(f"{raw}: no such file or directory")
-            check(tuple(matches))
-            yield from expand_local(tuple(matches))
+            yield from finder.files(matches)
         else:
-            check((raw,))
-            yield from expand_local((raw,))
+            yield from finder.files((raw,))
+
+
+def expand(paths: tuple[str, ...]) -> Iterator[str]:
+    """The paths of the readable files :func:`find` finds with the default settings."""
+    for found in find(paths):
+        if found.problem is None:
+            yield found.path
 
 
 def _expand_url(url: str) -> Iterator[str]:

@@ -10,7 +10,7 @@ processes (``--jobs``, :mod:`pdn_tools.run.parallel`) and on a Dask cluster
 (``--dask``, :mod:`pdn_tools.run.cluster`).  :func:`task_games` gives the games of a
 task in input order, as reading the whole file gives them; :func:`run_unit` checks
 them into :class:`~pdn_tools.report.records.Checked` values; :func:`failed_unit` is
-what a unit that could not run reports instead (E14), so that no part of the input
+what a unit that could not run reports instead (E16), so that no part of the input
 is silently dropped.
 """
 
@@ -20,12 +20,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from pdn_tools.atomic import printable
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.report.records import Checked, file_checked
 from pdn_tools.run import storage
-from pdn_tools.run.check import CheckOptions, checked, slot_games
+from pdn_tools.run.check import CheckOptions, check_file, checked, slot_games, unreadable
+from pdn_tools.run.discover import Found
 from pdn_tools.run.slots import SlotBatch, cut_batches
 from pdn_tools.run.spans import Span, cut_spans, span_games
 
@@ -80,11 +82,31 @@ Unit = list[Task]
 
 
 def input_list(paths: Iterable[str], stdin_name: str | None) -> list[Input]:
-    """Number the files to read; standard input gets *stdin_name* (or ``<stdin>``)."""
+    """Number the files to read; standard input gets *stdin_name* (or ``<stdin>``).
+
+    A file is named by its path, with bytes that are not UTF-8 shown as ``\\xNN``
+    (:func:`pdn_tools.atomic.printable`), so that every report format can hold it.
+    """
     return [
-        Input(n, path, (stdin_name or "<stdin>") if path == "-" else path)
+        Input(n, path, (stdin_name or "<stdin>") if path == "-" else printable(path))
         for n, path in enumerate(paths)
     ]
+
+
+def found_inputs(
+    found: Iterable[Found], stdin_name: str | None
+) -> tuple[list[Input], list[Checked]]:
+    """The inputs among *found* (numbered in order, unreadable entries included), and
+    the E14 records of the entries that cannot be read, in their places' order."""
+    inputs: list[Input] = []
+    unreadable_files: list[Checked] = []
+    for number, entry in enumerate(found):
+        if entry.problem is not None:
+            unreadable_files.append(unreadable(number, entry.name, entry.problem))
+        else:
+            name = (stdin_name or "<stdin>") if entry.path == "-" else entry.name
+            inputs.append(Input(number, entry.path, name))
+    return inputs, unreadable_files
 
 
 def plan(
@@ -98,9 +120,10 @@ def plan(
 ) -> Iterator[Unit]:
     """Cut the inputs into units of work, lazily and in order.
 
-    Files larger than *split_bytes* (and standard input) are scanned here and cut
-    into spans (batches) of about *batch_chars* characters of games; smaller files
-    are grouped until their sizes add up to *group_bytes*.
+    Files larger than *split_bytes* are scanned here and cut into spans of about
+    *batch_chars* characters of games (compressed ones, and standard input, into
+    batches of games shipped to the workers); smaller files are grouped until their
+    sizes add up to *group_bytes*.
     """
     group: Unit = []
     group_size = 0
@@ -124,11 +147,17 @@ def plan(
 def cut_file(
     source: Input, options: CheckOptions, stdin: BinaryIO | None, batch_chars: int, size: int = 0
 ) -> Iterator[Task]:
-    """The tasks of one large input, in order: spans of a file, batches of stdin."""
-    if source.path != "-":
+    """The tasks of one large input, in order: spans of a file, batches of a
+    compressed file or of standard input."""
+    if source.path != "-" and not storage.compressed(source.path):
         yield from cut_spans(
             source.file_no, source.path, source.name, options.read, batch_chars, size
         )
+        return
+    if source.path != "-":
+        with storage.open_binary(source.path) as handle:
+            for batch in cut_batches(handle, options.read, batch_chars, size):
+                yield Batch(source, batch)
         return
     if stdin is None:
         raise ValueError("standard input named as input but no stream given")
@@ -142,8 +171,12 @@ def task_games(task: Task, options: ReadOptions, report: FileReport) -> Iterator
     if isinstance(task, Span):
         yield from span_games(task, options, report)
     elif isinstance(task, WholeFile):
-        with storage.open_binary(task.source.path) as handle:
-            yield from read_games(handle, options, name=task.source.name, report=report)
+        path = task.source.path
+        if storage.is_url(path):
+            with storage.open_binary(path) as handle:
+                yield from read_games(handle, options, name=task.source.name, report=report)
+        else:  # the reader opens compressed files and zip members itself
+            yield from read_games(path, options, name=task.source.name, report=report)
     else:
         yield from slot_games(task.source.name, task.batch.slots, options)
         if task.batch.empty_file is not None:
@@ -171,6 +204,9 @@ def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
     for task in unit:
         weight += task_weight(task)
         file_no, name = task_source(task)
+        if isinstance(task, WholeFile):  # a file that cannot be opened gives E14
+            out.extend(check_file(file_no, task.source.path, name, options))
+            continue
         report = FileReport(name)
         out.extend(
             checked(file_no, game, options) for game in task_games(task, options.read, report)
@@ -181,7 +217,7 @@ def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
 
 
 def failed_unit(unit: Unit, reason: str) -> tuple[int, list[Checked]]:
-    """What *unit* reports when it could not be checked: one E14 record per task,
+    """What *unit* reports when it could not be checked: one E16 record per task,
     naming the games and lines left unchecked and *reason*."""
     weight = 0
     out: list[Checked] = []
@@ -193,12 +229,12 @@ def failed_unit(unit: Unit, reason: str) -> tuple[int, list[Checked]]:
 
 
 def unchecked(task: Task, reason: str) -> Issue:
-    """The E14 finding of a task that could not be checked."""
+    """The E16 finding of a task that could not be checked."""
     if isinstance(task, Span):
         where = f"games from number {task.games_before + 1} at line {task.line}"
         where += f" to line {task.end_line - 1}" if task.end_line else " to the end of the file"
-        return Issue("E14", f"{where} not checked: {reason}", task.line, 1)
-    return Issue("E14", f"file not checked: {reason}", 1, 1)
+        return Issue("E16", f"{where} not checked: {reason}", task.line, 1)
+    return Issue("E16", f"file not checked: {reason}", 1, 1)
 
 
 __all__ = [
@@ -211,6 +247,7 @@ __all__ = [
     "WholeFile",
     "cut_file",
     "failed_unit",
+    "found_inputs",
     "input_list",
     "plan",
     "run_unit",

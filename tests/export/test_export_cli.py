@@ -45,7 +45,7 @@ def test_format_from_extension(collection: Path, tmp_path: Path) -> None:
     assert len((tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()) == 3
     table = pq.read_table(tmp_path / "out.parquet")
     assert table.num_rows == 3
-    assert table.schema.metadata[METADATA_KEY.encode()] == b"1"
+    assert table.schema.metadata[METADATA_KEY.encode()] == b"2"
 
 
 def test_rejects_verbatim_and_counts(collection: Path, tmp_path: Path) -> None:
@@ -106,15 +106,15 @@ def test_parquet_moves_table(collection: Path, tmp_path: Path) -> None:
     code, _, _ = run(str(collection), "-o", str(games), "--moves-table", str(moves))
     assert code == 1
     rows = pq.read_table(moves).to_pylist()
-    first = [r for r in rows if r["game"] == 1]
-    assert [r["move"] for r in first] == ["32-28", "19-23"]
-    assert first[1]["fen_after"].startswith("W:")
-    bad = [r for r in rows if r["game"] == 2]
-    assert [r["move"] for r in bad] == ["32-28", "19-23", "28x17"] and bad[2]["from"] is None
     table = pq.read_table(games).to_pylist()
+    first = [r for r in rows if r["record_id"] == table[0]["record_id"]]
+    assert [r["move"] for r in first] == ["32-28", "19-23"]
+    assert first[0]["fen_before"] == "W:W31-50:B1-20" and first[1]["fen_before"].startswith("B:")
+    bad = [r for r in rows if r["record_id"] == table[1]["record_id"]]
+    assert [r["move"] for r in bad] == ["32-28", "19-23", "28x17"] and bad[2]["from_square"] is None
     assert table[0]["moves"] == ["32-28", "19-23"] and table[0]["event"] == "a"
     assert table[1]["status"] == "error" and table[1]["issues"][0]["severity"] == "error"
-    assert pq.read_schema(moves).metadata[METADATA_KEY.encode()] == b"1"
+    assert pq.read_schema(moves).metadata[METADATA_KEY.encode()] == b"2"
 
 
 def test_strip_and_normalise_options(collection: Path, tmp_path: Path) -> None:

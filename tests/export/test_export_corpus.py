@@ -20,7 +20,7 @@ from pdn_tools.cli import main
 from pdn_tools.export.canonical import write_canonical
 from pdn_tools.export.from_json import game_from_dict
 from pdn_tools.export.jsonfmt import game_dict
-from pdn_tools.export.parquet import ParquetWriter
+from pdn_tools.export.parquet import Limits, ParquetWriter
 from pdn_tools.replay import replay_game
 from pdn_tools.replay.resolve import resolve
 
@@ -44,7 +44,7 @@ def test_file_round_trips_through_every_format(corpus: Path, name: str) -> None:
     replays = [replay_game(g) for g in games]
     resolutions = [resolve(g, r) for g, r in zip(games, replays, strict=True)]
     sink = io.BytesIO()
-    parquet = ParquetWriter(sink, row_group=50)  # type: ignore[arg-type]
+    parquet = ParquetWriter(sink, with_record=True, games_limits=Limits(50, 50, 1 << 30))
     canonical_text = []
     for game, replay, resolution in zip(games, replays, resolutions, strict=True):
         data = json.loads(json.dumps(game_dict(game, replay, resolution)))

@@ -19,7 +19,7 @@ from pdn_tools import Game, read_games, read_string
 from pdn_tools.export.canonical import write_canonical
 from pdn_tools.export.from_json import game_from_dict, read_json
 from pdn_tools.export.jsonfmt import JsonArrayWriter, game_dict
-from pdn_tools.export.parquet import ParquetWriter
+from pdn_tools.export.parquet import Limits, ParquetWriter
 from pdn_tools.export.pdn import write_game
 from pdn_tools.replay import ReplayOptions, replay_game
 from pdn_tools.replay.resolve import resolve
@@ -96,7 +96,7 @@ def test_parquet_gives_back_games_and_moves(a: Game, b: Game, c: Game) -> None:
     the canonical main line, each record the game, and the moves table one row per ply."""
     items = [converted(write_game(t, tag_order="input")) for t in (a, b, c)]
     sink, moves = io.BytesIO(), io.BytesIO()
-    writer = ParquetWriter(sink, moves, row_group=2)  # type: ignore[arg-type]
+    writer = ParquetWriter(sink, moves, with_record=True, games_limits=Limits(2, 2, 1 << 30))
     for game, replay, resolution in items:
         writer.write(game, replay, resolution)
     writer.close()
@@ -111,9 +111,11 @@ def test_parquet_gives_back_games_and_moves(a: Game, b: Game, c: Game) -> None:
         expected = [m.text for m in replay.moves]
         assert row["moves"][: len(expected)] == expected
         assert row["plies"] == (replay.plies if replay.replayed else game.plies)
-        rows = [p for p in plies if p["id"] == row["id"]]
+        rows = [p for p in plies if p["record_id"] == row["record_id"]]
         assert [p["move"] for p in rows] == row["moves"]
-        assert [p["ply"] for p in rows if p["from"] is not None] == [m.ply for m in replay.moves]
+        assert [p["ply"] for p in rows if p["from_square"] is not None] == [
+            m.ply for m in replay.moves
+        ]
 
 
 def test_json_array_reads_back() -> None:

@@ -463,6 +463,88 @@ def test_short_landing_two_kings_against_one_is_drawn_at_once() -> None:
     assert _rules_fired(result) == {}
 
 
+def test_two_kings_against_one_at_the_start_position_is_drawn_at_ply_0() -> None:
+    # The house rule's allowance is 0 plies: the start position is drawn already.
+    text = '[GameType "20"]\n[FEN "W:WK47,K49:BK1"]\n1. 47-42 1-6 *'
+    _, result, issues = run(text, variant="short-landing")
+    assert _rules_fired(result) == {"2-kings": 0}
+    assert result.continued_after_draw == 1
+    assert [(i.code, i.ply) for i in issues] == [("W36", 1)]
+    # FMJD rules have no such rule: the same record is no draw at ply 0.
+    _, result, _ = run(text)
+    assert "2-kings" not in _rules_fired(result)
+
+
+def test_two_kings_against_one_at_an_in_game_setup_is_drawn_at_its_ply() -> None:
+    text = '[GameType "20"]\n1. 32-28 19-23 /FEN "W:WK47,K49:BK1"/ 2. 47-42 1-6 *'
+    _, result, issues = run(text, variant="short-landing")
+    assert _rules_fired(result) == {"2-kings": 2}
+    assert [(i.code, i.ply) for i in issues] == [("W36", 3)]
+    # Inside a variation, the event carries the set-up's place.
+    text = '[GameType "20"]\n1. 32-28 19-23 (1... 18-23 /FEN "W:WK47,K49:BK1"/ 2. 47-42) *'
+    _, result, _ = run(text, variant="short-landing")
+    [event] = result.draws
+    assert (event["rule"], event["ply"], event.get("in_variation")) == ("2-kings", 2, True)
+    assert event["column"] == text.splitlines()[1].index("/FEN") + 1
+
+
+def test_no_draw_at_the_start_when_the_side_to_move_has_lost() -> None:
+    # Win beats draw, at ply 0 too: the black king on 5 can move (drawn at once) ...
+    _, result, _ = run('[GameType "20"]\n[FEN "B:WK47,K49:BK5"]\n*', variant="short-landing")
+    assert _rules_fired(result) == {"2-kings": 0}
+    # ... the one on 46, hemmed in by kings it cannot take, cannot: Black has lost.
+    _, result, _ = run('[GameType "20"]\n[FEN "B:WK37,K41:BK46"]\n*', variant="short-landing")
+    assert result.final_side_has_moves is False and _rules_fired(result) == {}
+
+
+#: A white king goes 46-41-37-46 (three plies of White) while a black king goes
+#: 1-7-1: the whole board comes back every six plies with the other side to move.
+TRIANGLE = (
+    "1. 46-41 1-7 2. 41-37 7-1 3. 37-46 1-7 4. 46-41 7-1 5. 41-37 1-7 6. 37-46 7-1 7. 46-41 1-7 *"
+)
+
+
+@pytest.mark.parametrize("variant", ["itsyourturn", "itsyourturn-polish", "iyt"])
+def test_itsyourturn_repetition_ignores_the_side_to_move(variant: str) -> None:
+    text = f'[GameType "20"]\n[FEN "W:WK46,48,49:BK1,3,4"]\n{TRIANGLE}'
+    _, result, _ = run(text, variant=variant)
+    assert _rules_fired(result) == {"threefold": 12}
+    assert "whoever is to move" in result.draws[0]["article"]
+    # Under FMJD rules the same placement with the other side to move is another
+    # position: no threefold repetition within these 14 plies.
+    _, result, _ = run(text)
+    assert _rules_fired(result) == {}
+
+
+def test_ip04_option_overrides_the_variant_either_way() -> None:
+    text = f'[GameType "20"]\n[FEN "W:WK46,48,49:BK1,3,4"]\n{TRIANGLE}'
+    _, result, _ = run(text, ip04_repetition_includes_side_to_move=False)
+    assert _rules_fired(result) == {"threefold": 12}
+    _, result, _ = run(text, variant="itsyourturn", ip04_repetition_includes_side_to_move=True)
+    assert _rules_fired(result) == {}
+
+
+RUSSIAN_TRIANGLE = (
+    "1. 29-25 1-5 2. 25-22 5-1 3. 22-29 1-5 4. 29-25 5-1 5. 25-22 1-5 6. 22-29 5-1 7. 29-25 1-5 *"
+)
+
+
+def test_itsyourturn_russian_replaces_russian_records_only() -> None:
+    text = f'[GameType "25"]\n[FEN "W:WK29,31,32:BK1,3,4"]\n{RUSSIAN_TRIANGLE}'
+    _, result, _ = run(text, variant="itsyourturn-russian")
+    assert _rules_fired(result) == {"threefold": 12}
+    _, result, _ = run(text)
+    assert _rules_fired(result) == {}
+    # A profile over international or Russian leaves other variants' records alone:
+    # an English record keeps English rules (Black moves first) ...
+    english = '[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 *'
+    _, result, issues = run(english, variant="itsyourturn-russian")
+    assert result.completed and issues == []
+    # ... and a Frisian record its orthogonal captures.
+    _, result, issues = run('[GameType "40"]\n' + FRISIAN_MOVES, variant="short-landing")
+    assert result.completed and issues == []
+
+
 FRISIAN_MOVES = (
     "1. 33-29 17-22 2. 34-30 11-17 3. 29-24 14x25 4. 38-33 20-24 5. 31-26 19-23 "
     "6. 33-28 18x27 7. 26x30 25x34 8. 44x24 7-11 *"
@@ -491,3 +573,16 @@ def test_no_w37_when_no_other_variant_fits_or_the_gametype_is_given() -> None:
     # A GameType tag is the record's own statement: no second guess.
     _, _, issues = run(G + FRISIAN_MOVES)
     assert "W37" not in codes(issues) and any(i.level.value == "error" for i in issues)
+
+
+def test_export_resolves_moves_under_the_profile_the_replay_used() -> None:
+    from pdn_tools.replay.resolve import game_variant
+
+    def name(text: str, option: str | None) -> str | None:
+        variant = game_variant(read_string(text)[0], option)
+        return None if variant is None else variant.name
+
+    assert name('[GameType "20"]\n1. 32-28 *', "itsyourturn") == "itsyourturn"
+    assert name('[GameType "21"]\n1. 11-15 *', "itsyourturn-russian") == "english"
+    assert name("*", "itsyourturn-italian") == "itsyourturn-italian"
+    assert name("*", None) is None

@@ -65,9 +65,18 @@ def test_frisian_king_limit_applies_in_variations_too() -> None:
 
 
 def test_frisian_lone_kings_draw_at_once() -> None:
-    # The kings stay off each other's lines (all eight directions).
-    _, result, _ = run(frisian("W:WK46:BK4", "1. 46-41 4-10"))
+    # The kings stay off each other's lines (all eight directions): the start position
+    # is drawn already (ply 0), and the moves after it continue a drawn game (W36).
+    _, result, issues = run(frisian("W:WK46:BK4", "1. 46-41 4-10"))
+    assert [(d["rule"], d["ply"]) for d in result.draws] == [("lone-pieces", 0)]
+    assert [(i.code, i.ply) for i in issues] == [("W36", 1)]
+
+
+def test_frisian_lone_kings_draw_when_the_material_arises() -> None:
+    # A capture leaves a lone king against a lone king: drawn at that ply.
+    _, result, issues = run(frisian("W:WK47:BK4,38", "1. 47x33 4-10"))
     assert [(d["rule"], d["ply"]) for d in result.draws] == [("lone-pieces", 1)]
+    assert [(i.code, i.ply) for i in issues] == [("W36", 2)]
 
 
 def test_frisian_two_kings_against_one_draw_after_seven_moves_each() -> None:
@@ -111,8 +120,9 @@ def test_turkish_man_cannot_move_diagonally() -> None:
 
 
 def test_turkish_one_piece_each_is_a_draw() -> None:
+    # Drawn at the start position already (ply 0), not only from the first move.
     _, result, _ = run('[GameType "30"]\n[FEN "W:Wa2:Bh7"]\n\n1. a2-a3 h7-h6 *\n')
-    assert [(d["rule"], d["ply"]) for d in result.draws] == [("lone-pieces", 1)]
+    assert [(d["rule"], d["ply"]) for d in result.draws] == [("lone-pieces", 0)]
 
 
 # ---------------------------------------------------------------------- corpus

@@ -4,12 +4,9 @@ from the page's own data, against the findings and boards of the Python API."""
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
-import pytest
 from cli_helpers import one_clean_line, run_bytes
 from click.testing import CliRunner
 from page_helpers import codes, digest, listed, many_findings, page
@@ -17,7 +14,6 @@ from page_helpers import codes, digest, listed, many_findings, page
 import pdn_tools
 from pdn_tools import Board
 from pdn_tools.cli import main
-from pdn_tools.cli.atomic import atomic_output
 from pdn_tools.diagnostics import CATALOGUE
 
 FAULTS = "corpus/faults/illegal-moves.pdn"
@@ -222,34 +218,22 @@ def test_the_output_appears_only_when_complete(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["report", "corpus/", "-o", str(missing)])
     assert result.exit_code == 2
     assert one_clean_line(result.stderr).startswith(f"pdn report: cannot write {missing}:")
-    # An input that fails during the run (exit 2) leaves an earlier report as it was.
+    # A run that ends with status 2 (a named input that cannot be read) leaves an
+    # earlier report as it was, and no temporary beside it.
     inputs = tmp_path / "in"
     inputs.mkdir()
     (inputs / "a.pdn").write_text(Path(FAULTS).read_text(encoding="utf-8"), encoding="utf-8")
     (inputs / "b.pdn").symlink_to(tmp_path / "gone.pdn")
     earlier = tmp_path / "r.html"
     earlier.write_text("earlier", encoding="utf-8")
-    result = CliRunner().invoke(main, ["report", str(inputs), "-o", str(earlier), "-j", "1"])
+    named = [str(inputs / "a.pdn"), str(inputs / "b.pdn")]
+    result = CliRunner().invoke(main, ["report", *named, "-o", str(earlier), "-j", "1"])
     assert result.exit_code == 2 and "b.pdn" in result.stderr
     assert earlier.read_text(encoding="utf-8") == "earlier"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "r.html"]
-
-
-def test_atomic_output_replaces_or_keeps(tmp_path: Path) -> None:
-    target = tmp_path / "out.txt"
-    target.write_text("old", encoding="utf-8")
-    with pytest.raises(RuntimeError), atomic_output(str(target)) as out:
-        out.write("half")
-        raise RuntimeError("stop")
-    assert target.read_text(encoding="utf-8") == "old"
-    assert os.listdir(tmp_path) == ["out.txt"]
-    with atomic_output(str(target)) as out:
-        out.write("new\n")
-    assert target.read_text(encoding="utf-8") == "new\n"
-    mask = os.umask(0)
-    os.umask(mask)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
-    assert os.listdir(tmp_path) == ["out.txt"]
+    # Inside a folder the same link is a finding (E14) and the report is written.
+    result = CliRunner().invoke(main, ["report", str(inputs), "-o", str(earlier), "-j", "1"])
+    assert result.exit_code == 1 and "E14" in earlier.read_text(encoding="utf-8")
 
 
 def test_size_stays_within_the_documented_bound(tmp_path: Path) -> None:

@@ -71,6 +71,10 @@ def test_names_gametypes_and_profiles() -> None:
         "czech",
         "immediate-removal",
         "short-landing",
+        "itsyourturn",
+        "itsyourturn-italian",
+        "itsyourturn-polish",
+        "itsyourturn-russian",
         "frisian",
         "turkish",
     ]
@@ -79,6 +83,33 @@ def test_names_gametypes_and_profiles() -> None:
         assert variant_by_name(str(number)) is variant
     assert variant_by_name("26") is BRAZILIAN and variant_by_name("29") is CZECH
     assert IMMEDIATE_REMOVAL.gametype is None and SHORT_LANDING.gametype is None
+
+
+@pytest.mark.parametrize(
+    ("profile", "base"),
+    [
+        ("itsyourturn", INTERNATIONAL),
+        ("itsyourturn-italian", ITALIAN),
+        ("itsyourturn-polish", IMMEDIATE_REMOVAL),
+        ("itsyourturn-russian", RUSSIAN),
+    ],
+)
+def test_itsyourturn_profiles_are_their_base_with_whole_board_repetition(
+    profile: str, base: Variant
+) -> None:
+    """ItsYourTurn applies its repetition rule "in all games" and changes nothing else."""
+    variant = variant_by_name(profile)
+    assert variant.gametype is None
+    assert base.draw_rules.repetition_includes_side_to_move
+    assert not variant.draw_rules.repetition_includes_side_to_move
+    same = replace(
+        variant,
+        name=base.name,
+        gametype=base.gametype,
+        aliases=base.aliases,
+        draw_rules=replace(variant.draw_rules, repetition_includes_side_to_move=True),
+    )
+    assert same == base
 
 
 def test_first_mover_and_start_position() -> None:

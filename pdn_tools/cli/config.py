@@ -1,0 +1,180 @@
+"""Configuration files: ``[tool.pdn]`` in ``pyproject.toml``, or a ``pdn.toml``.
+
+Found as ruff finds its own: from the folder of the paths given (their common
+folder; the current folder for standard input) upwards, the first folder that holds
+a ``pdn.toml`` (settings at its top level) or a ``pyproject.toml`` with a
+``[tool.pdn]`` table; ``pdn.toml`` wins when a folder holds both.  ``--config PATH``
+names the file instead, ``--config 'KEY = VALUE'`` overrides one setting (above any
+file), and ``--isolated`` reads no file.  Options given on the command line override
+every setting.
+
+A setting is named like the long option it stands for (``fail-on``, ``max-depth``);
+``rules`` is a table of ``--rule`` options.  A command takes the settings it has an
+option for and leaves the others (``fail-on`` means nothing to ``pdn stats``).
+Unknown settings and bad values are usage errors (exit status 2), named with the file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+#: The settings a file may hold: name → the command option (parameter) it sets.
+SETTINGS: dict[str, str] = {
+    "select": "select",
+    "ignore": "ignore",
+    "fail-on": "fail_on",
+    "variant": "variant",
+    "strict": "strict",
+    "encoding": "encoding",
+    "max-game-size": "max_game_size",
+    "max-depth": "max_depth",
+    "exclude": "exclude",
+    "extend-exclude": "extend_exclude",
+    "respect-gitignore": "respect_gitignore",
+    "rules": "rule",
+}
+PDN_TOML = "pdn.toml"
+PYPROJECT = "pyproject.toml"
+
+
+class ConfigError(click.ClickException):
+    """A configuration file or setting that cannot be used (exit status 2)."""
+
+    exit_code = 2
+    command = "pdn"
+    """The command that read it, as messages name it (``pdn validate``)."""
+
+
+@dataclass
+class Config:
+    """The settings in force: from a file (``path``, None when none) and overrides.
+
+    ``base`` is the folder exclusion patterns of the file are relative to.
+    """
+
+    path: str | None = None
+    base: str = field(default_factory=os.getcwd)
+    values: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, str] = field(default_factory=dict)
+    """Where each setting came from, for messages (``pyproject.toml``, ``--config``)."""
+
+    def where(self, key: str) -> str:
+        """Where setting *key* came from, as messages name it."""
+        return self.origin.get(key, "--config")
+
+
+def _table(path: str) -> dict[str, Any] | None:
+    """The pdn settings in the file at *path*: the whole of a ``pdn.toml``, the
+    ``[tool.pdn]`` table of any other file (None when it has none)."""
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    if os.path.basename(path) == PDN_TOML:
+        return data
+    tool = data.get("tool")
+    table = tool.get("pdn") if isinstance(tool, dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.pdn] is not a table")
+    return table
+
+
+def find(start: str) -> str | None:
+    """The configuration file for paths below *start*, or None."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, PDN_TOML)
+        if os.path.isfile(candidate):
+            return candidate
+        candidate = os.path.join(folder, PYPROJECT)
+        if os.path.isfile(candidate) and _table(candidate) is not None:
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def start_folder(paths: Iterable[str]) -> str:
+    """The folder the search for a configuration file starts from: the common folder
+    of *paths* (the current folder for standard input or none)."""
+    folders = []
+    for path in paths:
+        if path == "-":
+            continue
+        absolute = os.path.abspath(path)
+        folders.append(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+    if not folders:
+        return os.getcwd()
+    try:
+        return os.path.commonpath(folders)
+    except ValueError:  # paths on different drives
+        return os.getcwd()
+
+
+def _check(values: dict[str, Any], where: str) -> None:
+    for key in values:
+        if key not in SETTINGS:
+            known = ", ".join(SETTINGS)
+            raise ConfigError(f"{where}: unknown setting {key!r} (known: {known})")
+    rules = values.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise ConfigError(f"{where}: 'rules' must be a table of NAME = VALUE")
+
+
+def load(paths: Iterable[str], config: tuple[str, ...], isolated: bool) -> Config:
+    """The settings for a command reading *paths*, given ``--config`` and ``--isolated``."""
+    files = [value for value in config if _names_file(value)]
+    overrides = [value for value in config if not _names_file(value)]
+    if len(files) > 1:
+        raise ConfigError("--config names more than one file")
+    if files and isolated:
+        raise ConfigError("--config with a file cannot be used with --isolated")
+    out = Config()
+    path = files[0] if files else None if isolated else find(start_folder(paths))
+    if path is not None:
+        if not os.path.isfile(path):
+            raise ConfigError(f"{path}: no such configuration file")
+        table = _table(path)
+        if table is None:
+            raise ConfigError(f"{path}: has no [tool.pdn] table")
+        shown = _shown(path)
+        where = shown if os.path.basename(path) == PDN_TOML else f"{shown} [tool.pdn]"
+        _check(table, where)
+        out.path = path
+        out.base = os.path.dirname(os.path.abspath(path))
+        out.values.update(table)
+        out.origin.update(dict.fromkeys(table, where))
+    for text in overrides:
+        try:
+            value = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            raise ConfigError(
+                f"--config {text!r}: neither a configuration file nor KEY = VALUE"
+            ) from None
+        _check(value, f"--config {text!r}")
+        if "rules" in value and "rules" in out.values:
+            value["rules"] = {**out.values["rules"], **value["rules"]}
+        out.values.update(value)
+        out.origin.update(dict.fromkeys(value, "--config"))
+    return out
+
+
+def _shown(path: str) -> str:
+    """*path* as messages show it: relative when it lies below the current folder."""
+    relative = os.path.relpath(os.path.abspath(path))
+    return path if relative.startswith("..") else relative
+
+
+def _names_file(value: str) -> bool:
+    """Whether a ``--config`` value names a file rather than a KEY = VALUE override."""
+    return "=" not in value or os.path.isfile(value)

@@ -1,0 +1,207 @@
+"""Which of the splitter's chunks are games, and which findings each game carries.
+
+The splitter (:mod:`pdn_tools.pdn.split`) cuts text wherever a game may begin or end;
+this module decides what the pieces are, for the reader and for the parallel cutter
+alike, so both number the games and place the findings identically:
+
+* a chunk with a tag pair (``[Name "value"]``, or a line that begins one and breaks
+  off) is a game, and so is a chunk without tags whose text is moves (a move such as
+  ``32-28`` or ``c3-d4``, and no more words than moves) or nothing but move numbers
+  and a result (``1. 0-2``);
+* any other chunk is text outside the games — a ``#!`` line, a line of prose, a
+  README: consecutive such chunks become one W06 on the game after them (on the last
+  game for text after it), never a game of their own;
+* a file with no game at all gets one finding: E15 when it held such text (it is no
+  PDN file), W35 when it is empty or holds only comments.
+
+Findings of the decoder go to the game whose lines hold them; those about the file
+as a whole (line 1) to the first game.  A game is handed on one chunk late, so that
+text after it can still join it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.source import Decoding
+from pdn_tools.pdn.split import Chunk
+
+_QUOTED_TAG = re.compile(r"\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,40}?\"[^\"\n]*\"[ \t]*\]")
+_TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,40}?\"", re.MULTILINE)
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
+_NUMERIC_MOVE = re.compile(r"(?<![\w/])0?([1-9]\d?)[ \t]?[-x:][ \t]?0?([1-9]\d?)(?![\d/-])")
+_ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][1-8](?!\w)")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_FIRST_WORDS = 40
+
+
+def _moves(text: str) -> int:
+    numeric = sum(1 for m in _NUMERIC_MOVE.finditer(text) if m.group(1) != m.group(2))
+    return numeric + len(_ALGEBRAIC_MOVE.findall(text))
+
+
+def is_game(chunk: Chunk) -> bool:
+    """Whether *chunk* is a game rather than text outside the games (see above)."""
+    if chunk.oversize or chunk.text is None:
+        return True
+    if not chunk.has_tags and not chunk.has_movetext:
+        return False
+    text = chunk.text
+    if (chunk.has_tags and _QUOTED_TAG.search(text)) or _TAG_START.search(text):
+        return True
+    body = _COMMENTS.sub(" ", text)
+    moves = _moves(body)
+    words = len(_WORD.findall(body))
+    return words <= moves if moves else words == 0
+
+
+def _visible_text(chunk: Chunk) -> bool:
+    return bool(chunk.text and chunk.text.strip())
+
+
+@dataclass(slots=True)
+class Record:
+    """A game chunk with the findings the reader puts before and after its own.
+
+    ``before`` holds the decoder's findings on its lines (and, for the first game,
+    those about the file and the text before it); ``after`` those about text that
+    follows the game.
+    """
+
+    index: int
+    chunk: Chunk
+    before: list[Issue] = field(default_factory=list)
+    after: list[Issue] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a whole file gave: its number of games and, when it has none, its findings."""
+
+    games: int = 0
+    issues: list[Issue] = field(default_factory=list)
+
+
+class _Outside:
+    """A run of consecutive chunks of text outside the games, reported once."""
+
+    def __init__(self, chunk: Chunk) -> None:
+        self.line = chunk.line
+        self.column = chunk.column
+        self.end_line = _last_line(chunk)
+        self.first = " ".join((chunk.text or "").split())[:_FIRST_WORDS]
+
+    def add(self, chunk: Chunk) -> None:
+        self.end_line = max(self.end_line, _last_line(chunk))
+
+    def issue(self, where: str) -> Issue:
+        lines = self.end_line - self.line + 1
+        return Issue(
+            "W06",
+            f"text {where} skipped ({lines} line(s), not PDN): {self.first!r}",
+            self.line,
+            self.column + 1,
+        )
+
+
+def _last_line(chunk: Chunk) -> int:
+    """The last line that holds text of *chunk*."""
+    return chunk.line + (chunk.text or "").rstrip().count("\n")
+
+
+def records(
+    chunks: Iterable[Chunk],
+    decoding: Decoding,
+    outcome: Outcome,
+    *,
+    first_index: int = 0,
+    last: bool = True,
+) -> Iterator[Record]:
+    """The games among *chunks*, numbered from *first_index* + 1, with their findings
+    (see above).
+
+    When the chunks run out, *outcome* holds the number of games and, for a file
+    without any, the findings about it.  With *last* false the chunks are a part of a
+    file that goes on after them, cut just after a game (:mod:`pdn_tools.run.spans`):
+    what belongs to the file's end (the decoder's remaining findings, those of a file
+    without games) is then left to the part that ends the file.
+    """
+    pending: list[Issue] = []  # findings for the next game
+    held: Record | None = None
+    outside: _Outside | None = None
+    prose: str | None = None  # the start of the first text that is not PDN
+    index = first_index
+
+    def flush(last: bool = False) -> None:
+        """Report the run of text outside the games: on the next game, or on the
+        last one when no game follows."""
+        nonlocal outside
+        if outside is not None:
+            if held is None:
+                pending.append(outside.issue("before the first game"))
+            elif last:
+                held.after.append(outside.issue("after the last game"))
+            else:
+                pending.append(outside.issue("before this game"))
+            outside = None
+
+    for chunk in chunks:
+        if not is_game(chunk):
+            if chunk.has_tags or chunk.has_movetext:
+                if outside is None:
+                    outside = _Outside(chunk)
+                    prose = outside.first if prose is None else prose
+                else:
+                    outside.add(chunk)
+                continue
+            # Comments, whitespace or skipped text with no game after them.
+            flush()
+            leftovers = list(chunk.issues)
+            if _visible_text(chunk):
+                leftovers.append(
+                    Issue(
+                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
+                    )
+                )
+            (held.after if held is not None else pending).extend(leftovers)
+            continue
+        flush()
+        index += 1
+        record = Record(index, chunk)
+        found = decoding.take(max(chunk.end_line, chunk.line))
+        record.before = found + pending if pending else found
+        pending = []
+        if held is not None:
+            yield held
+        held = record
+    if not last:
+        if outside is not None or pending or held is None:
+            # Its findings would belong to the next part's first game.
+            raise ValueError("a part of a file must end just after a game")
+        outcome.games = index
+        yield held
+        return
+    flush(last=True)
+    outcome.games = index
+    if held is not None:
+        held.after.extend(decoding.take())
+        yield held
+        return
+    outcome.issues = decoding.take()
+    if prose is not None:
+        outcome.issues.append(
+            Issue(
+                "E15",
+                f"no PDN game in this file: its text holds neither tag pairs nor moves "
+                f"(it begins {prose!r})",
+                1,
+                1,
+            )
+        )
+    else:
+        outcome.issues.extend(pending)
+        if not decoding.binary:
+            outcome.issues.append(Issue("W35", "file holds no game", 1, 1))

@@ -1,0 +1,390 @@
+"""Which files a command reads, found the way linters such as ruff find them.
+
+Paths named on the command line are always read (a zip archive: its ``.pdn``
+members; ``archive.zip:inner.pdn``, as reports name a member: that member).
+Folders are walked in sorted order, each folder's files before its subfolders, for
+files whose names end in ``.pdn`` in any letter case — also compressed
+(``.pdn.gz``, ``.pdn.bz2``, ``.pdn.xz``) — and for ``.zip`` archives of such files.
+While walking:
+
+* entries matching an exclusion pattern are skipped: by default hidden entries
+  (``.git``, ``.venv``, ``.tox``, …) and the usual tool folders (``venv``,
+  ``node_modules``, ``__pycache__``, ``site-packages``, …); a folder holding a
+  ``pyvenv.cfg`` is a virtual environment and skipped whatever its name.  Patterns
+  are written as in ``.gitignore`` and matched relative to the folder they were
+  given for (the current folder on the command line, the configuration file's
+  folder in a configuration file);
+* files that ``.gitignore`` files (and ``.git/info/exclude``) ignore are skipped,
+  with git's rules, through the `pathspec` library — unless turned off;
+* symbolic links are followed, but a folder is walked once: a link back to a folder
+  above it (a loop) is reported, a second way into a folder already walked is not
+  taken, and a file reached twice is read once;
+* a FIFO, socket or device named like a PDN file is skipped with a note (opening a
+  FIFO would wait forever); an entry that cannot be read (permission denied, a link
+  to nothing, a link loop) is returned with the reason, so that the command reports
+  it (E14) and goes on with the other files.
+
+File names with bytes that are not UTF-8 keep them for opening; reports show them
+with the bytes escaped (``caf\\xe9.pdn``).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import zipfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from pathspec import GitIgnoreSpec
+
+from pdn_tools.atomic import printable
+from pdn_tools.pdn.archives import (
+    is_zip_name,
+    member_name,
+    member_path,
+    path_of_name,
+    zip_members,
+)
+
+
+class InputError(Exception):
+    """A path named on the command line that cannot be read (exit status 2)."""
+
+
+#: Entries skipped while walking unless the exclusions are replaced (``--exclude``).
+DEFAULT_EXCLUDE = (
+    ".*",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    "__pypackages__",
+    "site-packages",
+    "_darcs",
+    "CVS",
+)
+#: Endings of the files read while walking (compared in lower case).
+PDN_ENDINGS = (".pdn", ".pdn.gz", ".pdn.bz2", ".pdn.xz")
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """Exclusion patterns (``.gitignore`` syntax) and the folder they are relative to."""
+
+    patterns: tuple[str, ...]
+    base: str
+    spec: GitIgnoreSpec = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base", os.path.abspath(self.base))
+        object.__setattr__(self, "spec", GitIgnoreSpec.from_lines(self.patterns))
+
+    def base_for(self, root: str) -> str:
+        """The folder the patterns are matched from below the walked folder *root*:
+        their own folder when *root* lies in it, else *root* itself."""
+        return self.base if _within(root, self.base) else root
+
+
+def _within(absolute: str, folder: str) -> bool:
+    """Whether *absolute* is *folder* or lies below it."""
+    return absolute == folder or absolute.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _relative(absolute: str, base: str, is_dir: bool) -> str:
+    """*absolute* (below *base*) relative to *base* in ``/`` form, a folder with a
+    trailing ``/``, as ``.gitignore`` patterns are matched."""
+    rel = absolute[len(base.rstrip(os.sep)) + 1 :]
+    if os.sep != "/":
+        rel = rel.replace(os.sep, "/")
+    return rel + "/" if is_dir else rel
+
+
+@dataclass
+class WalkOptions:
+    """How folders are walked: exclusions and whether ``.gitignore`` files count."""
+
+    exclude: list[Patterns] = field(
+        default_factory=lambda: [Patterns(DEFAULT_EXCLUDE, os.getcwd())]
+    )
+    respect_gitignore: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A file to read: the path that opens it, the name reports show, and the reason
+    it cannot be read (None when it can)."""
+
+    path: str
+    name: str
+    problem: str | None = None
+
+
+_Ignore = tuple[str, GitIgnoreSpec]
+"""A ``.gitignore`` file: its folder (absolute) and its patterns."""
+_Exclusion = tuple[str, GitIgnoreSpec]
+"""Exclusion patterns as applied in one walk: the folder they are matched from."""
+
+
+def _ignore_file(folder: str, path: str) -> _Ignore | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return folder, GitIgnoreSpec.from_lines(handle.read().splitlines())
+    except OSError:
+        return None
+
+
+def _ignored(ignores: Sequence[_Ignore], absolute: str, is_dir: bool) -> bool:
+    """Whether git would ignore *absolute*: the deepest ``.gitignore`` with a matching
+    pattern decides, as in git."""
+    for folder, spec in reversed(ignores):
+        result = spec.check_file(_relative(absolute, folder, is_dir))
+        if result.include is not None:
+            return bool(result.include)
+    return False
+
+
+def _repository(folder: str) -> str | None:
+    """The top of the git work tree holding *folder*, or None."""
+    current = folder
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def unreadable_reason(path: str, exc: OSError) -> str:
+    """Why *path* cannot be read, in words (for E14 and exit-2 messages)."""
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop"
+    if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {printable(target)!r}, which does not exist"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return str(exc)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _wanted(name: str) -> bool:
+    lowered = name.lower()
+    return lowered.endswith(PDN_ENDINGS) or is_zip_name(lowered)
+
+
+@dataclass
+class _Folder:
+    """A folder waiting to be walked."""
+
+    path: str
+    absolute: str
+    ignores: tuple[_Ignore, ...]
+    ancestors: frozenset[tuple[int, int]]
+
+
+class Discovery:
+    """Finds the files of one command; ``notes`` collects entries skipped with a note."""
+
+    def __init__(self, options: WalkOptions | None = None) -> None:
+        self.options = options or WalkOptions()
+        self.notes: list[str] = []
+        self._files: set[tuple[int, int]] = set()
+        self._folders: set[tuple[int, int]] = set()
+
+    def files(self, paths: Iterable[str]) -> Iterator[Found]:
+        """The files named by *paths*, in order (``-`` stands for standard input).
+
+        Raises :class:`InputError` for a named path that does not exist or cannot be
+        read: what is named must be there.
+        """
+        for raw in paths:
+            if raw == "-":
+                yield Found("-", "-")
+                continue
+            member = path_of_name(raw)
+            if member != raw:  # archive.zip:inner.pdn, as reports name it
+                yield Found(member, printable(raw))
+                continue
+            try:
+                info = os.stat(raw)
+            except OSError as exc:
+                if isinstance(exc, FileNotFoundError) and not os.path.islink(raw):
+                    raise InputError(f"{printable(raw)}: no such file or directory") from None
+                raise InputError(f"{printable(raw)}: {unreadable_reason(raw, exc)}") from None
+            if stat.S_ISDIR(info.st_mode):
+                yield from self._walk(raw, info)
+            elif stat.S_ISREG(info.st_mode):
+                self._files.add((info.st_dev, info.st_ino))
+                if not os.access(raw, os.R_OK):
+                    raise InputError(f"{printable(raw)}: permission denied")
+                if is_zip_name(raw):
+                    yield from self._archive(raw, named=True)
+                else:
+                    yield Found(raw, printable(raw))
+            else:
+                raise InputError(f"{printable(raw)}: not a regular file or directory")
+
+    def _archive(self, path: str, named: bool) -> Iterator[Found]:
+        try:
+            members = zip_members(path)
+        except (zipfile.BadZipFile, OSError) as exc:
+            if named:
+                raise InputError(f"{printable(path)}: not a readable zip archive ({exc})") from None
+            self.notes.append(f"{printable(path)}: skipped, not a readable zip archive ({exc})")
+            return
+        if named and not members:
+            self.notes.append(f"{printable(path)}: holds no .pdn file")
+        for member in members:
+            yield Found(member_path(path, member), printable(member_name(path, member)))
+
+    def _walk(self, root: str, info: os.stat_result) -> Iterator[Found]:
+        absolute = os.path.abspath(root)
+        exclude: list[_Exclusion] = []
+        for patterns in self.options.exclude:
+            base = patterns.base_for(absolute)
+            # Patterns that exclude the named folder itself do not apply below it.
+            if absolute == base or not patterns.spec.match_file(_relative(absolute, base, True)):
+                exclude.append((base, patterns.spec))
+        ignores: tuple[_Ignore, ...] = ()
+        if self.options.respect_gitignore:
+            ignores = self._ancestor_ignores(absolute)
+        ident = (info.st_dev, info.st_ino)
+        if ident in self._folders:
+            return
+        self._folders.add(ident)
+        stack = [_Folder(root, absolute, ignores, frozenset({ident}))]
+        while stack:
+            folder = stack.pop()
+            found, subfolders = self._list(folder, exclude)
+            yield from found
+            stack.extend(reversed(subfolders))
+
+    def _ancestor_ignores(self, absolute: str) -> tuple[_Ignore, ...]:
+        """The ``.gitignore`` files above *absolute*, up to the top of its repository,
+        and ``.git/info/exclude``; none when a folder above is itself ignored."""
+        top = _repository(absolute)
+        if top is None or top == absolute:
+            exclude = _ignore_file(absolute, os.path.join(absolute, ".git", "info", "exclude"))
+            return (exclude,) if exclude is not None else ()
+        out: list[_Ignore] = []
+        exclude = _ignore_file(top, os.path.join(top, ".git", "info", "exclude"))
+        if exclude is not None:
+            out.append(exclude)
+        folder = top
+        rest = os.path.relpath(absolute, top).split(os.sep)
+        for part in rest:
+            ignore = _ignore_file(folder, os.path.join(folder, ".gitignore"))
+            if ignore is not None:
+                out.append(ignore)
+            folder = os.path.join(folder, part)
+            if _ignored(out, folder, True):
+                return ()  # the named folder is ignored: read it anyway
+        return tuple(out)
+
+    def _skipped(
+        self,
+        absolute: str,
+        is_dir: bool,
+        exclude: list[_Exclusion],
+        ignores: Sequence[_Ignore],
+    ) -> bool:
+        if any(spec.match_file(_relative(absolute, base, is_dir)) for base, spec in exclude):
+            return True
+        return bool(ignores) and _ignored(ignores, absolute, is_dir)
+
+    def _list(
+        self, folder: _Folder, exclude: list[_Exclusion]
+    ) -> tuple[list[Found], list[_Folder]]:
+        """The files of *folder* to read and its subfolders to walk, in name order."""
+        try:
+            with os.scandir(folder.path) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError as exc:
+            problem = f"the folder cannot be read: {unreadable_reason(folder.path, exc)}"
+            return [Found(folder.path, printable(folder.path), problem)], []
+        ignores = folder.ignores
+        if self.options.respect_gitignore and any(e.name == ".gitignore" for e in entries):
+            own = _ignore_file(folder.absolute, os.path.join(folder.absolute, ".gitignore"))
+            if own is not None:
+                ignores = (*ignores, own)
+        files: list[Found] = []
+        subfolders: list[_Folder] = []
+        for entry in entries:
+            path = entry.name if folder.path == os.curdir else os.path.join(folder.path, entry.name)
+            absolute = os.path.join(folder.absolute, entry.name)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if not is_dir and not _wanted(entry.name):
+                continue
+            if self._skipped(absolute, is_dir, exclude, ignores):
+                continue
+            if is_dir:
+                sub = self._subfolder(path, absolute, ignores, folder.ancestors, files)
+                if sub is not None:
+                    subfolders.append(sub)
+            else:
+                files.extend(self._file(entry, path))
+        return files, subfolders
+
+    def _subfolder(
+        self,
+        path: str,
+        absolute: str,
+        ignores: tuple[_Ignore, ...],
+        ancestors: frozenset[tuple[int, int]],
+        problems: list[Found],
+    ) -> _Folder | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        ident = (info.st_dev, info.st_ino)
+        if ident in ancestors:
+            problems.append(
+                Found(
+                    path,
+                    printable(path),
+                    "a symbolic link loop (it leads back to a folder above it)",
+                )
+            )
+            return None
+        if ident in self._folders or os.path.exists(os.path.join(path, "pyvenv.cfg")):
+            return None  # walked already, or a virtual environment
+        self._folders.add(ident)
+        return _Folder(path, absolute, ignores, ancestors | {ident})
+
+    def _file(self, entry: os.DirEntry[str], path: str) -> list[Found]:
+        try:
+            info = entry.stat()
+        except OSError as exc:
+            return [Found(path, printable(path), unreadable_reason(path, exc))]
+        if not stat.S_ISREG(info.st_mode):
+            self.notes.append(f"{printable(path)}: skipped, {_kind(info.st_mode)}")
+            return []
+        ident = (info.st_dev, info.st_ino)
+        if ident in self._files:
+            return []
+        self._files.add(ident)
+        if not os.access(path, os.R_OK):
+            return [Found(path, printable(path), "permission denied")]
+        if is_zip_name(entry.name):
+            return list(self._archive(path, named=False))
+        return [Found(path, printable(path))]

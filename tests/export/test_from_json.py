@@ -1,0 +1,138 @@
+"""Reading pdn-tools JSON back: streamed in bounded pieces, and malformed input refused
+with a message naming the game and the key (never AttributeError or RecursionError)."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools import read_string
+from pdn_tools.export.from_json import JsonInputError, game_from_dict, read_json
+from pdn_tools.export.jsonfmt import game_dict
+from pdn_tools.replay import replay_game
+
+GAMES = (
+    '[Event "a"]\n[GameType "20"]\n1. 32-28 {a "quoted" comment} 18-23 (1... 19-23) *\n\n'
+    '[Event "b, with \\\\ and ]"]\n1. 33-28 19-23 2. 28x19 14x23 $1 2-0\n\n'
+    '[Event "c"]\n[FEN "W:W31,32:B10"]\n1. 31-27 /FEN "B:W27:B10"/ 10-14 *\n'
+)
+
+
+def _objects() -> list[dict[str, Any]]:
+    out = []
+    for game in read_string(GAMES):
+        out.append(game_dict(game, replay_game(game)))
+    return out
+
+
+class _Trickle(io.TextIOBase):
+    """A text stream handing out at most a few characters per read."""
+
+    def __init__(self, text: str, sizes: list[int]) -> None:
+        self.text = text
+        self.at = 0
+        self.sizes = sizes or [1]
+        self.calls = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        step = self.sizes[self.calls % len(self.sizes)]
+        self.calls += 1
+        want = step if size is None or size < 0 else min(size, step)
+        chunk = self.text[self.at : self.at + want]
+        self.at += len(chunk)
+        return chunk
+
+
+def _signature(text: str, sizes: list[int]) -> list[dict[str, Any]]:
+    return [game_dict(g) for g in read_json(_Trickle(text, sizes))]
+
+
+@pytest.mark.parametrize("layout", ["lines", "array-lines", "one-line", "pretty"])
+@given(sizes=st.lists(st.integers(min_value=1, max_value=300), min_size=1, max_size=5))
+@settings(max_examples=20, deadline=None)
+def test_every_layout_and_every_cut_reads_the_same_games(layout: str, sizes: list[int]) -> None:
+    objects = _objects()
+    if layout == "lines":
+        text = "".join(json.dumps(o) + "\n" for o in objects)
+    elif layout == "array-lines":
+        text = "[\n" + ",\n".join(json.dumps(o) for o in objects) + "\n]\n"
+    elif layout == "one-line":
+        text = json.dumps(objects)
+    else:
+        text = json.dumps(objects, indent=2)
+    expected = [game_dict(game_from_dict(o)) for o in objects]
+    assert _signature(text, sizes) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[1,2]", "game 1: expected an object, found the number 1"),
+        ('{"schema_version": 1, "tags": [], "span": 5}', "game 1.span: expected an object"),
+        (
+            '{"schema_version": 1, "tags": [{"name": 7, "value": "x"}]}',
+            "game 1.tags[0].name: expected a string, found the number 7",
+        ),
+        ('{"schema_version": 1}', "game 1: 'tags' is missing"),
+        ('{"schema_version": 1, "tags": [], "moves": [{"kind": "jump"}]}', "unknown node kind"),
+        (
+            '{"schema_version": 1, "tags": [], "issues": [{"code": "Z99", "message": "m", '
+            '"line": 1, "column": 1}]}',
+            "unknown diagnostic code 'Z99'",
+        ),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('[{"schema_version": 1, "tags": []} {"x": 1}]', "expected ',' or ']'"),
+        ('[{"schema_version": 1, "tags": []}', "expected ',' or ']', found 'the end"),
+        ('{"schema_version": 1, "tags": [}', "line 1"),
+        ('[{"schema_version": 1, "tags": []}] junk', "text after the closing ']'"),
+        ('{"schema_version": 99, "tags": []}', "schema version"),
+    ],
+)
+def test_malformed_input_is_refused_with_a_message(text: str, needle: str) -> None:
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(io.StringIO(text)))
+    assert needle in str(caught.value)
+
+
+def _nested_variations(depth: int) -> dict[str, Any]:
+    """A game object whose variations nest *depth* levels deep."""
+    line: list[dict[str, Any]] = [{"kind": "move", "text": "32-28"}]
+    for _ in range(depth):
+        line = [{"kind": "move", "text": "32-28", "variations": [line]}]
+    return {"schema_version": 1, "tags": [], "moves": [{"kind": "move", "text": "33-28"}, *line]}
+
+
+def test_variations_nested_deeper_than_the_limit_are_refused() -> None:
+    fine = _nested_variations(50)
+    assert len(list(read_json(io.StringIO(json.dumps(fine))))) == 1
+    with pytest.raises(JsonInputError, match="nested deeper than 100"):
+        list(read_json(io.StringIO(json.dumps(_nested_variations(150)))))
+    with pytest.raises(JsonInputError, match="nested deeper than 10 "):
+        list(read_json(io.StringIO(json.dumps(fine)), max_depth=10))
+    # 2,000 levels (too deep for json.dumps to write, so spelt out): refused by the
+    # decoder's own depth guard, as a message.
+    opening = '{"kind": "move", "text": "32-28", "variations": [['
+    text = (
+        '{"schema_version": 1, "tags": [], "moves": ['
+        + opening * 2000
+        + '{"kind": "move", "text": "32-28"}'
+        + "]]}" * 2000
+        + "]}"
+    )
+    with pytest.raises(JsonInputError, match="nested too deeply"):
+        list(read_json(io.StringIO(text)))
+
+
+def test_an_object_larger_than_the_limit_is_refused_not_buffered_forever() -> None:
+    big = json.dumps({"schema_version": 1, "tags": [], "comments": [{"text": "x" * 300_000}]})
+    assert len(list(read_json(io.StringIO(big)))) == 1
+    with pytest.raises(JsonInputError, match="longer than 100000 characters"):
+        list(read_json(io.StringIO("[" + big + "]"), max_chars=100_000))
