@@ -32,6 +32,9 @@ Many files, on a Dask cluster (``pip install 'pdn-tools[dask]'``)
     record_bag(paths, options, select=…, ignore=…, fail_on=…)
                a ``dask.bag`` of the report records of every game (``pdn validate
                --format jsonl``'s lines), in input order; paths may be fsspec URLs
+    convert_dataset(paths, out, to=…, moves=…, partition_by=…, rejects=…, client=…)
+               a Parquet dataset (or JSON Lines parts) written by the workers, as
+               ``pdn convert --dask`` writes it; returns the counts
 
 See ``docs/api.md`` for examples; the command line (``pdn``) is built on these.
 """
@@ -69,19 +72,25 @@ from pdn_tools.version import __version__
 
 if TYPE_CHECKING:
     from pdn_tools.run.cluster import record_bag
+    from pdn_tools.run.cluster_convert import convert_dataset
 
 
 def __getattr__(name: str) -> object:
-    """``record_bag`` is imported when first used: it is not needed to read games."""
+    """``record_bag`` and ``convert_dataset`` are imported when first used: they are
+    not needed to read games."""
     if name == "record_bag":
         from pdn_tools.run.cluster import record_bag
 
         return record_bag
+    if name == "convert_dataset":
+        from pdn_tools.run.cluster_convert import convert_dataset
+
+        return convert_dataset
     raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "record_bag"})
+    return sorted({*globals(), "record_bag", "convert_dataset"})
 
 
 __all__ = [
@@ -108,6 +117,7 @@ __all__ = [
     "Visitor",
     "__version__",
     "board_svg",
+    "convert_dataset",
     "read_game",
     "read_games",
     "read_string",

@@ -286,7 +286,7 @@ def test_a_unit_that_fails_reports_e16(scheduler: str, tmp_path: Path) -> None:
     path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 19-23 *\n\n' for n in range(60)))
     source = inputs_of(str(path))[0]
     options = CheckOptions()
-    spans = cluster.scan_file(source, options, 200, source.size)
+    spans = cluster.scan_file(source, options.read, 200, source.size)
     assert len(spans) > 5
     path.write_text("\n" + path.read_text()[:-1])  # same size, every line a byte later
 
@@ -407,3 +407,184 @@ def test_a_scheduler_without_workers_is_an_error(
 
         with pytest.raises(cluster.ClusterError, match="no worker joined the Dask scheduler"):
             bounded(connect)
+
+
+# ``pdn convert --dask``: the workers write the parts of a dataset.
+
+
+def dataset_rows(root: Path) -> list[dict[str, Any]]:
+    """Every row of a (Hive-partitioned) Parquet dataset, ``record_id`` left out (each
+    run, and on a cluster each unit, numbers its own): games in input order (file,
+    game), plies in a fixed order (as a multiset: the moves table names no file)."""
+    import pyarrow.dataset as ds
+
+    table = ds.dataset(root, format="parquet", partitioning="hive").to_table()
+    rows = [{k: v for k, v in row.items() if k != "record_id"} for row in table.to_pylist()]
+    if rows and "file" in rows[0]:
+        return sorted(rows, key=lambda r: (r["file"], r["game"]))
+    return sorted(rows, key=repr)
+
+
+def record_ids(games: Path, moves: Path) -> None:
+    """``record_id`` is unique in the games table and every move's is a game's."""
+    import pyarrow.dataset as ds
+
+    ids = ds.dataset(games, partitioning="hive").to_table(columns=["record_id"])
+    known = ids.column("record_id").to_pylist()
+    assert len(set(known)) == len(known)
+    plies = ds.dataset(moves, partitioning="hive").to_table(columns=["record_id"])
+    assert set(plies.column("record_id").to_pylist()) <= set(known)
+
+
+def leftovers(*roots: Path) -> list[Path]:
+    """Hidden temporary parts left in the output directories."""
+    return [p for root in roots if root.exists() for p in root.rglob(".part-*")]
+
+
+def local_dataset(tmp_path: Path, *paths: str) -> tuple[Path, Path, bytes, bytes]:
+    """``pdn convert --jobs 1`` into a dataset partitioned by variant, with the moves
+    table and rejects: the two roots, the rejects file and the counts line."""
+    games, moves, rejects = tmp_path / "g1", tmp_path / "m1", tmp_path / "r1.pdn"
+    done = run_bytes(
+        "convert", *paths, "-o", f"{games}/", "--moves-table", f"{moves}/",
+        "--partition-by", "variant", "--rejects", str(rejects), "--jobs", "1",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return games, moves, rejects.read_bytes(), done.stderr
+
+
+def test_convert_on_a_scheduler_gives_the_rows_of_a_local_run(
+    scheduler: str, big_file: Path, tmp_path: Path
+) -> None:
+    """The same rows in both tables, the same rejects file, the same counts."""
+    paths = (str(SAMPLES), str(big_file))
+    games, moves, rejects, counts = local_dataset(tmp_path, *paths)
+    out, table, cluster_rejects = tmp_path / "g2", tmp_path / "m2", tmp_path / "r2.pdn"
+    done = run_bytes(
+        "convert", *paths, "-o", f"{out}/", "--moves-table", f"{table}/",
+        "--partition-by", "variant", "--rejects", str(cluster_rejects), "--dask", scheduler,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == counts
+    assert cluster_rejects.read_bytes() == rejects
+    assert dataset_rows(out) == dataset_rows(games)
+    assert dataset_rows(table) == dataset_rows(moves)
+    record_ids(out, table)
+    assert {p.parent.name for p in out.rglob("*.parquet")} == {
+        p.parent.name for p in games.rglob("*.parquet")
+    }
+    assert len(list(out.rglob("*.parquet"))) > len(list(games.rglob("*.parquet")))  # by units
+    assert leftovers(out, table) == []
+
+
+def test_convert_to_jsonl_parts_on_a_local_cluster(big_file: Path, tmp_path: Path) -> None:
+    """JSON Lines parts, named in input order: together they are ``--jobs 1``'s file."""
+    one = run_bytes("convert", str(SAMPLES), str(big_file), "-o", str(tmp_path / "one.jsonl"))
+    out = tmp_path / "parts"
+    local = run_bytes(
+        "convert", str(SAMPLES), str(big_file), "-o", str(out), "--to", "jsonl",
+        "--dask", "local:2",
+    )  # fmt: skip
+    assert local.returncode == one.returncode == 1, local.stderr
+    assert local.stderr == one.stderr
+    parts = sorted(out.glob("part-*.jsonl"))
+    assert len(parts) > 2
+    assert b"".join(p.read_bytes() for p in parts) == (tmp_path / "one.jsonl").read_bytes()
+
+
+def test_convert_with_many_units_and_a_worker_killed(
+    scheduler: str, big_file: Path, tmp_path: Path
+) -> None:
+    """Every file cut into spans of a few games, through the Python API, and a worker
+    killed with SIGKILL while parts are being written: the scheduler runs its units
+    again, and the dataset holds every game once; no temporary part is left."""
+    from pdn_tools.run.cluster_convert import convert_dataset
+
+    games, moves, rejects, _ = local_dataset(tmp_path, str(big_file))
+    out, table = tmp_path / "g2", tmp_path / "m2"
+    killed: list[int] = []
+
+    def kill_when_busy(client: Client, pids: dict[str, int]) -> None:
+        deadline = time.monotonic() + BOUND
+        while time.monotonic() < deadline and not killed:
+            busy = [w for w, keys in client.processing().items() if keys and w in pids]
+            if busy and len(leftovers(out)) >= 2:
+                killed.append(pids[busy[0]])
+                os.kill(killed[0], signal.SIGKILL)
+            time.sleep(0.02)
+
+    def run() -> Any:
+        with Client(scheduler, timeout=BOUND) as client:
+            pids: dict[str, int] = client.run(os.getpid)
+            watcher = threading.Thread(target=kill_when_busy, args=(client, pids), daemon=True)
+            watcher.start()
+            counts = convert_dataset(
+                [str(big_file)], str(out), moves=str(table), partition_by=["variant"],
+                rejects=str(tmp_path / "r2.pdn"), client=client, split_bytes=0,
+                span_chars=3000,
+            )  # fmt: skip
+            watcher.join(BOUND)
+            return counts
+
+    counts = bounded(run)
+    assert killed, "no worker was killed while parts were written"
+    assert counts.read == counts.written + counts.rejected > 500
+    assert (tmp_path / "r2.pdn").read_bytes() == rejects
+    assert dataset_rows(out) == dataset_rows(games)
+    assert dataset_rows(table) == dataset_rows(moves)
+    record_ids(out, table)
+    assert leftovers(out, table) == []
+
+
+def test_a_failed_conversion_leaves_no_part(scheduler: str, big_file: Path, tmp_path: Path) -> None:
+    """A JSON input that is no pdn-tools JSON, after a large file whose units have
+    written their parts: exit 2, one line, and the output directory as it was."""
+    bad = tmp_path / "z.jsonl"
+    bad.write_text('{"not": "a game"}\n')
+    out = tmp_path / "dataset"
+    out.mkdir()
+    (out / "kept.txt").write_text("untouched")
+    done = run_bytes("convert", str(big_file), str(bad), "-o", f"{out}/", "--dask", scheduler)
+    assert done.returncode == 2
+    assert "z.jsonl: not pdn-tools JSON" in one_clean_line(done.stderr.decode())
+    assert sorted(p.name for p in out.rglob("*")) == ["kept.txt"]
+
+
+def test_memory_urls_converted_through_the_api(tmp_path: Path) -> None:
+    """``memory://`` inputs on threads of this process: the rows of the files' local run."""
+    import fsspec
+
+    from pdn_tools.run.cluster_convert import convert_dataset
+
+    fs = fsspec.filesystem("memory")
+    sources = sorted((SAMPLES / "clean").rglob("*.pdn"))
+    for path in sources:
+        with fs.open(f"/pdn-convert/{path.name}", "wb") as handle:
+            handle.write(path.read_bytes())
+    try:
+
+        def on_threads() -> Any:
+            with (
+                LocalCluster(
+                    n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+                ) as local,
+                Client(local) as client,
+            ):
+                return convert_dataset(
+                    ["memory://pdn-convert/"], str(tmp_path / "mem"), client=client,
+                    split_bytes=0, span_chars=1,
+                )  # fmt: skip
+
+        counts = bounded(on_threads)
+    finally:
+        fs.rm("/pdn-convert", recursive=True)
+    done = run_bytes("convert", *map(str, sources), "-o", f"{tmp_path / 'files'}/")
+    assert done.returncode == 0, done.stderr
+    assert counts.read == counts.written == len(dataset_rows(tmp_path / "files")) > 5
+    got = dataset_rows(tmp_path / "mem")
+    want = dataset_rows(tmp_path / "files")
+    for row in want:
+        row["file"] = f"memory:///pdn-convert/{Path(row['file']).name}"
+    assert sorted(got, key=lambda r: (r["file"], r["game"])) == sorted(
+        want, key=lambda r: (r["file"], r["game"])
+    )

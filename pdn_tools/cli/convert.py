@@ -12,182 +12,62 @@ written (:mod:`pdn_tools.run.collisions`).
 
 from __future__ import annotations
 
-import io
 import os
 import sys
-from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import partial
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from pdn_tools.atomic import OutputError, Outputs, printable
-from pdn_tools.cli.options import Common, configured, discovery_options, reading_options
-from pdn_tools.cli.run import find_files
-from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.cli.options import (
+    Common,
+    configured,
+    dask_option,
+    discovery_options,
+    jobs_option,
+    reading_options,
+)
+from pdn_tools.cli.run import find_files, require_cluster
+from pdn_tools.diagnostics import Issue
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError, parse_partitioning
-from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.sinks import (
     FORMATS,
     DatasetSink,
-    Exported,
     JsonSink,
     ParquetSink,
     PdnSink,
     RejectsSink,
+    Renderer,
     Sink,
     format_of,
 )
-from pdn_tools.pdn.model import Game, ReadOptions
-from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
-from pdn_tools.replay.resolve import Resolution, resolve
+from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.run.collisions import OutputCollision, check_outputs
+from pdn_tools.run.convert import (
+    Conversion,
+    ConvertInputError,
+    ConvertOptions,
+    convert_inputs,
+)
 from pdn_tools.run.discover import Found
+from pdn_tools.run.parallel import usable_jobs
 from pdn_tools.run.paths import InputError
-from pdn_tools.run.rejects import LineCopier, Spool
-
-_JSON_INPUT = (".json", ".jsonl", ".ndjson")
 
 
 class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
-def _replay(
-    game: Game, replay: ReplayOptions, strict: bool, from_json: bool
-) -> ReplayResult | None:
-    """Replay *game*; a crash costs the game an E13, never the run.
-
-    A game read from JSON already carries its findings: it is replayed for its
-    resolved moves only, and its issues stay as stored.
-    """
-    kept = game.issues
-    if from_json:
-        game.issues = []
-    known = len(game.issues)
-    try:
-        result: ReplayResult | None = replay_game(game, replay)
-    except Exception as exc:
-        result = None
-        game.add_issue(
-            Issue(
-                "E13",
-                f"internal error while replaying: {exc!r}",
-                game.span.start_line,
-                game.span.start_column,
-            )
-        )
-    if from_json:
-        game.issues = kept
-    elif strict:
-        escalate(game.issues[known:])
-    return result
+def _empty(name: str, issues: list[Issue]) -> None:
+    """A file without games: its findings on stderr."""
+    for issue in issues:
+        click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
 
 
-def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) -> Resolution:
-    try:
-        return resolve(game, replay, variant)
-    except Exception as exc:  # the moves are then written as read
-        game.add_issue(
-            Issue(
-                "E13",
-                f"internal error while resolving moves for export: {exc!r}",
-                game.span.start_line,
-                game.span.start_column,
-            )
-        )
-        return Resolution()
-
-
-class _Run:
-    """One conversion: the sinks, the counts and the routing of each game."""
-
-    def __init__(
-        self,
-        sink: Sink,
-        rejects: RejectsSink | None,
-        options: ReadOptions,
-        rules: dict[str, Any],
-    ) -> None:
-        self.sink = sink
-        self.rejects = rejects
-        self.options = options
-        self.variant = options.variant
-        self.replay = ReplayOptions(variant=options.variant, **rules)
-        self.unreadable = 0
-        self.read = 0
-        self.written = 0
-        self.rejected = 0
-        self.errors_written = 0
-
-    def route(self, game: Game, from_json: bool, copier: _Copy | None = None) -> None:
-        """Replay *game* and write it to the output or to the rejects file.
-
-        A rejected game whose text the reader did not keep (larger than the size
-        limit) is copied from its input by *copier*, in pieces.
-        """
-        self.read += 1
-        replay = _replay(game, self.replay, self.options.strict, from_json)
-        item = Exported(game, replay, _resolution(game, replay, self.variant))
-        if self.rejects is not None and game.status == "error":
-            self.rejected += 1
-            if game.source is None and copier is not None:
-                span = game.span
-                text = copier(span.start_line, span.start_column, span.end_line)
-                self.rejects.write_pieces(text)
-            else:
-                self.rejects.write(item)
-            return
-        self.written += 1
-        if game.status == "error":
-            self.errors_written += 1
-        self.sink.write(item)
-
-    def pdn_file(self, path: str, name: str) -> None:
-        """Convert the games of one PDN file (``-``: standard input), named *name*."""
-        report = FileReport(name)
-        spool: Spool | None = None
-        source: str | IO[bytes] = path
-        if path == "-":
-            source = sys.stdin.buffer
-            if self.rejects is not None:
-                spool = Spool(sys.stdin.buffer)
-                source = io.BufferedReader(spool, 1 << 16)
-        lines: LineCopier | None = None
-        copier: _Copy | None = None
-        if self.rejects is not None:
-            lines = LineCopier(path=None if spool else path, spool=spool)
-            copier = partial(_copy, lines, report)
-        try:
-            for game in read_games(source, self.options, name=name, report=report):
-                self.route(game, False, copier)
-        finally:
-            if lines is not None:
-                lines.close()
-            if spool is not None:
-                spool.close()
-        if report.games == 0:
-            for issue in report.issues:
-                click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
-
-    def json_file(self, path: str) -> None:
-        """Convert the games of one pdn-tools JSON or JSON Lines file."""
-        for game in read_json(path, max_depth=self.options.max_depth):
-            self.route(game, True)
-
-
-_Copy = Callable[[int, int, int], Iterator[str]]
-"""The text of the input being converted from a line and column to the end of a line,
-in pieces."""
-
-
-def _copy(
-    lines: LineCopier, report: FileReport, start: int, column: int, end: int
-) -> Iterator[str]:
-    return lines.lines(report.encoding, start, end, column)
+def _unreadable(entry: Found) -> None:
+    click.echo(f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True)
 
 
 @click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
@@ -240,6 +120,8 @@ def _copy(
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@jobs_option
+@dask_option
 @discovery_options
 @reading_options
 @configured
@@ -265,16 +147,28 @@ def convert(
     apart) or a file found in a folder cannot be read, 2 for usage or input
     errors.
     """
+    if common.dask is not None:
+        require_cluster("convert", paths)
     files = find_files("convert", paths, common, warn_none=False)
     try:
-        counts = _convert(
-            paths, files, out, fmt, rejects, moves_table,
-            CanonicalOptions(strip_comments, strip_variations, normalise_results),
-            replace(common.read, keep_source=rejects is not None),
-            common.rules,
-            common.stdin_filename,
-            _Tables(with_record, partition_by),
-        )  # fmt: skip
+        if common.dask is not None:
+            counts = _convert_on_cluster(
+                paths, files, out, fmt, rejects, moves_table,
+                replace(common.read, keep_source=rejects is not None),
+                common.rules,
+                _Tables(with_record, partition_by),
+                common.dask,
+            )  # fmt: skip
+        else:
+            counts = _convert(
+                paths, files, out, fmt, rejects, moves_table,
+                CanonicalOptions(strip_comments, strip_variations, normalise_results),
+                replace(common.read, keep_source=rejects is not None),
+                common.rules,
+                common.stdin_filename,
+                _Tables(with_record, partition_by),
+                jobs=usable_jobs(common.workers),
+            )  # fmt: skip
     except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
         sys.exit(2)
@@ -319,10 +213,11 @@ def _convert(
     rules: dict[str, Any],
     stdin_filename: str | None,
     tables: _Tables | None = None,
+    jobs: int = 1,
 ) -> tuple[int, int, int, int, int]:
     """Run the conversion; returns (read, written, rejected, errors written, files
     that could not be read).  *paths* are the inputs as given, *files* what they
-    name (for the collision checks)."""
+    name (for the collision checks); *jobs* worker processes read and replay."""
     tables = tables or _Tables()
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
@@ -359,26 +254,74 @@ def _convert(
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
-        run = _Run(sink, reject_sink, options, rules)
+        run = Conversion(sink, reject_sink, options, on_empty=_empty, on_unreadable=_unreadable)
+        renderer = Renderer(
+            target,
+            canonical,
+            moves=moves_table is not None,
+            with_record=tables.with_record,
+        )
+        job = ConvertOptions(options, rules, renderer, rejects=rejects is not None)
         try:
-            for entry in files:
-                path = entry.path
-                if entry.problem is not None:
-                    run.unreadable += 1
-                    click.echo(
-                        f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
-                    )
-                elif path != "-" and path.lower().endswith(_JSON_INPUT):
-                    try:
-                        run.json_file(path)
-                    except JsonInputError as exc:
-                        raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
-                else:
-                    name = (stdin_filename or "<stdin>") if path == "-" else entry.name
-                    run.pdn_file(path, name)
+            convert_inputs(
+                files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
+            )
+        except ConvertInputError as exc:
+            if isinstance(sink, DatasetSink):
+                sink.abort()
+            raise _Usage(str(exc)) from None
         except BaseException:
             if isinstance(sink, DatasetSink):
                 sink.abort()  # a dataset gets all of a conversion or nothing of it
             raise
         sink.close()
     return run.read, run.written, run.rejected, run.errors_written, run.unreadable
+
+
+def _convert_on_cluster(
+    paths: tuple[str, ...],
+    files: list[Found],
+    out: str,
+    fmt: str | None,
+    rejects: str | None,
+    moves_table: str | None,
+    options: ReadOptions,
+    rules: dict[str, Any],
+    tables: _Tables,
+    address: str,
+) -> tuple[int, int, int, int, int]:
+    """``--dask``: the workers of the cluster at *address* write OUT as a directory of
+    parts (:mod:`pdn_tools.run.cluster_convert`); the same counts as :func:`_convert`."""
+    from pdn_tools.run import cluster
+    from pdn_tools.run.cluster_convert import ConvertError, convert_on_cluster, prepare_target
+
+    kind = fmt or "parquet"
+    if out == "-":
+        raise _Usage("on a Dask cluster OUT is a directory of parts, not standard output")
+    if not files:
+        raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
+    partition_by = parse_partitioning(tables.partition_by) if tables.partition_by else ()
+    named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
+    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    try:
+        target = prepare_target(
+            out, kind, moves=moves_table, partition_by=partition_by, with_record=tables.with_record
+        )
+    except ConvertError as exc:
+        raise _Usage(str(exc)) from None
+    job = ConvertOptions(
+        options,
+        rules,
+        Renderer(kind, moves=moves_table is not None, with_record=tables.with_record),
+        rejects=rejects is not None,
+    )
+    with Outputs() as outputs:
+        reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
+        run = Conversion(None, reject_sink, options, on_empty=_empty, on_unreadable=_unreadable)
+        try:
+            with cluster.connect(address) as client:
+                convert_on_cluster(client, files, job, target, run)
+        except (ConvertError, ConvertInputError, cluster.ClusterError) as exc:
+            raise _Usage(str(exc)) from None
+    counts = run.counts()
+    return counts.read, counts.written, counts.rejected, counts.errors_written, counts.unreadable

@@ -210,6 +210,18 @@ def discovery_options(func: F) -> F:
     )
 
 
+def jobs_option(func: F) -> F:
+    """``-j``/``--jobs N``: worker processes (:attr:`Common.jobs`)."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="N",
+        help="Worker processes (default: all cores); the output does not depend on it.",
+    )(func)
+
+
 def checking_options(func: F) -> F:
     """Replay on/off, parallelism, chatter and colour: what a checking run needs."""
     return _apply(
@@ -220,14 +232,7 @@ def checking_options(func: F) -> F:
                 is_flag=True,
                 help="Only read the records; do not replay the moves.",
             ),
-            click.option(
-                "-j",
-                "--jobs",
-                type=click.IntRange(min=1),
-                default=None,
-                metavar="N",
-                help="Worker processes (default: all cores); the output does not depend on it.",
-            ),
+            jobs_option,
             click.option(
                 "-q",
                 "--quiet",

@@ -123,10 +123,17 @@ class PartSet:
         limits: Limits,
         *,
         with_record: bool = False,
+        stem: str | None = None,
+        token: str = "",
     ) -> None:
         self.root = root
         self.partition_by = partition_by
         self.conversion = conversion
+        self.stem = stem if stem is not None else conversion
+        """Part files are named ``part-<stem>-<n>.parquet``."""
+        self.token = token
+        """Part of the temporary names, so that two writers of the same parts (a unit
+        of work run twice) never write into one file."""
         self.limits = limits
         self.schema = table_schema(table, conversion, without=partition_by, with_record=with_record)
         self.open: OrderedDict[tuple[Any, ...], TableFile] = OrderedDict()
@@ -136,6 +143,8 @@ class PartSet:
         self.bytes = 0
         """Arrow bytes waiting over all open parts."""
         self.parts = 0
+        self.finals: dict[Path | None, Path] = {}
+        """The final path of each part, by its temporary path."""
 
     def _part(self, key: tuple[Any, ...]) -> TableFile:
         part = self.open.get(key)
@@ -147,8 +156,10 @@ class PartSet:
             self._finish(oldest)
         self.parts += 1
         directory = self.root / _directory(self.partition_by, key)
-        name = f"part-{self.conversion}-{self.parts:05d}.parquet"
-        part = TableFile(self.schema, self.limits, path=directory / f".{name}.tmp")
+        name = f"part-{self.stem}-{self.parts:05d}.parquet"
+        temporary = f".{name}.{self.token}.tmp" if self.token else f".{name}.tmp"
+        part = TableFile(self.schema, self.limits, path=directory / temporary)
+        self.finals[part.path] = directory / name
         self.open[key] = part
         return part
 
@@ -193,7 +204,7 @@ class PartSet:
         out = []
         for part in self.finished:
             assert part.path is not None
-            out.append((part.path, part.path.with_name(part.path.name[1:].removesuffix(".tmp"))))
+            out.append((part.path, self.finals[part.path]))
         return out
 
     def abort(self) -> None:
@@ -223,21 +234,47 @@ class DatasetWriter:
         conversion: str | None = None,
         games_limits: Limits = GAMES_LIMITS,
         moves_limits: Limits = MOVES_LIMITS,
+        stem: str | None = None,
+        token: str = "",
+        checked: bool = False,
     ) -> None:
+        """*stem* names the part files (``part-<stem>-<n>.parquet``; the conversion id
+        by default) and, when given, prefixes the ``record_id`` values instead of the
+        conversion id; *token* goes into the temporary names; *checked* says that the
+        directories were checked (:func:`check_dataset`) by whoever runs the
+        conversion, as when many writers write parts of one conversion (a cluster)."""
         self.conversion = conversion or new_conversion_id()
         self.partition_by = partition_by
         roots = [Path(root)] + ([Path(moves)] if moves is not None else [])
-        for path, table in zip(roots, ("games", "moves"), strict=False):
-            check_dataset(path, table, partition_by)
+        if not checked:
+            for path, table in zip(roots, ("games", "moves"), strict=False):
+                check_dataset(path, table, partition_by)
         for path in roots:
             path.mkdir(parents=True, exist_ok=True)
-        self.tables = TableRows(self.conversion, moves=moves is not None, with_record=with_record)
+        self.tables = TableRows(
+            self.conversion, moves=moves is not None, with_record=with_record, prefix=stem
+        )
         self.games = PartSet(
-            roots[0], "games", partition_by, self.conversion, games_limits, with_record=with_record
+            roots[0],
+            "games",
+            partition_by,
+            self.conversion,
+            games_limits,
+            with_record=with_record,
+            stem=stem,
+            token=token,
         )
         self.moves = None
         if moves is not None:
-            self.moves = PartSet(roots[1], "moves", partition_by, self.conversion, moves_limits)
+            self.moves = PartSet(
+                roots[1],
+                "moves",
+                partition_by,
+                self.conversion,
+                moves_limits,
+                stem=stem,
+                token=token,
+            )
 
     def write(
         self,
@@ -248,6 +285,15 @@ class DatasetWriter:
     ) -> None:
         """Add one game (and its plies) to the parts of its partition."""
         row, plies = self.tables.rows(game, replay, resolution, record)
+        self._add(row, plies)
+
+    def put(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
+        """Add the rows of one game made elsewhere
+        (:func:`pdn_tools.export.parquet.table_rows`), numbered here."""
+        self.tables.number(row, plies)
+        self._add(row, plies)
+
+    def _add(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
         key = tuple(row[name] for name in self.partition_by)
         self.games.add(key, row)
         if self.moves is not None:
@@ -256,6 +302,12 @@ class DatasetWriter:
 
     def close(self) -> None:
         """Finish every part, then rename them all into place."""
+        for temporary, final in self.finish():
+            os.replace(temporary, final)
+
+    def finish(self) -> list[tuple[Path, Path]]:
+        """Finish every part under its temporary name; returns (temporary, final)
+        paths for whoever renames them into place (every part removed on failure)."""
         try:
             renames = self.games.close()
             if self.moves is not None:
@@ -263,8 +315,7 @@ class DatasetWriter:
         except BaseException:
             self.abort()
             raise
-        for temporary, final in renames:
-            os.replace(temporary, final)
+        return renames
 
     def abort(self) -> None:
         """Remove every part of this conversion; the datasets stay as they were."""

@@ -162,7 +162,11 @@ class JsonlWriter:
 
     def write(self, data: dict[str, Any]) -> None:
         """Append one game object."""
-        self.stream.write(dumps(data) + "\n")
+        self.write_text(dumps(data))
+
+    def write_text(self, text: str) -> None:
+        """Append one game object already turned into text by :func:`dumps`."""
+        self.stream.write(text + "\n")
 
     def close(self) -> None:
         """Nothing to finish: every line is complete."""
@@ -182,7 +186,11 @@ class JsonArrayWriter:
 
     def write(self, data: dict[str, Any]) -> None:
         """Append one game object."""
-        self.stream.write(("\n" if self.count == 0 else ",\n") + dumps(data))
+        self.write_text(dumps(data))
+
+    def write_text(self, text: str) -> None:
+        """Append one game object already turned into text by :func:`dumps`."""
+        self.stream.write(("\n" if self.count == 0 else ",\n") + text)
         self.count += 1
 
     def close(self) -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "TableFile",
     "TableRows",
     "new_conversion_id",
+    "table_rows",
 ]
 
 
@@ -190,10 +191,19 @@ class TableFile:
 
 
 class TableRows:
-    """The rows of both tables for the games of one conversion."""
+    """The rows of both tables for the games of one conversion, numbered in order.
 
-    def __init__(self, conversion: str, *, moves: bool, with_record: bool) -> None:
+    ``record_id`` is *prefix* (the conversion id by default) and a running number.
+    :meth:`unnumbered` and :meth:`number` split :meth:`rows` in two, so that rows can
+    be made where a game is read (a worker process) and numbered where they are
+    written, in input order.
+    """
+
+    def __init__(
+        self, conversion: str, *, moves: bool, with_record: bool, prefix: str | None = None
+    ) -> None:
         self.conversion = conversion
+        self.prefix = prefix if prefix is not None else conversion
         self.moves = moves
         self.with_record = with_record
         self.count = 0
@@ -210,20 +220,44 @@ class TableRows:
         *record* is the game's JSON object when the caller has it already; it is
         built (and written) only when the record column was asked for.
         """
-        self.count += 1
-        record_id = f"{self.conversion}-{self.count}"
-        head = game_head(game, replay)
-        text = None
-        if self.with_record:
-            text = jsonfmt.dumps(record or jsonfmt.game_dict(game, replay, resolution))
-        row = game_row(game, replay, head, main_line(game, resolution), record_id, text)
-        if not self.moves:
-            return row, []
-        plies = move_rows(game, resolution)
-        common = {"game_id": row["game_id"], "record_id": record_id, "variant": row["variant"]}
-        for ply in plies:
-            ply.update(common)
+        row, plies = table_rows(
+            game, replay, resolution, moves=self.moves, with_record=self.with_record, record=record
+        )
+        self.number(row, plies)
         return row, plies
+
+    def number(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
+        """Give the next ``record_id`` to the rows of one game (from :func:`table_rows`)."""
+        self.count += 1
+        record_id = f"{self.prefix}-{self.count}"
+        row["record_id"] = record_id
+        for ply in plies:
+            ply["record_id"] = record_id
+
+
+def table_rows(
+    game: Game,
+    replay: ReplayResult | None,
+    resolution: Resolution,
+    *,
+    moves: bool,
+    with_record: bool,
+    record: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The games row and the moves rows (with *moves*) of *game*, ``record_id`` still
+    empty (:meth:`TableRows.number` fills it)."""
+    head = game_head(game, replay)
+    text = None
+    if with_record:
+        text = jsonfmt.dumps(record or jsonfmt.game_dict(game, replay, resolution))
+    row = game_row(game, replay, head, main_line(game, resolution), "", text)
+    if not moves:
+        return row, []
+    plies = move_rows(game, resolution)
+    common = {"game_id": row["game_id"], "record_id": "", "variant": row["variant"]}
+    for ply in plies:
+        ply.update(common)
+    return row, plies
 
 
 class ParquetWriter:
@@ -258,6 +292,14 @@ class ParquetWriter:
     ) -> None:
         """Add one game (and its plies)."""
         row, plies = self.tables.rows(game, replay, resolution, record)
+        self._add(row, plies)
+
+    def put(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
+        """Add the rows of one game made elsewhere (:func:`table_rows`), numbered here."""
+        self.tables.number(row, plies)
+        self._add(row, plies)
+
+    def _add(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
         self.games.add(row)
         if self.moves is not None:
             for ply in plies:

@@ -1,20 +1,27 @@
 """Where converted games go: one sink per output format, and the rejects file.
 
 A sink takes a game with what replay established (:class:`Exported`) and writes it
-in its format; :func:`open_sink` picks the sink for a format name.  Sinks never
-drop a game: they are handed every game the converter decides to write.
+in its format.  Sinks never drop a game: they are handed every game the converter
+decides to write.
+
+The work is split in two so that it can be shared between processes: a
+:class:`Renderer` turns a game into its :data:`Piece` for the output (canonical PDN
+text, the JSON object's text, or the table rows) wherever the game was read, and a
+sink's ``put`` writes pieces in input order (``write`` does both at once).  The
+output is the same whoever made the pieces: a parallel conversion writes the bytes
+a sequential one writes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import IO, Protocol
+from dataclasses import dataclass, field
+from typing import IO, Any, Protocol
 
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
 from pdn_tools.export.dataset import DatasetWriter
-from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, game_dict
-from pdn_tools.export.parquet import ParquetWriter
+from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, dumps, game_dict
+from pdn_tools.export.parquet import ParquetWriter, table_rows
 from pdn_tools.export.pdn import write_game
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
@@ -52,11 +59,49 @@ class Exported:
     resolution: Resolution
 
 
+Rows = tuple[dict[str, Any], list[dict[str, Any]]]
+"""A game's row of the games table and its rows of the moves table, ``record_id``
+not yet given (the writer numbers games in input order)."""
+Piece = str | Rows
+"""A game ready for its output: text (PDN, JSON, JSON Lines) or table rows (Parquet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Renderer:
+    """What one output needs of each game, made where the game is read: a small
+    picklable description of the output (its format and options)."""
+
+    target: str
+    """``pdn``, ``json``, ``jsonl`` or ``parquet``."""
+    canonical: CanonicalOptions = field(default_factory=CanonicalOptions)
+    moves: bool = False
+    """Parquet: the moves table is written too."""
+    with_record: bool = False
+    """Parquet: the record column is filled."""
+
+    def render(self, item: Exported) -> Piece:
+        """The piece of *item* for this output."""
+        if self.target == "pdn":
+            return write_canonical(item.game, item.resolution, self.canonical)
+        if self.target in ("json", "jsonl"):
+            return dumps(game_dict(item.game, item.replay, item.resolution))
+        return table_rows(
+            item.game,
+            item.replay,
+            item.resolution,
+            moves=self.moves,
+            with_record=self.with_record,
+        )
+
+
 class Sink(Protocol):
     """A writer of one output format."""
 
     def write(self, item: Exported) -> None:
         """Write one game."""
+
+    def put(self, piece: Piece) -> None:
+        """Write one game rendered by this output's :class:`Renderer`."""
 
     def close(self) -> None:
         """Finish the output (closing brackets, footers); the stream stays open."""
@@ -72,10 +117,15 @@ class PdnSink:
 
     def write(self, item: Exported) -> None:
         """Write one game as canonical PDN."""
+        self.put(write_canonical(item.game, item.resolution, self.options))
+
+    def put(self, piece: Piece) -> None:
+        """Write one game's canonical text."""
+        assert isinstance(piece, str)
         if not self.first:
             self.stream.write("\n")
         self.first = False
-        self.stream.write(write_canonical(item.game, item.resolution, self.options))
+        self.stream.write(piece)
 
     def close(self) -> None:
         """Nothing to finish."""
@@ -93,6 +143,11 @@ class JsonSink:
         """Write one game object."""
         self.writer.write(game_dict(item.game, item.replay, item.resolution))
 
+    def put(self, piece: Piece) -> None:
+        """Write one game object's text."""
+        assert isinstance(piece, str)
+        self.writer.write_text(piece)
+
     def close(self) -> None:
         """Close the array (JSON)."""
         self.writer.close()
@@ -107,12 +162,18 @@ class ParquetSink:
         moves: str | IO[bytes] | None,
         *,
         with_record: bool = False,
+        conversion: str | None = None,
     ) -> None:
-        self.writer = ParquetWriter(target, moves, with_record=with_record)
+        self.writer = ParquetWriter(target, moves, with_record=with_record, conversion=conversion)
 
     def write(self, item: Exported) -> None:
         """Add one game to the tables."""
         self.writer.write(item.game, item.replay, item.resolution)
+
+    def put(self, piece: Piece) -> None:
+        """Add one game's rows to the tables."""
+        assert not isinstance(piece, str)
+        self.writer.put(*piece)
 
     def close(self) -> None:
         """Flush the last row group and write the footers."""
@@ -129,12 +190,20 @@ class DatasetSink:
         moves: str | None,
         *,
         with_record: bool = False,
+        conversion: str | None = None,
     ) -> None:
-        self.writer = DatasetWriter(root, partition_by, moves, with_record=with_record)
+        self.writer = DatasetWriter(
+            root, partition_by, moves, with_record=with_record, conversion=conversion
+        )
 
     def write(self, item: Exported) -> None:
         """Add one game to the parts of its partition."""
         self.writer.write(item.game, item.replay, item.resolution)
+
+    def put(self, piece: Piece) -> None:
+        """Add one game's rows to the parts of its partition."""
+        assert not isinstance(piece, str)
+        self.writer.put(*piece)
 
     def close(self) -> None:
         """Finish the parts and rename them into place."""

@@ -27,12 +27,13 @@ from __future__ import annotations
 import logging
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pdn_tools.diagnostics import Severity
+from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.report.base import game_report
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
@@ -64,6 +65,8 @@ SPLIT_BYTES = 1 << 20
 GROUP_BYTES = 1 << 18
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 30
+
+T = TypeVar("T")
 
 _LOCAL = re.compile(r"local(?::(\d+))?\Z")
 
@@ -130,13 +133,29 @@ def connect(address: str) -> Iterator[Client]:
         yield client
 
 
-def scan_file(source: Input, options: CheckOptions, span_chars: int, size: int) -> list[Span]:
+@contextmanager
+def current_client() -> Iterator[Client]:
+    """The ``distributed.Client`` in use in this process, else one of a cluster of
+    worker processes on this machine (stopped on leaving)."""
+    require()
+    from distributed import get_client
+
+    try:
+        client = get_client()
+    except ValueError:  # no client: start a local cluster
+        with connect("local") as local:
+            yield local
+        return
+    yield client
+
+
+def scan_file(source: Input, options: ReadOptions, span_chars: int, size: int) -> list[Span]:
     """The spans of one large file (a task run by a worker)."""
-    return list(cut_spans(source.file_no, source.path, source.name, options.read, span_chars, size))
+    return list(cut_spans(source.file_no, source.path, source.name, options, span_chars, size))
 
 
 def scan_reported(
-    source: Input, options: CheckOptions, span_chars: int, size: int
+    source: Input, options: ReadOptions, span_chars: int, size: int
 ) -> list[Span] | str:
     """:func:`scan_file`, or why it failed (a task run by a worker)."""
     try:
@@ -170,12 +189,27 @@ class _Scan:
     size: int
 
 
+@dataclass(slots=True)
+class ScanFailed:
+    """A large file whose scan failed, and why: none of its games were read."""
+
+    source: Input
+    size: int
+    reason: str
+
+
 Plan = list[list[WholeFile] | _Scan]
 Result = tuple[int, list[Checked]]
 
 
-def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
-    """Small files grouped, large files to be scanned, in input order."""
+def _plan(
+    inputs: Iterable[Input],
+    split_bytes: int,
+    group_bytes: int,
+    keep_whole: Callable[[Input], bool] | None = None,
+) -> Plan:
+    """Small files grouped, large files to be scanned, in input order; large files
+    that cannot be cut (compressed, or *keep_whole*) are one unit each."""
     plan: Plan = []
     group: list[WholeFile] = []
     group_size = 0
@@ -183,18 +217,15 @@ def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
         if source.path == "-":
             raise ClusterError("standard input cannot be read by the workers of a cluster")
         size = source.size
-        if size > split_bytes and storage.compressed(source.path):
-            # Read whole by one worker: a byte of compressed data is no place in its text.
-            if group:
-                plan.append(group)
-                group, group_size = [], 0
-            plan.append([WholeFile(source, size)])
-            continue
         if size > split_bytes:
             if group:
                 plan.append(group)
                 group, group_size = [], 0
-            plan.append(_Scan(source, size))
+            if (keep_whole is not None and keep_whole(source)) or storage.compressed(source.path):
+                # Read whole by one worker: a byte of compressed data is no place in its text.
+                plan.append([WholeFile(source, size)])
+            else:
+                plan.append(_Scan(source, size))
             continue
         group.append(WholeFile(source, size))
         group_size += size
@@ -206,9 +237,18 @@ def _plan(inputs: Iterable[Input], split_bytes: int, group_bytes: int) -> Plan:
     return plan
 
 
-def _scan_failed(scan: _Scan, reason: str) -> Result:
+def _scan_failed(scan: ScanFailed) -> Result:
     """What a file whose scan failed reports: E16 for the whole file."""
-    return failed_unit([WholeFile(scan.source, scan.size)], f"scan failed: {reason}")
+    return failed_unit([WholeFile(scan.source, scan.size)], f"scan failed: {scan.reason}")
+
+
+@dataclass(slots=True)
+class Done:
+    """A unit that ran on the cluster: its value, or the error it ended with."""
+
+    unit: Unit
+    value: Any = None
+    error: BaseException | None = None
 
 
 @dataclass(slots=True)
@@ -217,6 +257,51 @@ class _Submitted:
 
     unit: Unit
     future: Future
+
+
+def in_order(
+    client: Client,
+    items: Iterable[Unit | T],
+    func: Callable[..., Any],
+    *args: Any,
+    window: int,
+) -> Generator[Done | T, None, None]:
+    """``func(unit, *args)`` on the cluster for every unit (a list) of *items*, at most
+    *window* submitted and not yet handed on; a :class:`Done` per unit and the other
+    items as they are, in order.  :class:`ClusterError` when the cluster is lost.
+    Units not handed on when the caller stops are cancelled."""
+    pending: deque[_Submitted | T] = deque()
+    try:
+        for item in items:
+            if isinstance(item, list):
+                pending.append(_Submitted(item, client.submit(func, item, *args, pure=False)))
+            else:
+                pending.append(item)
+            while len(pending) >= window:
+                yield _taken(client, pending.popleft())
+        while pending:
+            yield _taken(client, pending.popleft())
+    finally:
+        futures = [item.future for item in pending if isinstance(item, _Submitted)]
+        if futures:
+            client.cancel(futures)
+
+
+def _taken(client: Client, item: _Submitted | T) -> Done | T:
+    from concurrent.futures import CancelledError
+
+    if not isinstance(item, _Submitted):
+        return item
+    try:
+        return Done(item.unit, item.future.result())
+    except CancelledError:
+        raise ClusterError("the Dask scheduler cancelled the work (connection lost)") from None
+    except Exception as exc:
+        if client.status not in ("running", "connecting"):
+            raise ClusterError(f"lost the Dask cluster: {exc}") from None
+        return Done(item.unit, error=exc)
+    finally:
+        item.future.release()
 
 
 def check_on_cluster(
@@ -232,70 +317,52 @@ def check_on_cluster(
     in input order, as :func:`pdn_tools.run.parallel.check_inputs` does."""
     threads = max(1, sum(client.nthreads().values()))
     plan = _plan(inputs, split_bytes, group_bytes)
-    window: deque[_Submitted | Result] = deque()
-    for unit in _units(client, plan, options, span_chars, threads):
-        if isinstance(unit, list):
-            window.append(
-                _Submitted(unit, client.submit(run_unit_reported, unit, options, pure=False))
-            )
+    units = units_of(client, plan, options.read, span_chars, threads)
+    for item in in_order(client, units, run_unit_reported, options, window=threads * IN_FLIGHT):
+        if isinstance(item, ScanFailed):
+            yield _scan_failed(item)
+        elif item.error is not None:
+            yield failed_unit(item.unit, _reason(item.error))
         else:
-            window.append(unit)
-        while len(window) >= threads * IN_FLIGHT:
-            yield _result(client, window.popleft())
-    while window:
-        yield _result(client, window.popleft())
+            yield item.value
 
 
-def _result(client: Client, item: _Submitted | Result) -> Result:
-    from concurrent.futures import CancelledError
-
-    if not isinstance(item, _Submitted):
-        return item
-    try:
-        result: Result = item.future.result()
-        return result
-    except CancelledError:
-        raise ClusterError("the Dask scheduler cancelled the work (connection lost)") from None
-    except Exception as exc:
-        if client.status not in ("running", "connecting"):
-            raise ClusterError(f"lost the Dask cluster: {exc}") from None
-        return failed_unit(item.unit, _reason(exc))
-    finally:
-        item.future.release()
-
-
-def _units(
-    client: Client, plan: Plan, options: CheckOptions, span_chars: int, lookahead: int
-) -> Iterator[Unit | Result]:
-    """The units of *plan* in order (or the E16 result of a file whose scan failed);
+def units_of(
+    client: Client, plan: Plan, options: ReadOptions, span_chars: int, lookahead: int
+) -> Iterator[Unit | ScanFailed]:
+    """The units of *plan* in order (or the failure of a file whose scan failed);
     large files are scanned by workers, up to *lookahead* files ahead."""
     scans: dict[int, Future] = {}
     waiting = deque(n for n, item in enumerate(plan) if isinstance(item, _Scan))
-    for n, item in enumerate(plan):
-        if not isinstance(item, _Scan):
-            yield list(item)
-            continue
-        while waiting and len(scans) < lookahead:
-            ahead = waiting.popleft()
-            scan = plan[ahead]
-            assert isinstance(scan, _Scan)
-            scans[ahead] = client.submit(
-                scan_reported, scan.source, options, span_chars, scan.size, pure=False
-            )
-        future = scans.pop(n)
-        try:
-            spans: list[Span] | str = future.result()
-        except Exception as exc:
-            if client.status not in ("running", "connecting"):
-                raise ClusterError(f"lost the Dask cluster: {exc}") from None
-            spans = _reason(exc)
-        finally:
-            future.release()
-        if isinstance(spans, str):
-            yield _scan_failed(item, spans)
-            continue
-        for span in spans:
-            yield [span]
+    try:
+        for n, item in enumerate(plan):
+            if not isinstance(item, _Scan):
+                yield list(item)
+                continue
+            while waiting and len(scans) < lookahead:
+                ahead = waiting.popleft()
+                scan = plan[ahead]
+                assert isinstance(scan, _Scan)
+                scans[ahead] = client.submit(
+                    scan_reported, scan.source, options, span_chars, scan.size, pure=False
+                )
+            future = scans.pop(n)
+            try:
+                spans: list[Span] | str = future.result()
+            except Exception as exc:
+                if client.status not in ("running", "connecting"):
+                    raise ClusterError(f"lost the Dask cluster: {exc}") from None
+                spans = _reason(exc)
+            finally:
+                future.release()
+            if isinstance(spans, str):
+                yield ScanFailed(item.source, item.size, spans)
+                continue
+            for span in spans:
+                yield [span]
+    finally:
+        if scans:
+            client.cancel(list(scans.values()))
 
 
 def record_bag(
@@ -327,7 +394,7 @@ def record_bag(
     inputs, unreadable_files = found_inputs(storage.find(tuple(paths)), None)
     plan = _plan(inputs, split_bytes, group_bytes)
     scans = [
-        dask.delayed(scan_reported)(item.source, opts, span_chars, item.size)
+        dask.delayed(scan_reported)(item.source, opts.read, span_chars, item.size)
         for item in plan
         if isinstance(item, _Scan)
     ]
@@ -343,7 +410,7 @@ def record_bag(
             continue
         spans = next(scanned)
         if isinstance(spans, str):
-            failed = _scan_failed(item, spans)[1]
+            failed = _scan_failed(ScanFailed(item.source, item.size, spans))[1]
             parts.append(dask.delayed(_records)(failed, chosen, level))
             continue
         parts.extend(dask.delayed(_unit_records)([span], opts, chosen, level) for span in spans)

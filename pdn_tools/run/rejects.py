@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from pdn_tools.pdn.archives import open_input
 from pdn_tools.pdn.source import Piece, read_pieces
+from pdn_tools.run import storage
 
 
 class Spool(io.RawIOBase):
@@ -98,21 +99,24 @@ class LineCopier:
         self._held: Piece | None = None
         self._encoding: str | None = None
 
-    def _restart(self, encoding: str) -> None:
+    def _restart(self, encoding: str | None) -> None:
         self.close()
         if self._spool is not None:
             self._handle = self._spool.reader()
         else:
             assert self._path is not None
-            self._handle = open_input(self._path)  # compressed files and zip members too
+            if storage.is_url(self._path):
+                self._handle = storage.open_binary(self._path)
+            else:
+                self._handle = open_input(self._path)  # compressed files and zip members too
         self._pieces = read_pieces(self._handle, encoding)
         self._held = None
         self._encoding = encoding
 
-    def lines(self, encoding: str, start: int, end: int, column: int = 1) -> Iterator[str]:
+    def lines(self, encoding: str | None, start: int, end: int, column: int = 1) -> Iterator[str]:
         """The text from line *start*, *column* to the end of line *end* (1-based,
         inclusive), in pieces, line ends as ``\\n``; *encoding* is the one the reader
-        used for the input."""
+        was told to use (None: it detected it, and so it is detected again)."""
         held = self._held
         resume = (
             self._spool is None

@@ -48,8 +48,8 @@ from typing import BinaryIO, cast
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
-from pdn_tools.pdn.reader import FileReport, build_games
-from pdn_tools.pdn.records import is_game
+from pdn_tools.pdn.reader import FileReport, record_game
+from pdn_tools.pdn.records import Outcome, Record, is_game, records
 from pdn_tools.pdn.source import (
     Decoding,
     Piece,
@@ -398,6 +398,19 @@ def span_games(
     then the whole file).  Raises :class:`SpanChanged` when the file is not what the
     scan saw, and :class:`OSError` when it cannot be read.
     """
+    outcome = Outcome()
+    for record in span_records(span, options, outcome):
+        yield record_game(record, options, span.name)
+    if report is not None:
+        report.encoding = span.encoding
+        report.games = outcome.games
+        report.issues.extend(outcome.issues)
+
+
+def span_records(span: Span, options: ReadOptions, outcome: Outcome) -> Iterator[Record]:
+    """The game chunks of *span* with the findings the reader gives them
+    (:func:`pdn_tools.pdn.records.records`), numbered as in the whole file; *outcome*
+    receives what :func:`~pdn_tools.pdn.records.records` leaves there."""
     with storage.open_binary(span.path) as handle:
         _check_unchanged(handle, span)
         if span.start:
@@ -423,15 +436,7 @@ def span_games(
         )
         given = Decoding(encoding=span.encoding, issues=list(span.decoded))
         given.binary = span.binary
-        yield from build_games(
-            chunks,
-            given,
-            options,
-            span.name,
-            report,
-            first_index=span.games_before,
-            last=span.last,
-        )
+        yield from records(chunks, given, outcome, first_index=span.games_before, last=span.last)
 
 
 def _check_unchanged(handle: BinaryIO, span: Span) -> None:

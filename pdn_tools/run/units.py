@@ -16,7 +16,7 @@ is silently dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -24,12 +24,13 @@ from pdn_tools.atomic import printable
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
+from pdn_tools.pdn.records import Outcome
 from pdn_tools.report.records import Checked, file_checked
 from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions, check_file, checked, slot_games, unreadable
 from pdn_tools.run.discover import Found
 from pdn_tools.run.slots import SlotBatch, cut_batches
-from pdn_tools.run.spans import Span, cut_spans, span_games
+from pdn_tools.run.spans import Span, cut_spans, span_games, span_records
 
 #: Characters of game text per batch of a large file (about 70 ordinary games).
 BATCH_CHARS = 1 << 16
@@ -39,6 +40,8 @@ SPLIT_BYTES = 1 << 18
 GROUP_BYTES = 1 << 16
 #: At most this many small files per unit.
 GROUP_FILES = 64
+#: A span longer than this (bytes) is shipped as batches of games instead.
+HEAVY_BYTES = 1 << 22
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,23 +120,29 @@ def plan(
     split_bytes: int = SPLIT_BYTES,
     batch_chars: int = BATCH_CHARS,
     group_bytes: int = GROUP_BYTES,
+    keep_whole: Callable[[Input], bool] | None = None,
+    heavy_bytes: int = HEAVY_BYTES,
 ) -> Iterator[Unit]:
     """Cut the inputs into units of work, lazily and in order.
 
     Files larger than *split_bytes* are scanned here and cut into spans of about
     *batch_chars* characters of games (compressed ones, and standard input, into
     batches of games shipped to the workers); smaller files are grouped until their
-    sizes add up to *group_bytes*.
+    sizes add up to *group_bytes*.  Files for which *keep_whole* is true (files that
+    are not PDN) are never cut.  A stretch longer than *heavy_bytes* that cannot be
+    cut into spans goes out in batches (:func:`cut_file`).
     """
     group: Unit = []
     group_size = 0
     for source in inputs:
         size = source.size
-        if source.path == "-" or size > split_bytes:
+        whole = keep_whole is not None and keep_whole(source)
+        if source.path == "-" or (size > split_bytes and not whole):
             if group:
                 yield group
                 group, group_size = [], 0
-            yield from ([task] for task in cut_file(source, options, stdin, batch_chars, size))
+            tasks = cut_file(source, options, stdin, batch_chars, size, heavy_bytes)
+            yield from ([task] for task in tasks)
             continue
         group.append(WholeFile(source, size))
         group_size += size
@@ -145,14 +154,29 @@ def plan(
 
 
 def cut_file(
-    source: Input, options: CheckOptions, stdin: BinaryIO | None, batch_chars: int, size: int = 0
+    source: Input,
+    options: CheckOptions,
+    stdin: BinaryIO | None,
+    batch_chars: int,
+    size: int = 0,
+    heavy_bytes: int = HEAVY_BYTES,
 ) -> Iterator[Task]:
     """The tasks of one large input, in order: spans of a file, batches of a
-    compressed file or of standard input."""
+    compressed file or of standard input.
+
+    A span longer than *heavy_bytes* (a file, or a stretch of one, without a place
+    where it can be cut: games on one line, games without terminators, UTF-16) is
+    read here and its games shipped in batches instead, so that no worker result
+    grows with the file.
+    """
     if source.path != "-" and not storage.compressed(source.path):
-        yield from cut_spans(
+        for span in cut_spans(
             source.file_no, source.path, source.name, options.read, batch_chars, size
-        )
+        ):
+            if span.weight > max(heavy_bytes, 8 * batch_chars):
+                yield from _span_batches(span, source, options.read, batch_chars)
+            else:
+                yield span
         return
     if source.path != "-":
         with storage.open_binary(source.path) as handle:
@@ -163,6 +187,28 @@ def cut_file(
         raise ValueError("standard input named as input but no stream given")
     for batch in cut_batches(stdin, options.read, batch_chars, size):
         yield Batch(source, batch)
+
+
+def _span_batches(
+    span: Span, source: Input, options: ReadOptions, batch_chars: int
+) -> Iterator[Batch]:
+    """The games of *span*, read here, in batches of about *batch_chars* characters."""
+    outcome = Outcome()
+    batch = SlotBatch()
+    chars = 0
+    spent = 0
+    for record in span_records(span, options, outcome):
+        batch.slots.append(record)
+        chars += len(record.chunk.text or "")
+        if chars >= batch_chars:
+            batch.weight = min(chars, max(0, span.weight - spent))
+            spent += batch.weight
+            yield Batch(source, batch)
+            batch, chars = SlotBatch(), 0
+    if outcome.games == 0:
+        batch.empty_file = outcome.issues
+    batch.weight = max(0, span.weight - spent)
+    yield Batch(source, batch)
 
 
 def task_games(task: Task, options: ReadOptions, report: FileReport) -> Iterator[Game]:
@@ -188,6 +234,13 @@ def task_weight(task: Task) -> int:
     if isinstance(task, Batch):
         return task.batch.weight
     return task.weight
+
+
+def task_path(task: Task) -> str:
+    """The path (or URL; ``-``: standard input) of the file *task* reads."""
+    if isinstance(task, Span):
+        return task.path
+    return task.source.path
 
 
 def task_source(task: Task) -> tuple[int, str]:
@@ -252,4 +305,7 @@ __all__ = [
     "plan",
     "run_unit",
     "task_games",
+    "task_path",
+    "task_source",
+    "task_weight",
 ]

@@ -1,0 +1,458 @@
+"""Converting many inputs: every game read, replayed, rendered and written in input order.
+
+``pdn convert`` hands every game it reads to one output (canonical PDN, JSON, JSON
+Lines, Parquet) or, when it has an error and ``--rejects`` is given, to the rejects
+file.  The work per game is split in two:
+
+* :func:`convert_game` — replay, resolve, and decide where the game goes — and the
+  rendering of its piece for the output (:class:`pdn_tools.export.sinks.Renderer`):
+  this runs where the game is read, in this process or in a worker process;
+* :class:`Conversion` — the counts, and the writing of pieces through the sinks and
+  of rejected games to the rejects file, in input order: this runs here.
+
+With ``jobs`` 1 each file is read in this process by the reader itself, game by game
+(the reference); otherwise the inputs are cut into the units of work of ``validate
+--jobs`` (:mod:`pdn_tools.run.units`: small files whole, game-aligned byte ranges of
+large files, batches of standard input and of compressed files), converted in worker
+processes (:func:`convert_unit`), and their pieces written here in input order, so
+every output is byte for byte the one ``jobs`` 1 writes.  A rejected game whose text
+the reader did not keep (larger than the size limit) is copied from its input here
+(:class:`pdn_tools.run.rejects.LineCopier`), whatever process read it.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.export.from_json import JsonInputError, read_json
+from pdn_tools.export.pdn import write_game
+from pdn_tools.export.sinks import Exported, Piece, RejectsSink, Renderer, Sink
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import FileReport, read_games
+from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay.resolve import Resolution, resolve
+from pdn_tools.run import storage
+from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.discover import Found
+from pdn_tools.run.parallel import ordered_map, usable_jobs
+from pdn_tools.run.rejects import LineCopier, Spool
+from pdn_tools.run.units import (
+    BATCH_CHARS,
+    HEAVY_BYTES,
+    SPLIT_BYTES,
+    Input,
+    Task,
+    Unit,
+    WholeFile,
+    plan,
+    task_games,
+    task_path,
+    task_source,
+    task_weight,
+)
+
+JSON_INPUT = (".json", ".jsonl", ".ndjson")
+"""Endings of the inputs read as pdn-tools JSON rather than PDN."""
+
+
+class ConvertInputError(ValueError):
+    """An input that cannot be converted (not pdn-tools JSON): a usage error."""
+
+
+def is_json_input(path: str) -> bool:
+    """Whether *path* is read as pdn-tools JSON (by its ending)."""
+    return path != "-" and path.lower().endswith(JSON_INPUT)
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertOptions:
+    """How games are read and replayed, what the output needs of each, and whether
+    games with errors go to a rejects file (then the reader keeps their text)."""
+
+    read: ReadOptions = field(default_factory=ReadOptions)
+    rules: dict[str, Any] = field(default_factory=dict)
+    """:class:`~pdn_tools.replay.ReplayOptions` fields (``--rule``)."""
+    renderer: Renderer = field(default_factory=lambda: Renderer("jsonl"))
+    rejects: bool = False
+
+
+Copy = tuple[int, int, int]
+"""Where a rejected game's text lies in its input: first line, its column, last line."""
+
+
+@dataclass(slots=True)
+class Converted:
+    """One game converted: whether it has an error and where it goes.
+
+    A game for the output carries its ``piece``; a rejected one its ``text``, or,
+    when the reader did not keep it (too large), where to ``copy`` it from.
+    """
+
+    error: bool
+    rejected: bool
+    piece: Piece | None = None
+    text: str | None = None
+    copy: Copy | None = None
+
+
+@dataclass(slots=True)
+class Part:
+    """The converted games of one input file, or of a part of one, in order.
+
+    ``empty`` holds the findings of a file without any game (None otherwise).
+    """
+
+    file_no: int
+    name: str
+    path: str
+    games: list[Converted] = field(default_factory=list)
+    empty: list[Issue] | None = None
+
+
+def _replay(
+    game: Game, replay: ReplayOptions, strict: bool, from_json: bool
+) -> ReplayResult | None:
+    """Replay *game*; a crash costs the game an E13, never the run.
+
+    A game read from JSON already carries its findings: it is replayed for its
+    resolved moves only, and its issues stay as stored.
+    """
+    kept = game.issues
+    if from_json:
+        game.issues = []
+    known = len(game.issues)
+    try:
+        result: ReplayResult | None = replay_game(game, replay)
+    except Exception as exc:
+        result = None
+        game.add_issue(
+            Issue(
+                "E13",
+                f"internal error while replaying: {exc!r}",
+                game.span.start_line,
+                game.span.start_column,
+            )
+        )
+    if from_json:
+        game.issues = kept
+    elif strict:
+        escalate(game.issues[known:])
+    return result
+
+
+def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) -> Resolution:
+    try:
+        return resolve(game, replay, variant)
+    except Exception as exc:  # the moves are then written as read
+        game.add_issue(
+            Issue(
+                "E13",
+                f"internal error while resolving moves for export: {exc!r}",
+                game.span.start_line,
+                game.span.start_column,
+            )
+        )
+        return Resolution()
+
+
+def convert_game(game: Game, options: ConvertOptions, from_json: bool = False) -> Converted:
+    """Replay *game*, and render it for the output or take it for the rejects file."""
+    read = options.read
+    replay_options = ReplayOptions(variant=read.variant, **options.rules)
+    replay = _replay(game, replay_options, read.strict, from_json)
+    item = Exported(game, replay, _resolution(game, replay, read.variant))
+    error = game.status == "error"
+    if options.rejects and error:
+        if game.source is None and not from_json:
+            span = game.span
+            return Converted(error, True, copy=(span.start_line, span.start_column, span.end_line))
+        text = game.source if game.source is not None else write_game(game)
+        return Converted(error, True, text=text)
+    return Converted(error, False, piece=options.renderer.render(item))
+
+
+def json_games(path: str, name: str, options: ReadOptions) -> Iterator[Game]:
+    """The games of a pdn-tools JSON or JSON Lines file; :class:`ConvertInputError`
+    naming the file when it holds something else."""
+    try:
+        if storage.is_url(path):
+            with storage.open_binary(path) as handle:
+                text = io.TextIOWrapper(handle, encoding="utf-8")
+                yield from read_json(text, max_depth=options.max_depth)
+        else:
+            yield from read_json(path, max_depth=options.max_depth)
+    except JsonInputError as exc:
+        raise ConvertInputError(f"{name}: not pdn-tools JSON: {exc}") from None
+
+
+def task_converted(task: Task, options: ConvertOptions, part: Part) -> Iterator[Converted]:
+    """The games of one task of a unit, converted one by one (in a worker); *part*
+    receives the findings of a file without games."""
+    name = task_source(task)[1]
+    path = task_path(task)
+    if isinstance(task, WholeFile) and is_json_input(path):
+        for game in json_games(path, name, options.read):
+            yield convert_game(game, options, True)
+        return
+    report = FileReport(name)
+    for game in task_games(task, options.read, report):
+        yield convert_game(game, options)
+    if report.games == 0:
+        part.empty = report.issues
+
+
+def convert_task(task: Task, options: ConvertOptions) -> Part:
+    """Convert the games of one task of a unit (in a worker)."""
+    file_no, name = task_source(task)
+    part = Part(file_no, name, task_path(task))
+    part.games = list(task_converted(task, options, part))
+    return part
+
+
+def convert_unit(unit: Unit, options: ConvertOptions) -> tuple[int, list[Part]]:
+    """Convert one unit of work (in a worker): the bytes it covers and its parts."""
+    return sum(task_weight(t) for t in unit), [convert_task(t, options) for t in unit]
+
+
+EmptyNote = Callable[[str, list[Issue]], None]
+"""Told the name and findings of a file without any game."""
+UnreadableNote = Callable[[Found], None]
+"""Told of an entry found in a folder that cannot be read (E14)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What a conversion did: games read, written, rejected (``read = written +
+    rejected``), written with an error, and entries that could not be read."""
+
+    read: int
+    written: int
+    rejected: int
+    errors_written: int
+    unreadable: int
+
+
+class Conversion:
+    """The writing side of one conversion: counts, the output, the rejects file.
+
+    Pieces are written as they come, in input order; ``read = written + rejected``.
+    Without a sink the output is written elsewhere (by the workers of a cluster) and
+    only counted here.
+    """
+
+    def __init__(
+        self,
+        sink: Sink | None,
+        rejects: RejectsSink | None,
+        read: ReadOptions,
+        *,
+        on_empty: EmptyNote | None = None,
+        on_unreadable: UnreadableNote | None = None,
+    ) -> None:
+        self.sink = sink
+        self.rejects = rejects
+        self.encoding = read.encoding
+        self.on_empty = on_empty
+        self.on_unreadable = on_unreadable
+        self.read = 0
+        self.written = 0
+        self.rejected = 0
+        self.errors_written = 0
+        self.unreadable = 0
+        self._copier: LineCopier | None = None
+        self._copying: str | None = None
+        self.spool: Spool | None = None
+        """Standard input's copy, when its rejected games may have to be copied."""
+
+    def put(self, game: Converted, path: str) -> None:
+        """Write one converted game read from *path* (``-``: standard input)."""
+        self.read += 1
+        if game.rejected:
+            self.rejected += 1
+            assert self.rejects is not None
+            if game.copy is not None:
+                start, column, end = game.copy
+                copier = self._lines(path)
+                self.rejects.write_pieces(copier.lines(self.encoding, start, end, column))
+            else:
+                self.rejects.write_text(game.text or "")
+            return
+        self.written += 1
+        if game.error:
+            self.errors_written += 1
+        if self.sink is not None:
+            assert game.piece is not None
+            self.sink.put(game.piece)
+
+    def counts(self) -> Counts:
+        """The counts so far."""
+        return Counts(self.read, self.written, self.rejected, self.errors_written, self.unreadable)
+
+    def put_part(self, part: Part) -> None:
+        """Write the games of one part, then note a file without games."""
+        for game in part.games:
+            self.put(game, part.path)
+        if part.empty is not None:
+            self.empty(part.name, part.empty)
+
+    def empty(self, name: str, issues: list[Issue]) -> None:
+        """A file without any game was read."""
+        if self.on_empty is not None:
+            self.on_empty(name, issues)
+
+    def unreadable_entry(self, entry: Found) -> None:
+        """An entry found in a folder cannot be read: counted, told, not converted."""
+        self.unreadable += 1
+        if self.on_unreadable is not None:
+            self.on_unreadable(entry)
+
+    def _lines(self, path: str) -> LineCopier:
+        """The copier of *path*'s lines, one input at a time."""
+        if self._copier is None or self._copying != path:
+            self.close()
+            if path == "-":
+                if self.spool is None:
+                    raise ValueError("standard input was not spooled for copying")
+                self._copier = LineCopier(spool=self.spool)
+            else:
+                self._copier = LineCopier(path=path)
+            self._copying = path
+        return self._copier
+
+    def close(self) -> None:
+        """Close the input opened for copying."""
+        if self._copier is not None:
+            self._copier.close()
+        self._copier = None
+        self._copying = None
+
+
+def convert_inputs(
+    found: Iterable[Found],
+    options: ConvertOptions,
+    conversion: Conversion,
+    *,
+    jobs: int = 1,
+    stdin: BinaryIO | None = None,
+    stdin_name: str | None = None,
+    split_bytes: int = SPLIT_BYTES,
+    batch_chars: int = BATCH_CHARS,
+    heavy_bytes: int = HEAVY_BYTES,
+) -> None:
+    """Convert every file of *found* into *conversion*, in order.
+
+    *stdin* is the stream read for ``-``.  With *jobs* 1 (or one usable core) the
+    files are read here, game by game; otherwise the games are read, replayed and
+    rendered in up to *jobs* worker processes and written here in input order.
+    Raises :class:`ConvertInputError` for a JSON input that is not pdn-tools JSON and
+    :class:`OSError` for an input that cannot be read, in their turn.
+    """
+    entries = list(found)
+    inputs: list[Input] = []
+    for number, entry in enumerate(entries):
+        if entry.problem is None:
+            name = (stdin_name or "<stdin>") if entry.path == "-" else entry.name
+            inputs.append(Input(number, entry.path, name))
+    problems = [(n, e) for n, e in enumerate(entries) if e.problem is not None]
+    stream = stdin
+    if stdin is not None and options.rejects and any(s.path == "-" for s in inputs):
+        conversion.spool = Spool(stdin)
+        stream = io.BufferedReader(conversion.spool, 1 << 16)
+    try:
+        if usable_jobs(jobs) <= 1:
+            parts = _here(inputs, options, stream)
+        else:
+            sizes = (split_bytes, batch_chars, heavy_bytes)
+            parts = _in_workers(inputs, options, stream, jobs, sizes)
+        for part in parts:
+            while problems and problems[0][0] < part.file_no:
+                conversion.unreadable_entry(problems.pop(0)[1])
+            conversion.put_part(part)
+        for _, entry in problems:
+            conversion.unreadable_entry(entry)
+    finally:
+        conversion.close()
+        if conversion.spool is not None:
+            conversion.spool.close()
+
+
+def _in_workers(
+    inputs: list[Input],
+    options: ConvertOptions,
+    stdin: BinaryIO | None,
+    jobs: int,
+    sizes: tuple[int, int, int],
+) -> Iterator[Part]:
+    """Convert in worker processes, parts in input order.  A JSON input is read here,
+    game by game, in its turn (it cannot be cut, and a worker would hand back all of
+    its games at once)."""
+    start = 0
+    while start < len(inputs):
+        if is_json_input(inputs[start].path):
+            yield from _here(inputs[start : start + 1], options, stdin)
+            start += 1
+            continue
+        end = start
+        while end < len(inputs) and not is_json_input(inputs[end].path):
+            end += 1
+        units = plan(
+            inputs[start:end],
+            CheckOptions(read=options.read),
+            stdin,
+            split_bytes=sizes[0],
+            batch_chars=sizes[1],
+            heavy_bytes=sizes[2],
+        )
+        for _, unit_parts in ordered_map(convert_unit, units, jobs, options):
+            yield from unit_parts
+        start = end
+
+
+def _here(inputs: list[Input], options: ConvertOptions, stdin: BinaryIO | None) -> Iterator[Part]:
+    """Convert in this process, game by game: each game is written before the next
+    is read (a part holds one game at a time), so memory stays flat."""
+    for source in inputs:
+        path = source.path
+        if is_json_input(path):
+            for game in json_games(path, source.name, options.read):
+                yield Part(source.file_no, source.name, path, [convert_game(game, options, True)])
+            continue
+        report = FileReport(source.name)
+        reading: str | BinaryIO = path
+        if path == "-":
+            if stdin is None:
+                raise ValueError("standard input named as input but no stream given")
+            reading = stdin
+        elif storage.is_url(path):
+            with storage.open_binary(path) as handle:
+                for game in read_games(handle, options.read, name=source.name, report=report):
+                    yield Part(source.file_no, source.name, path, [convert_game(game, options)])
+            if report.games == 0:
+                yield Part(source.file_no, source.name, path, empty=report.issues)
+            continue
+        for game in read_games(reading, options.read, name=source.name, report=report):
+            yield Part(source.file_no, source.name, path, [convert_game(game, options)])
+        if report.games == 0:
+            yield Part(source.file_no, source.name, path, empty=report.issues)
+
+
+__all__ = [
+    "JSON_INPUT",
+    "Conversion",
+    "ConvertInputError",
+    "ConvertOptions",
+    "Converted",
+    "Counts",
+    "EmptyNote",
+    "Part",
+    "UnreadableNote",
+    "convert_game",
+    "convert_inputs",
+    "convert_unit",
+    "is_json_input",
+    "task_converted",
+]
