@@ -50,6 +50,7 @@ def _child(fmt: str, files: list[str], repeat: int) -> dict[str, Any]:
     from pdn_tools.pdn.model import ReadOptions
     from pdn_tools.pdn.reader import read_games
     from pdn_tools.replay import replay_game
+    from pdn_tools.run.storage import find
 
     best = float("inf")
     games = 0
@@ -68,8 +69,8 @@ def _child(fmt: str, files: list[str], repeat: int) -> dict[str, Any]:
                 out = os.path.join(tmp, f"out.{target}")
                 moves = os.path.join(tmp, "moves.parquet") if fmt == "parquet+moves" else None
                 games = _convert(
-                    tuple(files), out, target, None, moves,
-                    CanonicalOptions(), ReadOptions(), None,
+                    tuple(files), list(find(tuple(files))), out, target, None, moves,
+                    CanonicalOptions(), ReadOptions(), {}, None,
                 )[1]  # fmt: skip
                 out_bytes = os.path.getsize(out) + (os.path.getsize(moves) if moves else 0)
             best = min(best, time.perf_counter() - start)
