@@ -7,7 +7,10 @@ has an error.  The counts go to stderr; written + rejected always equals read.
 
 Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
 outputs that collide with each other or with an input are refused before anything is
-written (:mod:`pdn_tools.run.collisions`).
+written (:mod:`pdn_tools.run.collisions`).  The conversion itself is
+:mod:`pdn_tools.run.convert` (``--jobs``: worker processes, the same bytes) and, with
+``--dask``, :mod:`pdn_tools.run.cluster_convert` (the workers write the parts); this
+module checks the options and sets up the outputs.
 """
 
 from __future__ import annotations
@@ -295,7 +298,7 @@ def _convert_on_cluster(
     from pdn_tools.run import cluster
     from pdn_tools.run.cluster_convert import ConvertError, convert_on_cluster, prepare_target
 
-    kind = fmt or "parquet"
+    kind = fmt or format_of(out) or "parquet"
     if out == "-":
         raise _Usage("on a Dask cluster OUT is a directory of parts, not standard output")
     if not files:
