@@ -22,7 +22,7 @@ from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
-from pdn_tools.version import __version__
+from pdn_tools.version import __version__, version_line
 
 
 class _Group(click.Group):
@@ -56,7 +56,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pdn")
+@click.version_option(__version__, prog_name="pdn", message=version_line())
 def main() -> None:
     """Check and convert draughts game records written in PDN."""
 

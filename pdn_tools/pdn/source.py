@@ -28,7 +28,8 @@ SAMPLE_SIZE = 1 << 16
 #: Longest piece of a line handed on at once (characters).
 MAX_PIECE = 1 << 20
 
-_SURROGATE = re.compile("[\udc80-\udcff]")
+_SURROGATE = re.compile(r"[\udc80-\udcff]")  # stray bytes, as surrogateescape decodes them
+_STRAY_FIRST, _STRAY_LAST = chr(0xDC80), chr(0xDCFF)
 _CYRILLIC_1251 = set(range(0xC0, 0x100)) | {0xA8, 0xB8}
 _CYRILLIC_866 = set(range(0x80, 0xB0)) | set(range(0xE0, 0xF2))
 
@@ -105,7 +106,7 @@ def _mostly_utf8(sample: bytes) -> bool:
     """Whether *sample* has more valid UTF-8 multi-byte characters than stray bytes."""
     text = sample.decode("utf-8", errors="surrogateescape")
     stray = len(_SURROGATE.findall(text))
-    valid = sum(1 for ch in text if "\x80" <= ch < "\udc80" or ch > "\udcff")
+    valid = sum(1 for ch in text if "\x80" <= ch < _STRAY_FIRST or ch > _STRAY_LAST)
     return valid > 0 and valid >= stray
 
 

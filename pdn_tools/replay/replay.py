@@ -235,9 +235,7 @@ class _Replayer:
                         text = texts.get(squares)
                         if text is None:
                             text = texts[squares] = f"{frm}{sep}{to}"
-                        if node.number is not None:
-                            self.numbers(node, state, ply, in_var, squares)
-                        if state.position is not None:
+                        if node.number is None or self.numbers(node, state, ply, in_var, squares):
                             self.play(node, (), state, fast, text, in_var, ply)
                         i += 1
                         continue
@@ -321,8 +319,7 @@ class _Replayer:
         squares = self.squares(node)
         legal = state.legal if state.legal is not None else legal_moves(position, variant)
         state.legal = legal
-        self.numbers(node, state, ply, in_var, squares)
-        if state.position is None:
+        if not self.numbers(node, state, ply, in_var, squares):
             return 1
         if isinstance(squares, str):
             self.fail(nodes, i, state, in_var, ply, "E04", squares, None)
@@ -681,18 +678,21 @@ class _Replayer:
         ply: int,
         in_var: bool,
         squares: tuple[int, ...] | str,
-    ) -> None:
+    ) -> bool:
         """W33 for a number that disagrees with the replay; W34 for ``N. ...`` while the
-        first mover is to move (a missing move: replay of the line stops)."""
+        first mover is to move (a missing move: replay of the line stops).  Returns
+        whether the line goes on (False once it has stopped here)."""
         number, dots = node.number, node.number_dots
         position = state.position
-        if number is None or position is None:
-            return
+        if position is None:
+            return False
+        if number is None:
+            return True
         first_to_move = position.turn is self.first_mover
         second_dots = dots is not None and "..." in dots
         expected = state.fullmove
         if expected is not None and number == expected and second_dots != first_to_move:
-            return  # the usual case: the number and dots fit
+            return True  # the usual case: the number and dots fit
         if dots == ". ..." and first_to_move:
             fits = (
                 not isinstance(squares, str)
@@ -710,7 +710,7 @@ class _Replayer:
                     self.stop(node, ply, "W34", "a move is missing ('N. ...')")
                 state.position = None
                 state.legal = None
-                return
+                return False
         side = side_name(position.turn)
         if expected is None:
             state.fullmove = number
@@ -720,7 +720,7 @@ class _Replayer:
                     f"'{number}{dots}' but {side} is to move",
                     node, ply, in_var,
                 )  # fmt: skip
-            return
+            return True
         if number != expected or second_dots == first_to_move:
             self.issue(
                 "W33",
@@ -728,6 +728,7 @@ class _Replayer:
                 node, ply, in_var,
             )  # fmt: skip
             state.fullmove = number
+        return True
 
     # -- headers -------------------------------------------------------------------
     def check_headers(self, position: Position, legal: list[Move]) -> None:
