@@ -34,7 +34,7 @@ import resource
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +43,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gen_games import generate  # noqa: E402
-from peers import PEERS, ensure, python_of  # noqa: E402
+from peers import OURS_COMPILED, PEERS, ensure, ensure_compiled, python_of  # noqa: E402
 
 #: Our reader with lark-cython hidden from it (peer_parse ``--impl ours-pure``), to
 #: see what the ``fast`` extra buys; the same as ``ours`` when lark-cython is absent.
 OURS_PURE = "ours-pure"
-IMPLS: tuple[str, ...] = ("ours", OURS_PURE, *PEERS)
+IMPLS: tuple[str, ...] = ("ours", OURS_COMPILED, OURS_PURE, *PEERS)
+"""``ours`` is the checkout's pure-Python code (``PYTHONPATH``); ``ours-compiled`` the
+checkout built and installed as the compiled wheel (``benchmarks/.venvs``)."""
 PEER_SCRIPT = HERE / "peer_parse.py"
 DATA = HERE / "data"
 RESULTS = HERE / "results"
@@ -196,6 +198,11 @@ def generated_sets(games: int, seed: int, regenerate: bool) -> tuple[FileSet, Fi
 
 def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
     """Python to run *impl* with, or None and the reason it is unavailable."""
+    if impl.endswith("-compiled"):
+        compiled = ensure_compiled(reinstall=install)
+        if compiled is None:
+            return None, "the compiled build failed (pip install . with a C compiler)"
+        return compiled, ""
     if impl.startswith("ours"):
         probe = subprocess.run(
             [sys.executable, "-c", "import pdn_tools; pdn_tools.read_games"],
@@ -214,9 +221,12 @@ def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
 
 
 def _env(impl: str) -> dict[str, str]:
-    """Child environment: our checkout on PYTHONPATH for ours, nothing extra for peers."""
+    """Child environment: our checkout on PYTHONPATH for ours, nothing extra for peers
+    and for our compiled build (its venv holds the package)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if impl.startswith("ours"):
+    if impl.endswith("-compiled"):
+        env["PYTHONSAFEPATH"] = "1"
+    elif impl.startswith("ours"):
         env["PYTHONPATH"] = str(ROOT)
     return env
 
@@ -613,11 +623,22 @@ def main(argv: list[str] | None = None, bench: Bench = PARSE, doc: str | None = 
         "--mem-limit-gb", type=float, default=8.0, help="address-space cap per child (8)"
     )
     parser.add_argument(
-        "--install", action="store_true", help="create missing peer virtualenvs (pip install)"
+        "--install",
+        action="store_true",
+        help="create missing peer virtualenvs and (re)build ours-compiled (pip install)",
+    )
+    parser.add_argument(
+        "--reference",
+        default=bench.ours,
+        help=f"implementation the peers' ratios are taken against (default {bench.ours}; "
+        f"{bench.ours}-compiled for the compiled build)",
     )
     parser.add_argument("--json", type=Path, default=RESULTS / f"{bench.name}.json")
     parser.add_argument("--markdown", type=Path, default=None, help="also write Markdown tables")
     args = parser.parse_args(argv)
+    if args.reference not in bench.impls:
+        parser.error(f"unknown reference: {args.reference}")
+    BENCH = bench = replace(bench, ours=args.reference)
     load_start = os.getloadavg()
     revision = reader_revision()
 
