@@ -365,7 +365,7 @@ def report(
     """Print the tables and discrepancies; return summary figures for the JSON."""
     by_key = {(r["set"], r["impl"]): r for r in records}
     head = (
-        f"{'file set':<15} {'impl':<12} {'games':>7} {'plies':>8} {'fail':>5} "
+        f"{'file set':<15} {'impl':<22} {'games':>7} {'plies':>8} {'fail':>5} "
         f"{'best s':>8} {'games/s':>9} {'MB/s':>7} {'peak MB':>8} {'+parse':>7} "
         f"{'ours x':>7}"
     )
@@ -380,7 +380,7 @@ def report(
             if r is None:
                 continue
             if "error" in r:
-                print(f"{fs.name:<15} {impl:<12} {'-- ' + r['error']}")
+                print(f"{fs.name:<15} {impl:<22} {'-- ' + r['error']}")
                 continue
             ratio = None
             if ours_ok and impl in PEERS and r["comparable"]:
@@ -389,7 +389,7 @@ def report(
                 r["ours_speedup"] = ratio
             mark = "" if r["comparable"] else "!"
             print(
-                f"{fs.name:<15} {impl:<12} {_fmt(r['games'], '7d')} {_fmt(r['plies'], '8d')} "
+                f"{fs.name:<15} {impl:<22} {_fmt(r['games'], '7d')} {_fmt(r['plies'], '8d')} "
                 f"{r['failed']:>5d} {r['best_s']:>8.3f}{mark:1} "
                 f"{_fmt(r['games_per_s'], '9.0f')} {_fmt(r['mb_per_s'], '7.2f')} "
                 f"{_fmt(r['peak_mb'], '8.1f')} {_fmt(r['parse_mb'], '7.1f')} "
@@ -448,7 +448,7 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
             continue
         if "error" in one or "error" in ten:
             why = ten.get("error") or one.get("error")
-            lines.append(f"{impl:<12} {'-- ' + str(why)}")
+            lines.append(f"{impl:<22} {'-- ' + str(why)}")
             memory[impl] = {"error": why}
             continue
         p1, p10 = one["peak_mb"], ten["peak_mb"]
@@ -464,12 +464,12 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
             "parse_ratio": dratio,
         }
         lines.append(
-            f"{impl:<12} {_fmt(p1, '9.1f')} {_fmt(p10, '10.1f')} {_fmt(ratio, '6.2f')}"
+            f"{impl:<22} {_fmt(p1, '9.1f')} {_fmt(p10, '10.1f')} {_fmt(ratio, '6.2f')}"
             f" {_fmt(d1, '9.1f')} {_fmt(d10, '10.1f')}"
         )
     if lines:
         print(
-            f"\nMemory, generated vs generated-10x:\n{'impl':<12} {'peak 1x':>9} "
+            f"\nMemory, generated vs generated-10x:\n{'impl':<22} {'peak 1x':>9} "
             f"{'peak 10x':>10} {'ratio':>6} {'+parse 1x':>9} {'+parse 10x':>10}"
         )
         for line in lines:

@@ -177,9 +177,7 @@ class _Replayer:
         quiet_texts = _SHORT_TEXTS.setdefault("-", {})
         capture_texts = _SHORT_TEXTS.setdefault(separator, {})
         squares_of = self.squares
-        known = self.known_squares.get
-        # nodes is one line: each node's parent is the node before it (read here
-        # rather than through the weak parent link, on every ply).
+        # nodes is one line: each node's parent is the node before it.
         first_parent = nodes[0].parent if nodes else None
         while i < count:
             node = nodes[i]
@@ -220,7 +218,7 @@ class _Replayer:
                 # Fast lane: a plain quiet move, or a capture ``fromxto`` that is the
                 # only legal capture with its two squares, is checked without listing
                 # every move (one jumps by men even without the capture search).
-                squares = known(written.squares)
+                squares = self.known_squares.get(written.squares)
                 if squares is None:
                     squares = squares_of(node)
                 if type(squares) is tuple and len(squares) == 2:

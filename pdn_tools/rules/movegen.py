@@ -314,21 +314,20 @@ class Generator:
         promo_row = self.promotion_rows[side]
         left, right = self.step_shifts[side]
         moves: list[RawMove] = []
-        append = moves.append
         for n in left:
             targets = (own_men << n) & empty
             while targets:
                 low = targets & -targets
                 to = low.bit_length() - 1
                 targets ^= low
-                append((to - n, to, 0, bool(low & promo_row)))
+                moves.append((to - n, to, 0, bool(low & promo_row)))
         for n in right:
             targets = (own_men >> n) & empty
             while targets:
                 low = targets & -targets
                 to = low.bit_length() - 1
                 targets ^= low
-                append((to + n, to, 0, bool(low & promo_row)))
+                moves.append((to + n, to, 0, bool(low & promo_row)))
         kings = own_kings
         occupied = self.valid & ~empty
         while kings:
@@ -338,7 +337,7 @@ class Generator:
             reach = self.king_reach[square]
             for d, free in enumerate(self._king_free(square, occupied)):
                 for to in reach[d][:free]:
-                    append((square, to, 0, False))
+                    moves.append((square, to, 0, False))
         return moves
 
     def raw_moves(
@@ -542,13 +541,12 @@ class Generator:
         must_capture = king_capture or bool(lands_all)
         if not must_capture:
             codes: list[int] = []
-            extend = codes.extend
             for n, is_left, tables in self.step_chunks[side]:
                 targets = ((own_men << n) if is_left else (own_men >> n)) & empty
                 for table in tables:
                     chunk = targets & CHUNK_MASK
                     if chunk:
-                        extend(table[chunk])
+                        codes.extend(table[chunk])
                     targets >>= CHUNK
                     if not targets:
                         break

@@ -225,7 +225,6 @@ class RayGenerator(Generator):
         promo_row = self.promotion_rows[side]
         steps = self.men_steps[side]
         moves: list[RawMove] = []
-        append = moves.append
         men = own_men
         while men:
             low = men & -men
@@ -233,7 +232,7 @@ class RayGenerator(Generator):
             frm = low.bit_length() - 1
             for to in steps[frm]:
                 if (empty >> to) & 1:
-                    append((frm, to, 0, bool((1 << to) & promo_row)))
+                    moves.append((frm, to, 0, bool((1 << to) & promo_row)))
         rays = self.rays
         flying = self.flying
         kings = own_kings
@@ -245,7 +244,7 @@ class RayGenerator(Generator):
                 for to in rays[frm][d]:
                     if not (empty >> to) & 1:
                         break
-                    append((frm, to, 0, False))
+                    moves.append((frm, to, 0, False))
                     if not flying:
                         break
         return moves
