@@ -38,6 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
 if not sys.flags.safe_path:  # PYTHONSAFEPATH: the compiled build's child, installed
     sys.path.insert(0, str(ROOT))
 
@@ -252,9 +253,7 @@ def main() -> int:
     for name, task, count, seconds, ratio in rows:
         per = seconds / count * 1e6
         print(f"{name:<22}{task:<22}{seconds:>10.4f}{per:>10.1f}{ratio:>11.2f}")
-    print(
-        f"{'pdn-tools':<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}"
-    )
+    print(f"{label:<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}")
     for name, entry in summary["peers"].items():
         print(f"  {name}: {entry['move_list_disagreements']} positions with other move lists")
 
