@@ -141,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         if compiled is None:
             return 1
         PYTHON[:] = ["env", "PYTHONSAFEPATH=1", str(compiled)]
+    print(f"build: {'compiled' if args.compiled else 'the checkout (pure Python)'}\n")
     print("| file set | format | games | games/s | input MB/s | output MB | peak RSS MB |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for name, files, formats, repeat in _sets(args.games, args.quick):

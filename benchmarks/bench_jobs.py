@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     size = path.stat().st_size / 1e6
     mode = "syntax only" if args.syntax_only else "read and replay"
     print(f"{path.name}: {games} games, {size:.1f} MB, {mode}; cores: {os.cpu_count()}")
+    built = f"compiled ({compiled})" if compiled else "the checkout (pure Python)"
+    print(f"build: {built}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     reference = None
     best: dict[int, float] = {}
