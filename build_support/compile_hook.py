@@ -97,6 +97,7 @@ class CompileHook(BuildHookInterface):
         try:
             built = self._compile(work)
         except Exception as exc:  # any failure means the pure wheel
+            shutil.rmtree(work, ignore_errors=True)
             if _flag("PDN_TOOLS_REQUIRE_COMPILED"):
                 raise RuntimeError(f"pdn-tools: compiling failed: {exc}") from exc
             print(
