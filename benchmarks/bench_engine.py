@@ -218,8 +218,8 @@ def main() -> int:
             ours["perft"][f"pure-{key}"] = stats
 
     our_gen = ours["movegen_seconds"]
-    label = "pdn-tools compiled" if args.compiled else "pdn-tools"
-    rows.append((label, "movegen", len(positions), our_gen, 1.0))
+    ours_label = "pdn-tools compiled" if args.compiled else "pdn-tools"
+    rows.append((ours_label, "movegen", len(positions), our_gen, 1.0))
     if args.compiled:
         rows[0] = (*rows[0][:4], pure["movegen_seconds"] / our_gen)
     summary: dict[str, Any] = {
@@ -253,7 +253,7 @@ def main() -> int:
     for name, task, count, seconds, ratio in rows:
         per = seconds / count * 1e6
         print(f"{name:<22}{task:<22}{seconds:>10.4f}{per:>10.1f}{ratio:>11.2f}")
-    print(f"{label:<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}")
+    print(f"{ours_label:<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}")
     for name, entry in summary["peers"].items():
         print(f"  {name}: {entry['move_list_disagreements']} positions with other move lists")
 
@@ -262,8 +262,8 @@ def main() -> int:
         fast = ours["perft"][f"fast:{depth}"]
         api = ours["perft"][f"api:{depth}"]
         lines: list[tuple[str, dict[str, float], float | None]] = [
-            (f"{label} fast", fast, None),
-            (f"{label} public API", api, None),
+            (f"{ours_label} fast", fast, None),
+            (f"{ours_label} public API", api, None),
         ]
         if args.compiled:
             for kind, base in (("fast", fast), ("api", api)):
