@@ -130,6 +130,12 @@ class _Run:
         limit) is copied from its input by *copier*, in pieces.
         """
         self.read += 1
+        try:
+            self._write(game, from_json, copier)
+        finally:
+            game.close()  # freed at once, without the cycle collector
+
+    def _write(self, game: Game, from_json: bool, copier: _Copy | None) -> None:
         replay = _replay(game, self.replay, self.options.strict, from_json)
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":

@@ -177,8 +177,9 @@ class Board:
         self._legal = None
         return move
 
-    apply = push
-    """Another name for :meth:`push` (the engine's word: ``Position.apply``)."""
+    def apply(self, move: Move | str) -> Move:
+        """Another name for :meth:`push` (the engine's word: ``Position.apply``)."""
+        return self.push(move)
 
     def pop(self) -> Move:
         """Take back the last move played and return it (IndexError when none)."""
