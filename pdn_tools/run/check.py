@@ -57,13 +57,16 @@ def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
 
 
 def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
-    """Replay *game* (see :func:`replay_checked`) and summarise it."""
+    """Replay *game* (see :func:`replay_checked`) and summarise it; the game is then
+    done with, and closed (:meth:`~pdn_tools.pdn.model.Game.close`) so that it is
+    freed at once."""
     replay = replay_checked(game, options)
     record = game_record(game, replay)
     record["issues"] = []
     detail = None
     if options.detail and (game.issues or record["draws"]):
         detail = game_detail(game, replay, options.read.variant)
+    game.close()
     return Checked(file_no, record, game.issues, detail)
 
 

@@ -160,7 +160,16 @@ def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) ->
 
 
 def convert_game(game: Game, options: ConvertOptions, from_json: bool = False) -> Converted:
-    """Replay *game*, and render it for the output or take it for the rejects file."""
+    """Replay *game*, and render it for the output or take it for the rejects file;
+    the game is then done with, and closed (:meth:`~pdn_tools.pdn.model.Game.close`)
+    so that it is freed at once, without the cycle collector."""
+    try:
+        return _convert_game(game, options, from_json)
+    finally:
+        game.close()
+
+
+def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Converted:
     read = options.read
     replay_options = ReplayOptions(variant=read.variant, **options.rules)
     replay = _replay(game, replay_options, read.strict, from_json)
