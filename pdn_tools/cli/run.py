@@ -85,6 +85,8 @@ class Run:
         found = find_files(command, paths, common)
         self.files = len(found)
         """How many files are read (those that cannot be read included)."""
+        self.filtered = 0
+        """Games the filter options left out (counted as :meth:`games` runs)."""
         stdin_name = common.stdin_filename or "<stdin>"
         self.inputs: list[Input] = []
         self.unreadable: list[Checked] = []
@@ -95,8 +97,14 @@ class Run:
                 name = stdin_name if entry.path == "-" else entry.name
                 self.inputs.append(Input(number, entry.path, name))
 
+    @property
+    def filtering(self) -> bool:
+        """Whether the run leaves out games (a filter option was given)."""
+        return self.options.keep is not None
+
     def games(self) -> Iterator[Checked]:
-        """Every checked game of every input, in input order."""
+        """Every checked game of every input that the filter keeps, in input order
+        (the others are counted in :attr:`filtered`)."""
         err = stderr()
         total = sum(source.size for source in self.inputs)
         common = self.common
@@ -109,6 +117,9 @@ class Run:
             for weight, checked in check_inputs(self.inputs, self.options, self.jobs, stdin):
                 progress.clear()
                 for game in checked:
+                    if game.filtered:
+                        self.filtered += 1
+                        continue
                     while waiting and waiting[0].file_no < game.file_no:
                         yield waiting.pop(0)
                     yield game

@@ -27,7 +27,7 @@ from typing import BinaryIO, TypeVar
 
 from pdn_tools.atomic import default_termination, printable
 from pdn_tools.report.records import Checked, file_checked
-from pdn_tools.run.check import CheckOptions, check_file, check_slots
+from pdn_tools.run.check import CheckOptions, check_file, check_slots, iter_file
 from pdn_tools.run.slots import SlotBatch, cut_batches
 
 #: Characters of game text per batch of a large file (about 70 ordinary games).
@@ -40,6 +40,8 @@ GROUP_BYTES = 1 << 16
 GROUP_FILES = 64
 #: Units in flight per worker.
 IN_FLIGHT = 3
+#: Games handed on at a time when everything runs in this process (``jobs`` 1).
+STREAM_GAMES = 256
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -112,19 +114,26 @@ def check_inputs(
     """Check every input; yield (bytes done, checked games) in input order.
 
     *stdin* is the stream read for the input ``-``.  With ``jobs`` 1 everything
-    runs in this process; otherwise in up to ``jobs`` worker processes (never more
-    than the cores this process may use, :func:`usable_jobs`), files larger than
-    *split_bytes* being cut into batches of about *batch_chars* characters.
+    runs in this process, a file's games handed on :data:`STREAM_GAMES` at a time
+    (the bytes of the file counted with its last piece); otherwise in up to
+    ``jobs`` worker processes (never more than the cores this process may use,
+    :func:`usable_jobs`), files larger than *split_bytes* being cut into batches of
+    about *batch_chars* characters.
     """
     if usable_jobs(jobs) <= 1:
         for source in inputs:
             stream = stdin if source.path == "-" else None
-            checked = check_file(source.file_no, stream or source.path, source.name, options)
-            yield source.size, checked
+            games = iter_file(source.file_no, stream or source.path, source.name, options)
+            chunk: list[Checked] = []
+            for game in games:  # a large file in pieces: memory stays flat
+                chunk.append(game)
+                if len(chunk) >= STREAM_GAMES:
+                    yield 0, chunk
+                    chunk = []
+            yield source.size, chunk
         return
     units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
-    for weight, checked in ordered_map(run_unit, units, jobs, options):
-        yield weight, checked
+    yield from ordered_map(run_unit, units, jobs, options)
 
 
 def plan(
