@@ -1,9 +1,12 @@
 """``pdn convert``: read game collections and write them as canonical PDN, JSON,
 JSON Lines or Parquet, losing no game, move or comment.
 
-Every game read is replayed (for its findings and its resolved moves) and written,
-with its issues, to the output, or with ``--rejects`` to the rejects file when it
-has an error.  The counts go to stderr; written + rejected always equals read.
+Every game read is replayed (for its findings and its resolved moves), passes the
+collection stages (repair, filter, duplicates: :mod:`pdn_tools.run.stages`) and is
+written, with its issues, to the output (one file per group with ``--split-by``:
+:mod:`pdn_tools.export.split`), or with ``--rejects`` to the rejects file when it has
+an error.  The counts go to stderr; written + rejected + filtered out + duplicates
+dropped always equals read.
 
 Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
 outputs that collide with each other or with an input are refused before anything is
@@ -12,6 +15,7 @@ written (:mod:`pdn_tools.run.collisions`).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -23,7 +27,15 @@ from typing import IO, Any
 import click
 
 from pdn_tools.atomic import OutputError, Outputs, printable
-from pdn_tools.cli.options import Common, configured, discovery_options, reading_options
+from pdn_tools.cli.options import (
+    Common,
+    comparison,
+    comparison_options,
+    configured,
+    discovery_options,
+    filter_options,
+    reading_options,
+)
 from pdn_tools.cli.run import find_files
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.export.canonical import CanonicalOptions
@@ -40,6 +52,7 @@ from pdn_tools.export.sinks import (
     Sink,
     format_of,
 )
+from pdn_tools.export.split import SPLIT_KEYS, SplitSink
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
@@ -48,6 +61,7 @@ from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.discover import Found
 from pdn_tools.run.paths import InputError
 from pdn_tools.run.rejects import LineCopier, Spool
+from pdn_tools.run.stages import StageOptions, Stages, Verdict
 
 _JSON_INPUT = (".json", ".jsonl", ".ndjson")
 
@@ -107,16 +121,23 @@ class _Run:
 
     def __init__(
         self,
-        sink: Sink,
+        sink: Sink | None,
         rejects: RejectsSink | None,
         options: ReadOptions,
         rules: dict[str, Any],
+        stages: StageOptions | None = None,
+        lent: Stages | None = None,
     ) -> None:
+        """*sink* None: the first pass of ``--merge-tags``, which only notes what
+        copies lend (into the returned :attr:`stages`); *lent*: that first pass."""
         self.sink = sink
         self.rejects = rejects
         self.options = options
         self.variant = options.variant
         self.replay = ReplayOptions(variant=options.variant, **rules)
+        self.stages = Stages.make(stages or StageOptions(), self.replay, options.strict)
+        if lent is not None:
+            self.stages.lending = lent.lending
         self.unreadable = 0
         self.read = 0
         self.written = 0
@@ -130,7 +151,15 @@ class _Run:
         limit) is copied from its input by *copier*, in pieces.
         """
         self.read += 1
+        reading = list(game.issues)
         replay = _replay(game, self.replay, self.options.strict, from_json)
+        if self.sink is None:
+            self.stages.observe(game, replay, reading, repairable=not from_json)
+            return
+        passed = self.stages.process(game, replay, reading, repairable=not from_json)
+        if passed.verdict is not Verdict.KEEP:
+            return
+        replay = passed.replay
         item = Exported(game, replay, _resolution(game, replay, self.variant))
         if self.rejects is not None and game.status == "error":
             self.rejected += 1
@@ -158,7 +187,7 @@ class _Run:
                 source = io.BufferedReader(spool, 1 << 16)
         lines: LineCopier | None = None
         copier: _Copy | None = None
-        if self.rejects is not None:
+        if self.rejects is not None and self.sink is not None:
             lines = LineCopier(path=None if spool else path, spool=spool)
             copier = partial(_copy, lines, report)
         try:
@@ -233,6 +262,31 @@ def _copy(
     help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
     "these columns (variant, year; e.g. variant,year); conversions append.",
 )
+@click.option(
+    "--split-by",
+    type=click.Choice(SPLIT_KEYS),
+    default=None,
+    help="Write OUT as a directory of one file per event, year, variant, player or "
+    "input file (PDN, JSON or JSONL; Parquet: --partition-by).",
+)
+@click.option(
+    "--dedupe",
+    is_flag=True,
+    help="Write the first copy of each game only (copies: as for pdn duplicates).",
+)
+@click.option(
+    "--merge-tags",
+    is_flag=True,
+    help="With --dedupe: the kept copy gains the tags its copies agree on and it "
+    "lacks (reads the inputs twice).",
+)
+@comparison_options
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Replace an illegal move by the one move that lets the game validate without "
+    "error, with a comment saying what was written.",
+)
 @click.option("--strip-comments", is_flag=True, help="PDN: drop comments (keep [%...] commands).")
 @click.option("--strip-variations", is_flag=True, help="PDN: write the main line only.")
 @click.option(
@@ -240,6 +294,7 @@ def _copy(
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@filter_options
 @discovery_options
 @reading_options
 @configured
@@ -251,6 +306,12 @@ def convert(
     moves_table: str | None,
     with_record: bool,
     partition_by: str | None,
+    split_by: str | None,
+    dedupe: bool,
+    merge_tags: bool,
+    moves_only: bool,
+    prefix: int | None,
+    repair: bool,
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
@@ -259,21 +320,33 @@ def convert(
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
     PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
-    OUT ending in / (or an existing directory) is a Parquet dataset directory.
+    OUT ending in / (or an existing directory) is a Parquet dataset directory;
+    with --split-by, OUT is a directory of one file per group.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
     apart) or a file found in a folder cannot be read, 2 for usage or input
     errors.
     """
     files = find_files("convert", paths, common, warn_none=False)
+    collect = _Collect(
+        StageOptions(
+            repair=repair,
+            keep=common.filter,
+            dedupe=comparison(moves_only, prefix) if dedupe else None,
+            merge_tags=merge_tags,
+        ),
+        split_by,
+    )
     try:
-        counts = _convert(
+        collect.check(dedupe, moves_only, prefix, paths)
+        run = _convert(
             paths, files, out, fmt, rejects, moves_table,
             CanonicalOptions(strip_comments, strip_variations, normalise_results),
             replace(common.read, keep_source=rejects is not None),
             common.rules,
             common.stdin_filename,
             _Tables(with_record, partition_by),
+            collect,
         )  # fmt: skip
     except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
@@ -284,9 +357,52 @@ def convert(
         where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
         click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    read, written, rejected, errors_written, unreadable = counts
-    click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
-    sys.exit(1 if errors_written or unreadable else 0)
+    click.echo(collect.summary(run, out), err=True)
+    sys.exit(1 if run.errors_written or run.unreadable else 0)
+
+
+class _Collect:
+    """The collection choices: the stages each game passes, and ``--split-by``."""
+
+    def __init__(self, stages: StageOptions, split_by: str | None = None) -> None:
+        self.stages = stages
+        self.split_by = split_by
+        self.files = 0
+        """Files written by ``--split-by``."""
+
+    def check(
+        self, dedupe: bool, moves_only: bool, prefix: int | None, paths: tuple[str, ...]
+    ) -> None:
+        """Refuse choices that do not go together."""
+        if not dedupe:
+            for name, given in (
+                ("--merge-tags", self.stages.merge_tags),
+                ("--moves-only", moves_only),
+                ("--prefix", prefix is not None),
+            ):
+                if given:
+                    raise _Usage(f"{name} goes with --dedupe")
+        if self.stages.two_passes and "-" in paths:
+            raise _Usage("--merge-tags reads the inputs twice; standard input cannot be")
+
+    def summary(self, run: _Run, out: str) -> str:
+        """The counts line: every game read is written, rejected, filtered out or
+        dropped as a copy; repaired games are among those written."""
+        counts = run.stages.counts
+        written = f"{run.written} written"
+        if self.stages.repair:
+            written += f" ({counts.repaired} repaired)"
+        parts = [f"{run.read} game(s) read", written, f"{run.rejected} rejected"]
+        if self.stages.keep is not None:
+            parts.append(f"{counts.filtered} filtered out")
+        if self.stages.dedupe is not None:
+            parts.append(f"{counts.duplicates} duplicate(s) dropped")
+        line = ", ".join(parts)
+        if self.stages.two_passes:
+            line += f"; {counts.tags_merged} tag(s) merged into kept copies"
+        if self.split_by is not None:
+            line += f"; {self.files} file(s) in {printable(out)}"
+        return line
 
 
 class _Tables:
@@ -319,11 +435,15 @@ def _convert(
     rules: dict[str, Any],
     stdin_filename: str | None,
     tables: _Tables | None = None,
-) -> tuple[int, int, int, int, int]:
-    """Run the conversion; returns (read, written, rejected, errors written, files
-    that could not be read).  *paths* are the inputs as given, *files* what they
-    name (for the collision checks)."""
+    collect: _Collect | None = None,
+) -> _Run:
+    """Run the conversion; returns the run, with its counts.  *paths* are the inputs
+    as given, *files* what they name (for the collision checks)."""
     tables = tables or _Tables()
+    collect = collect or _Collect(StageOptions())
+    if collect.split_by is not None:
+        return _split(paths, files, out, fmt, rejects, canonical, options, rules,
+                      stdin_filename, tables, moves_table, collect)  # fmt: skip
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
         raise _Usage("a dataset directory is written as Parquet only")
@@ -359,26 +479,128 @@ def _convert(
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
-        run = _Run(sink, reject_sink, options, rules)
-        try:
-            for entry in files:
-                path = entry.path
-                if entry.problem is not None:
-                    run.unreadable += 1
-                    click.echo(
-                        f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
-                    )
-                elif path != "-" and path.lower().endswith(_JSON_INPUT):
-                    try:
-                        run.json_file(path)
-                    except JsonInputError as exc:
-                        raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
-                else:
-                    name = (stdin_filename or "<stdin>") if path == "-" else entry.name
-                    run.pdn_file(path, name)
-        except BaseException:
-            if isinstance(sink, DatasetSink):
-                sink.abort()  # a dataset gets all of a conversion or nothing of it
-            raise
-        sink.close()
-    return run.read, run.written, run.rejected, run.errors_written, run.unreadable
+        run = _passes(sink, reject_sink, options, rules, collect, files, stdin_filename)
+    return run
+
+
+def _read_all(run: _Run, files: list[Found], stdin_filename: str | None, note: bool) -> None:
+    """Convert every input with *run*; a file that cannot be read is counted (and
+    named on stderr when *note*)."""
+    for entry in files:
+        path = entry.path
+        if entry.problem is not None:
+            run.unreadable += 1
+            if note:
+                click.echo(
+                    f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True
+                )
+        elif path != "-" and path.lower().endswith(_JSON_INPUT):
+            try:
+                run.json_file(path)
+            except JsonInputError as exc:
+                raise _Usage(f"{entry.name}: not pdn-tools JSON: {exc}") from None
+        else:
+            name = (stdin_filename or "<stdin>") if path == "-" else entry.name
+            run.pdn_file(path, name)
+
+
+def _passes(
+    sink: Sink,
+    rejects: RejectsSink | None,
+    options: ReadOptions,
+    rules: dict[str, Any],
+    collect: _Collect,
+    files: list[Found],
+    stdin_filename: str | None,
+) -> _Run:
+    """Read the inputs once (twice with ``--merge-tags``: first to note what copies
+    lend) into *sink* and *rejects*; close the sink, or abort it on failure."""
+    try:
+        first = None
+        if collect.stages.two_passes:
+            first = _Run(None, None, options, rules, collect.stages)
+            _read_all(first, files, stdin_filename, note=False)
+        run = _Run(sink, rejects, options, rules, collect.stages, first.stages if first else None)
+        _read_all(run, files, stdin_filename, note=True)
+    except BaseException:
+        if isinstance(sink, (DatasetSink, SplitSink)):
+            sink.abort()  # a dataset gets all of a conversion or nothing of it
+        raise
+    sink.close()
+    return run
+
+
+def _split(
+    paths: tuple[str, ...],
+    files: list[Found],
+    out: str,
+    fmt: str | None,
+    rejects: str | None,
+    canonical: CanonicalOptions,
+    options: ReadOptions,
+    rules: dict[str, Any],
+    stdin_filename: str | None,
+    tables: _Tables,
+    moves_table: str | None,
+    collect: _Collect,
+) -> _Run:
+    """``--split-by``: one file per group in the directory *out*."""
+    assert collect.split_by is not None
+    target = fmt or "pdn"
+    if out == "-":
+        raise _Usage("--split-by writes a directory, not standard output")
+    if target == "parquet" or tables.partition_by is not None:
+        raise _Usage("--split-by writes PDN, JSON or JSONL files; Parquet datasets are "
+                     "split with --partition-by")  # fmt: skip
+    if moves_table is not None or tables.with_record:
+        raise _Usage(f"{'--moves-table' if moves_table else '--with-record'} needs Parquet output")
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
+    if not files:
+        raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
+    named = {"--rejects": rejects}
+    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    folder = os.path.realpath(out)
+    _refuse_input_folder(paths, folder, out)
+    inputs = {os.path.realpath(entry.path) for entry in files if entry.path != "-"}
+
+    def check(path: str) -> None:
+        if os.path.realpath(path) in inputs:
+            raise OutputCollision(f"-o {printable(path)} is also an input")
+
+    made = not os.path.isdir(out)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(printable(out), exc.errno, exc.strerror or str(exc)) from None
+    try:
+        with Outputs() as outputs:
+
+            def make(stream: IO[str]) -> Sink:
+                if target == "pdn":
+                    return PdnSink(stream, canonical)
+                return JsonSink(stream, target == "json")
+
+            sink = SplitSink(out, collect.split_by, "." + target, outputs, make, check=check)
+            reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
+            run = _passes(sink, reject_sink, options, rules, collect, files, stdin_filename)
+            collect.files = sink.written
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                os.rmdir(out)  # only if the failed run left it empty
+        raise
+    return run
+
+
+def _refuse_input_folder(paths: tuple[str, ...], folder: str, out: str) -> None:
+    """A split directory inside (or equal to) an input directory would be read back."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            continue
+        root = os.path.realpath(path)
+        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+            raise OutputCollision(
+                f"-o {printable(out)} lies inside input directory {printable(path)} "
+                "and would be read back"
+            )
