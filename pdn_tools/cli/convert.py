@@ -198,7 +198,7 @@ class _Run:
                 lines.close()
             if spool is not None:
                 spool.close()
-        if report.games == 0:
+        if report.games == 0 and self.sink is not None:  # said once, not per pass
             for issue in report.issues:
                 click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
 
@@ -563,10 +563,14 @@ def _split(
     folder = os.path.realpath(out)
     _refuse_input_folder(paths, folder, out)
     inputs = {os.path.realpath(entry.path) for entry in files if entry.path != "-"}
+    rejected = os.path.realpath(rejects) if rejects is not None and rejects != "-" else None
 
     def check(path: str) -> None:
-        if os.path.realpath(path) in inputs:
+        real = os.path.realpath(path)
+        if real in inputs:
             raise OutputCollision(f"-o {printable(path)} is also an input")
+        if real == rejected:
+            raise OutputCollision(f"-o {printable(path)} and --rejects are the same file")
 
     made = not os.path.isdir(out)
     try:
