@@ -16,7 +16,11 @@ and Parquet only: the memory check).
 
 Usage::
 
-    python3 benchmarks/bench_convert.py [--games 2000] [--repeat 2] [--quick]
+    python3 benchmarks/bench_convert.py [--games 2000] [--repeat 2] [--quick] [--compiled]
+
+``--compiled`` runs the children with our compiled build (the checkout installed by
+``pip install .`` in ``benchmarks/.venvs/ours-compiled``; ``--install`` rebuilds it)
+instead of this interpreter.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gen_games import generate  # noqa: E402
+from peers import ensure_compiled  # noqa: E402
 
 DATA = HERE / "data"
 FORMATS = ("replay-only", "pdn", "json", "jsonl", "parquet", "parquet+moves")
@@ -86,8 +91,12 @@ def _child(fmt: str, files: list[str], repeat: int) -> dict[str, Any]:
     }
 
 
+PYTHON: list[str] = [sys.executable]
+"""The interpreter of the children (the compiled build's with ``--compiled``)."""
+
+
 def _run(fmt: str, files: list[Path], repeat: int) -> dict[str, Any]:
-    cmd = [sys.executable, __file__, "--child", fmt, "--repeat", str(repeat), *map(str, files)]
+    cmd = [*PYTHON, __file__, "--child", fmt, "--repeat", str(repeat), *map(str, files)]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
@@ -119,12 +128,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="no 10x memory check")
+    parser.add_argument("--compiled", action="store_true", help="run our compiled build")
+    parser.add_argument("--install", action="store_true", help="(re)build the compiled build")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("files", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(_child(args.child, args.files, args.repeat)))
         return 0
+    if args.compiled:
+        compiled = ensure_compiled(reinstall=args.install)
+        if compiled is None:
+            return 1
+        PYTHON[:] = ["env", "PYTHONSAFEPATH=1", str(compiled)]
+    print(f"build: {'compiled' if args.compiled else 'the checkout (pure Python)'}\n")
     print("| file set | format | games | games/s | input MB/s | output MB | peak RSS MB |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for name, files, formats, repeat in _sets(args.games, args.quick):

@@ -1,7 +1,11 @@
 """Benchmark the rules engine against py-draughts and dame-rs (and pydraughts).
 
 Usage: ``python3 benchmarks/bench_engine.py [--positions N] [--repeats R] [--depths 5,6,7]
-[--only py-draughts,dame-rs,pydraughts]``
+[--only py-draughts,dame-rs,pydraughts] [--compiled [--install]]``
+
+``--compiled`` also runs our compiled build (the checkout installed by ``pip install .``
+in ``benchmarks/.venvs/ours-compiled``; ``--install`` rebuilds it) and takes the peers'
+ratios against it; the checkout's pure-Python code is still measured and shown.
 
 1. Plays random legal games with a fixed seed (our engine) and writes a sample of the
    positions to ``benchmarks/data/engine_positions.fen``; every engine reads that list.
@@ -34,9 +38,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+if not sys.flags.safe_path:  # PYTHONSAFEPATH: the compiled build's child, installed
+    sys.path.insert(0, str(ROOT))
 
 from peer_engine import best_time  # noqa: E402  (same folder; standard library only)
+from peers import OURS_COMPILED, ensure_compiled  # noqa: E402
 
 from pdn_tools.rules import (  # noqa: E402
     Position,
@@ -107,10 +114,20 @@ def our_side(fens: list[str], repeats: int, depths: list[int]) -> dict[str, Any]
     return result
 
 
-def peer_side(name: str, repeats: int, depths: list[int]) -> dict[str, Any] | None:
-    """Run one side in its own process: a peer in its venv, or us (``name == "ours"``)."""
+def peer_side(
+    name: str, repeats: int, depths: list[int], install: bool = False
+) -> dict[str, Any] | None:
+    """Run one side in its own process: a peer in its venv, or us (``ours``: the
+    checkout's code; ``ours-compiled``: the compiled build)."""
+    env = None
     if name == "ours":
         command = [sys.executable, str(Path(__file__).resolve()), "--ours-only"]
+    elif name == OURS_COMPILED:
+        python = ensure_compiled(reinstall=install)
+        if python is None:
+            return None
+        command = [str(python), str(Path(__file__).resolve()), "--ours-only"]
+        env = {**os.environ, "PYTHONSAFEPATH": "1"}
     else:
         python = HERE / ".venvs" / name / "bin" / "python"
         if not python.exists():
@@ -121,6 +138,7 @@ def peer_side(name: str, repeats: int, depths: list[int]) -> dict[str, Any] | No
         [*command, str(FEN_FILE), str(repeats), ",".join(map(str, depths))],
         capture_output=True,
         text=True,
+        env=env,
     )
     if done.returncode != 0:
         print(f"bench: {name} failed: {done.stderr.strip()[-600:]}", file=sys.stderr)
@@ -155,6 +173,10 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--depths", default="5,6,7", help="perft depths, comma-separated")
     parser.add_argument("--only", default=",".join(PEERS), help="peers to run, comma-separated")
+    parser.add_argument(
+        "--compiled", action="store_true", help="also run our compiled build; ratios against it"
+    )
+    parser.add_argument("--install", action="store_true", help="(re)build the compiled build")
     if sys.argv[1:2] == ["--ours-only"]:
         fen_file, repeats, depth_list = sys.argv[2:5]
         fens = Path(fen_file).read_text(encoding="utf-8").split()
@@ -183,10 +205,23 @@ def main() -> int:
         if data is not None:
             peers[name] = data
     last = peer_side("ours", args.repeats, depths)
-    ours = first if last is None else best_of(first, last)
+    ours = pure = first if last is None else best_of(first, last)
+    rows = []
+    if args.compiled:
+        compiled = peer_side(OURS_COMPILED, args.repeats, depths, args.install)
+        if compiled is None:
+            print("bench: the compiled build is not available", file=sys.stderr)
+            return 1
+        ours = compiled
+        rows.append(("pdn-tools pure", "movegen", len(positions), pure["movegen_seconds"], 0.0))
+        for key, stats in pure["perft"].items():
+            ours["perft"][f"pure-{key}"] = stats
 
     our_gen = ours["movegen_seconds"]
-    rows = [("pdn-tools", "movegen", len(positions), our_gen, 1.0)]
+    ours_label = "pdn-tools compiled" if args.compiled else "pdn-tools"
+    rows.append((ours_label, "movegen", len(positions), our_gen, 1.0))
+    if args.compiled:
+        rows[0] = (*rows[0][:4], pure["movegen_seconds"] / our_gen)
     summary: dict[str, Any] = {
         "machine": platform.platform(),
         "python": sys.version.split()[0],
@@ -198,6 +233,7 @@ def main() -> int:
         "load_average": list(os.getloadavg()),
         "repeats": args.repeats,
         "ours": {k: v for k, v in ours.items() if k != "moves"},
+        "ours_build": "compiled" if args.compiled else "checkout (pure Python)",
         "peers": {},
     }
     for name, data in peers.items():
@@ -217,9 +253,7 @@ def main() -> int:
     for name, task, count, seconds, ratio in rows:
         per = seconds / count * 1e6
         print(f"{name:<22}{task:<22}{seconds:>10.4f}{per:>10.1f}{ratio:>11.2f}")
-    print(
-        f"{'pdn-tools':<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}"
-    )
+    print(f"{ours_label:<22}{'movegen+notation':<22}{ours['movegen_with_notation_seconds']:>10.4f}")
     for name, entry in summary["peers"].items():
         print(f"  {name}: {entry['move_list_disagreements']} positions with other move lists")
 
@@ -228,9 +262,13 @@ def main() -> int:
         fast = ours["perft"][f"fast:{depth}"]
         api = ours["perft"][f"api:{depth}"]
         lines: list[tuple[str, dict[str, float], float | None]] = [
-            ("pdn-tools fast", fast, None),
-            ("pdn-tools public API", api, None),
+            (f"{ours_label} fast", fast, None),
+            (f"{ours_label} public API", api, None),
         ]
+        if args.compiled:
+            for kind, base in (("fast", fast), ("api", api)):
+                stats = ours["perft"][f"pure-{kind}:{depth}"]
+                lines.append((f"pdn-tools pure {kind}", stats, stats["seconds"] / base["seconds"]))
         for name, data in peers.items():
             for key, stats in data["perft"].items():
                 kind, d = key.split(":")

@@ -13,6 +13,7 @@ Usage::
     python3 benchmarks/bench_jobs.py                       # 2,000 games x 4, jobs 1 and 2
     python3 benchmarks/bench_jobs.py --games 500 --copies 1 --repeat 1   # quick look
     python3 benchmarks/bench_jobs.py --jobs 1,2,4 --syntax-only
+    python3 benchmarks/bench_jobs.py --compiled [--install]   # our compiled build
 
 Timings depend on what else the machine runs; the load average before and after the
 runs is printed with the results, so a busy machine can be recognised.
@@ -35,6 +36,7 @@ DATA = HERE / "data"
 sys.path.insert(0, str(HERE))
 
 from gen_games import generate  # noqa: E402
+from peers import ensure_compiled  # noqa: E402
 
 
 def input_file(games: int, seed: int, copies: int) -> tuple[Path, int]:
@@ -56,13 +58,21 @@ def input_file(games: int, seed: int, copies: int) -> tuple[Path, int]:
     return big, copies * count
 
 
-def time_run(path: Path, jobs: int, syntax_only: bool) -> tuple[float, str]:
-    """Wall time of one ``pdn validate`` run and the SHA-256 of its output."""
-    command = [sys.executable, "-m", "pdn_tools", "validate", str(path), "--format", "jsonl"]
+def time_run(
+    path: Path, jobs: int, syntax_only: bool, compiled: Path | None = None
+) -> tuple[float, str]:
+    """Wall time of one ``pdn validate`` run and the SHA-256 of its output; the
+    checkout's code, or the compiled build when *compiled* (its interpreter) is given."""
+    python = str(compiled) if compiled else sys.executable
+    command = [python, "-m", "pdn_tools", "validate", str(path), "--format", "jsonl"]
     command += ["--jobs", str(jobs), "--quiet"]
     if syntax_only:
         command.append("--syntax-only")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if compiled:
+        env = {**os.environ, "PYTHONSAFEPATH": "1"}
+        env.pop("PYTHONPATH", None)
+    else:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, env=env, check=False)
     elapsed = time.perf_counter() - start
@@ -79,20 +89,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", default="1,2", help="job counts, comma-separated (1,2)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per job count, best kept")
     parser.add_argument("--syntax-only", action="store_true", help="read only, no replay")
+    parser.add_argument(
+        "--compiled", action="store_true", help="run our compiled build (benchmarks/.venvs)"
+    )
+    parser.add_argument("--install", action="store_true", help="(re)build the compiled build")
     args = parser.parse_args(argv)
+    compiled = ensure_compiled(reinstall=args.install) if args.compiled else None
+    if args.compiled and compiled is None:
+        return 1
 
     path, games = input_file(args.games, args.seed, args.copies)
     jobs_list = [int(j) for j in args.jobs.split(",")]
     size = path.stat().st_size / 1e6
     mode = "syntax only" if args.syntax_only else "read and replay"
     print(f"{path.name}: {games} games, {size:.1f} MB, {mode}; cores: {os.cpu_count()}")
+    built = f"compiled ({compiled})" if compiled else "the checkout (pure Python)"
+    print(f"build: {built}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     reference = None
     best: dict[int, float] = {}
     # Job counts take turns, so a burst of load from elsewhere hits them alike.
     for _ in range(args.repeat):
         for jobs in jobs_list:
-            elapsed, digest = time_run(path, jobs, args.syntax_only)
+            elapsed, digest = time_run(path, jobs, args.syntax_only, compiled)
             reference = reference or digest
             if digest != reference:
                 raise SystemExit(f"bench_jobs: --jobs {jobs} wrote a different report")

@@ -34,7 +34,7 @@ import resource
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +43,14 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gen_games import generate  # noqa: E402
-from peers import PEERS, ensure, python_of  # noqa: E402
+from peers import OURS_COMPILED, PEERS, ensure, ensure_compiled, python_of  # noqa: E402
 
 #: Our reader with lark-cython hidden from it (peer_parse ``--impl ours-pure``), to
 #: see what the ``fast`` extra buys; the same as ``ours`` when lark-cython is absent.
 OURS_PURE = "ours-pure"
-IMPLS: tuple[str, ...] = ("ours", OURS_PURE, *PEERS)
+IMPLS: tuple[str, ...] = ("ours", OURS_COMPILED, OURS_PURE, *PEERS)
+"""``ours`` is the checkout's pure-Python code (``PYTHONPATH``); ``ours-compiled`` the
+checkout built and installed as the compiled wheel (``benchmarks/.venvs``)."""
 PEER_SCRIPT = HERE / "peer_parse.py"
 DATA = HERE / "data"
 RESULTS = HERE / "results"
@@ -196,6 +198,11 @@ def generated_sets(games: int, seed: int, regenerate: bool) -> tuple[FileSet, Fi
 
 def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
     """Python to run *impl* with, or None and the reason it is unavailable."""
+    if impl.endswith("-compiled"):
+        compiled = ensure_compiled(reinstall=install)
+        if compiled is None:
+            return None, "the compiled build failed (pip install . with a C compiler)"
+        return compiled, ""
     if impl.startswith("ours"):
         probe = subprocess.run(
             [sys.executable, "-c", "import pdn_tools; pdn_tools.read_games"],
@@ -214,9 +221,12 @@ def interpreter(impl: str, install: bool) -> tuple[Path | None, str]:
 
 
 def _env(impl: str) -> dict[str, str]:
-    """Child environment: our checkout on PYTHONPATH for ours, nothing extra for peers."""
+    """Child environment: our checkout on PYTHONPATH for ours, nothing extra for peers
+    and for our compiled build (its venv holds the package)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    if impl.startswith("ours"):
+    if impl.endswith("-compiled"):
+        env["PYTHONSAFEPATH"] = "1"
+    elif impl.startswith("ours"):
         env["PYTHONPATH"] = str(ROOT)
     return env
 
@@ -355,7 +365,7 @@ def report(
     """Print the tables and discrepancies; return summary figures for the JSON."""
     by_key = {(r["set"], r["impl"]): r for r in records}
     head = (
-        f"{'file set':<15} {'impl':<12} {'games':>7} {'plies':>8} {'fail':>5} "
+        f"{'file set':<15} {'impl':<22} {'games':>7} {'plies':>8} {'fail':>5} "
         f"{'best s':>8} {'games/s':>9} {'MB/s':>7} {'peak MB':>8} {'+parse':>7} "
         f"{'ours x':>7}"
     )
@@ -370,7 +380,7 @@ def report(
             if r is None:
                 continue
             if "error" in r:
-                print(f"{fs.name:<15} {impl:<12} {'-- ' + r['error']}")
+                print(f"{fs.name:<15} {impl:<22} {'-- ' + r['error']}")
                 continue
             ratio = None
             if ours_ok and impl in PEERS and r["comparable"]:
@@ -379,7 +389,7 @@ def report(
                 r["ours_speedup"] = ratio
             mark = "" if r["comparable"] else "!"
             print(
-                f"{fs.name:<15} {impl:<12} {_fmt(r['games'], '7d')} {_fmt(r['plies'], '8d')} "
+                f"{fs.name:<15} {impl:<22} {_fmt(r['games'], '7d')} {_fmt(r['plies'], '8d')} "
                 f"{r['failed']:>5d} {r['best_s']:>8.3f}{mark:1} "
                 f"{_fmt(r['games_per_s'], '9.0f')} {_fmt(r['mb_per_s'], '7.2f')} "
                 f"{_fmt(r['peak_mb'], '8.1f')} {_fmt(r['parse_mb'], '7.1f')} "
@@ -438,7 +448,7 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
             continue
         if "error" in one or "error" in ten:
             why = ten.get("error") or one.get("error")
-            lines.append(f"{impl:<12} {'-- ' + str(why)}")
+            lines.append(f"{impl:<22} {'-- ' + str(why)}")
             memory[impl] = {"error": why}
             continue
         p1, p10 = one["peak_mb"], ten["peak_mb"]
@@ -454,12 +464,12 @@ def _memory_and_targets(by_key: dict[tuple[str, str], dict[str, Any]]) -> dict[s
             "parse_ratio": dratio,
         }
         lines.append(
-            f"{impl:<12} {_fmt(p1, '9.1f')} {_fmt(p10, '10.1f')} {_fmt(ratio, '6.2f')}"
+            f"{impl:<22} {_fmt(p1, '9.1f')} {_fmt(p10, '10.1f')} {_fmt(ratio, '6.2f')}"
             f" {_fmt(d1, '9.1f')} {_fmt(d10, '10.1f')}"
         )
     if lines:
         print(
-            f"\nMemory, generated vs generated-10x:\n{'impl':<12} {'peak 1x':>9} "
+            f"\nMemory, generated vs generated-10x:\n{'impl':<22} {'peak 1x':>9} "
             f"{'peak 10x':>10} {'ratio':>6} {'+parse 1x':>9} {'+parse 10x':>10}"
         )
         for line in lines:
@@ -613,11 +623,22 @@ def main(argv: list[str] | None = None, bench: Bench = PARSE, doc: str | None = 
         "--mem-limit-gb", type=float, default=8.0, help="address-space cap per child (8)"
     )
     parser.add_argument(
-        "--install", action="store_true", help="create missing peer virtualenvs (pip install)"
+        "--install",
+        action="store_true",
+        help="create missing peer virtualenvs and (re)build ours-compiled (pip install)",
+    )
+    parser.add_argument(
+        "--reference",
+        default=bench.ours,
+        help=f"implementation the peers' ratios are taken against (default {bench.ours}; "
+        f"{bench.ours}-compiled for the compiled build)",
     )
     parser.add_argument("--json", type=Path, default=RESULTS / f"{bench.name}.json")
     parser.add_argument("--markdown", type=Path, default=None, help="also write Markdown tables")
     args = parser.parse_args(argv)
+    if args.reference not in bench.impls:
+        parser.error(f"unknown reference: {args.reference}")
+    BENCH = bench = replace(bench, ours=args.reference)
     load_start = os.getloadavg()
     revision = reader_revision()
 

@@ -19,6 +19,7 @@ Usage::
 
     python3 benchmarks/peers.py                      # once: peer virtualenvs
     python3 benchmarks/bench_validate.py [--quick] [--repeat N] [--only ours-validate,py-draughts]
+    python3 benchmarks/bench_validate.py --install --reference ours-validate-compiled
 
 Prints a table and writes ``benchmarks/results/validate.json``.
 """
@@ -35,7 +36,7 @@ from bench_parse import Bench, main
 VALIDATE = Bench(
     name="validate",
     ours="ours-validate",
-    impls=("ours-validate", "py-draughts", "dame-rs"),
+    impls=("ours-validate", "ours-validate-compiled", "py-draughts", "dame-rs"),
     target_peer=("py-draughts", 2.0),
     what="parse + replay",
 )

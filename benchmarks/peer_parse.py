@@ -23,7 +23,10 @@ The public reading API of each implementation (read from their installed sources
 * ``ours`` -- ``pdn_tools.read_games(path)`` yields games; ``game.plies`` counts them.
   ``ours-validate`` also replays each game (``pdn_tools.replay.replay_game``) and
   counts the plies replayed: the work of ``pdn validate``.
-  ``ours-pure`` is the same with ``lark_cython`` hidden (lark's pure-Python parser).
+  ``ours-pure`` is the same with ``lark_cython`` hidden (lark's pure-Python parser);
+  ``ours-compiled`` and ``ours-validate-compiled`` run the compiled build (the
+  checkout installed by ``pip install .`` in ``benchmarks/.venvs/ours-compiled``).
+  Each game is closed once counted (``game.close()``), as ``pdn validate`` does.
 * ``py-draughts`` -- ``<Board class>.from_pdn(text)`` reads and replays *one* game
   (no multi-game reader), so the file is split here at tag sections; the board class
   is chosen from the ``GameType`` tag (their ``GAME_TYPE`` attributes) and plies are
@@ -133,6 +136,14 @@ def _runner_ours_pure() -> tuple[Runner, dict[str, Any]]:
     return _runner_ours()
 
 
+def close(game: Any) -> None:
+    """Free a game at once, as ``pdn validate`` does (``Game.close``: its parent links
+    are cycles); older versions had no cycles and no ``close``."""
+    closing = getattr(game, "close", None)
+    if closing is not None:
+        closing()
+
+
 def _runner_ours() -> tuple[Runner, dict[str, Any]]:
     import pdn_tools
 
@@ -145,9 +156,16 @@ def _runner_ours() -> tuple[Runner, dict[str, Any]]:
                 games += 1
                 plies += game.plies
                 issues += len(game.issues)
+                close(game)
         return games, plies, 0, [], {"issues": issues}
 
     version = getattr(pdn_tools, "__version__", "checkout")
+    try:  # which build runs: compiled or pure Python (absent in older versions)
+        from pdn_tools.version import build
+
+        built: str | None = build()
+    except Exception:
+        built = None
     try:  # internal helper of the reader; absent in other versions
         from pdn_tools.pdn.grammar import uses_cython
 
@@ -157,6 +175,7 @@ def _runner_ours() -> tuple[Runner, dict[str, Any]]:
     return run, {
         "api": "pdn_tools.read_games(path); game.plies",
         "version": version,
+        "build": built,
         "lark_cython": cython,
     }
 
@@ -177,6 +196,7 @@ def _runner_ours_validate() -> tuple[Runner, dict[str, Any]]:
                 plies += result.plies
                 issues += len(game.issues)
                 unreplayed += result.skipped is not None
+                close(game)
         return games, plies, 0, [], {"issues": issues, "not_replayed": unreplayed}
 
     runner, info = _runner_ours()
@@ -283,6 +303,8 @@ RUNNERS: dict[str, Callable[[], tuple[Runner, dict[str, Any]]]] = {
     "ours": _runner_ours,
     "ours-pure": _runner_ours_pure,
     "ours-validate": _runner_ours_validate,
+    "ours-compiled": _runner_ours,
+    "ours-validate-compiled": _runner_ours_validate,
     "py-draughts": _runner_py_draughts,
     "pydraughts": _runner_pydraughts,
     "dame-rs": _runner_dame,

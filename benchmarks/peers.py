@@ -2,11 +2,14 @@
 import name (py-draughts and pydraughts both import as ``draughts``) never meet.
 
 Usage: ``python3 benchmarks/peers.py`` (idempotent).  Environments live in
-``benchmarks/.venvs/<name>``; :func:`python_of` gives a peer's interpreter.
+``benchmarks/.venvs/<name>``; :func:`python_of` gives a peer's interpreter.  Our own
+compiled build gets one too (:func:`ensure_compiled`), so that the benchmarks can run
+it beside the checkout's pure-Python code and the peers in one run.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -41,6 +44,50 @@ def ensure(name: str) -> Path | None:
     if done.returncode != 0:
         sys.stderr.write(f"peers: could not install {PEERS[name]}: {done.stderr.strip()[-400:]}\n")
         return None
+    return py
+
+
+OURS_COMPILED = "ours-compiled"
+"""Our compiled build: the checkout installed by ``pip install .`` into its own venv."""
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _revision() -> str:
+    done = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def ensure_compiled(reinstall: bool = False) -> Path | None:
+    """The interpreter of ``benchmarks/.venvs/ours-compiled``, where the checkout is
+    installed as the compiled wheel (``pip install .`` with a failed compile an
+    error); installed when missing, reinstalled when *reinstall*.  None when the
+    build fails.  The wheel is a snapshot: a checkout that has moved on since the
+    install is reported on stderr (``--install`` rebuilds it)."""
+    env_dir = VENVS / OURS_COMPILED
+    py = env_dir / "bin" / "python"
+    marker = env_dir / "REVISION"
+    if not py.exists():
+        venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+        reinstall = True
+    if reinstall:
+        done = subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "--force-reinstall", str(ROOT)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PDN_TOOLS_REQUIRE_COMPILED": "1"},
+        )
+        if done.returncode != 0:
+            sys.stderr.write(f"peers: compiled build failed: {done.stderr.strip()[-400:]}\n")
+            return None
+        marker.write_text(_revision() + "\n")
+    installed = marker.read_text().strip() if marker.exists() else "unknown"
+    if installed != _revision():
+        sys.stderr.write(
+            f"peers: {OURS_COMPILED} holds commit {installed}, the checkout is at "
+            f"{_revision()} (pass --install to rebuild it)\n"
+        )
     return py
 
 

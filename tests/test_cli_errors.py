@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -77,9 +78,24 @@ def test_unreadable_file_in_a_directory_is_a_finding(tmp_path: Path) -> None:
 
 def test_version_and_help() -> None:
     version = run("--version")
-    assert version.returncode == 0 and version.stdout.startswith("pdn, version ")
+    assert version.returncode == 0
+    assert re.fullmatch(r"pdn-tools \d+\.\d+\.\d+ \((compiled|pure Python)\)\n", version.stdout)
     help_ = run("--help")
     assert help_.returncode == 0
     for command in ("validate", "stats", "show", "moves", "perft"):
         assert command in help_.stdout
     assert run("validate", "-h").stdout.startswith("Usage: pdn validate")
+
+
+def test_version_names_the_build_that_runs() -> None:
+    """``(compiled)`` exactly when the engine's modules are extension modules."""
+    import importlib.machinery
+
+    import pdn_tools.rules.movegen
+    from pdn_tools.version import __version__, build
+
+    compiled = pdn_tools.rules.movegen.__file__.endswith(
+        tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    )
+    assert build() == ("compiled" if compiled else "pure Python")
+    assert run("--version").stdout == f"pdn-tools {__version__} ({build()})\n"

@@ -250,4 +250,4 @@ def test_installed_script_runs_every_command(tmp_path: Path) -> None:
     assert json.loads(call("stats", "g.pdn", "--format", "json").stdout)["total"]["games"] == 2
     assert call("moves", "W:W31-50:B1-20").stdout.count("\n") == 9
     assert call("perft", "2").stdout.strip() == "81"
-    assert call("--version").stdout.startswith("pdn, version")
+    assert call("--version").stdout.startswith("pdn-tools ")

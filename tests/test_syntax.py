@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import gc
-import weakref
 
+import pytest
 from helpers import codes, mainline_texts, one
 
 from pdn_tools import read_string
 from pdn_tools.diagnostics import Severity
+from pdn_tools.pdn.model import Node
 
 
 def test_mainline_variations_comments_nags() -> None:
@@ -65,31 +66,47 @@ def test_variation_nested_on_the_first_move_of_a_variation_is_kept() -> None:
         assert [c for c in codes(game) if c != "W27"] == extra
 
 
-def test_a_dropped_game_is_freed_without_the_cycle_collector() -> None:
-    """Trees have no reference cycle (parents are held weakly), so streaming frees
-    each game as soon as it is dropped instead of at the next collector pass."""
+def _live_nodes() -> int:
+    return sum(isinstance(o, Node) for o in gc.get_objects())
+
+
+def test_a_closed_game_is_freed_without_the_cycle_collector() -> None:
+    """Parent links are cycles; ``game.close()`` breaks them, so a streaming loop
+    that closes each game frees it as soon as it is dropped, not at the next
+    collector pass."""
     text = '[Event "x"]\n1. 32-28 {c} 18-23 (1... 19-23 2. 38-32 (2. 37-32)) 2. 31-27 *\n'
     enabled = gc.isenabled()
+    gc.collect()
     gc.disable()
     try:
+        before = _live_nodes()
+        kept = one(text)
+        leaf = kept.variations[0].variations[1].variations[1]  # 37-32
+        assert leaf.parent is kept.variations[0].variations[1]
+        assert leaf.game() is kept
+        del kept, leaf
+        assert _live_nodes() > before  # left alone, the cycles wait for the collector
         game = one(text)
-        leaf = game.variations[0].variations[1].variations[1]  # 37-32
-        last = list(game.mainline())[-1]
-        probes = [weakref.ref(game), weakref.ref(leaf), weakref.ref(last)]
-        assert leaf.parent is game.variations[0].variations[1]
-        del game, leaf, last
-        assert [probe() for probe in probes] == [None, None, None]
+        game.close()
+        game.close()  # closing twice does nothing
+        del game
+        assert _live_nodes() == before + 1 + 6  # only the first game's nodes remain
     finally:
         if enabled:
             gc.enable()
+    gc.collect()
 
 
-def test_a_node_kept_alone_keeps_the_moves_after_it() -> None:
+def test_a_closed_game_keeps_its_moves_but_not_its_parent_links() -> None:
     game = one("1. 32-28 18-23 2. 38-32 *")
     second = game.variations[0].variations[0]
-    del game
-    assert second.parent is None  # the part before it went with the game
+    assert second.game() is game and second.ply() == 2
+    game.close()
+    assert second.parent is None
     assert [n.element_text() for n in second.mainline()] == ["38-32"]
+    assert [n.element_text() for n in game.mainline()] == ["32-28", "18-23", "38-32"]
+    with pytest.raises(ValueError, match="closed"):
+        second.game()
 
 
 def test_numbers_glued_to_moves_read_as_when_spaced() -> None:

@@ -29,7 +29,7 @@ from pdn_tools.cli.schema import schema_command
 from pdn_tools.cli.show import show
 from pdn_tools.cli.stats import stats
 from pdn_tools.cli.validate import validate
-from pdn_tools.version import __version__
+from pdn_tools.version import __version__, version_line
 
 
 class _Group(click.Group):
@@ -150,7 +150,7 @@ def _exit_status(exc: SystemExit) -> int:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="pdn")
+@click.version_option(__version__, prog_name="pdn", message=version_line())
 def main() -> None:
     """Check and convert draughts game records written in PDN."""
 

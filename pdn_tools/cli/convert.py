@@ -151,6 +151,12 @@ class _Run:
         limit) is copied from its input by *copier*, in pieces.
         """
         self.read += 1
+        try:
+            self._write(game, from_json, copier)
+        finally:
+            game.close()  # freed at once, without the cycle collector
+
+    def _write(self, game: Game, from_json: bool, copier: _Copy | None) -> None:
         reading = list(game.issues)
         replay = _replay(game, self.replay, self.options.strict, from_json)
         if self.sink is None:

@@ -608,10 +608,9 @@ class GameBuilder:
                     line += 1
                     line_start = offset
                 base = offset - line_start + 1
-                find = row.find
                 pos = 0
                 for word in row.split():
-                    start = find(word, pos)
+                    start = row.find(word, pos)
                     pos = start + len(word)
                     item = cache.get(word)
                     if item is None:

@@ -21,7 +21,8 @@ import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
-from weakref import ref
+
+from mypy_extensions import mypyc_attr
 
 from pdn_tools.diagnostics import DrawEvent, Issue, Severity
 
@@ -101,20 +102,18 @@ class Node:
     element of a variation.  ``number`` is the move number written before the
     element (None when there was none) and ``number_dots`` its dots.
 
-    A node holds its ``variations`` strongly and its ``parent`` weakly, so a tree
-    has no reference cycle: a game is freed the moment the last reference to it
-    goes, without the cyclic garbage collector (which otherwise costs about a
-    tenth of reading time and lets memory climb between its passes).  The price:
-    ``parent`` is valid while something holds the tree's root (the :class:`Game`);
-    a node kept alone after its game is dropped keeps the moves after it, and its
-    ``parent`` turns None where the dropped part began.
+    A node holds its ``variations`` and its ``parent``, so a tree is a web of
+    reference cycles (parent ↔ child).  :meth:`Game.close` breaks them when a game
+    is done with: the game is then freed the moment the last reference to it goes,
+    without the cyclic garbage collector (which otherwise costs about a tenth of
+    reading time and lets memory climb between its passes).  The command line and
+    the streaming runners close every game they finish; a game that is never closed
+    is freed by the collector, as any Python cycle is.
     """
 
     __slots__ = (
-        "__weakref__",
         "_comments",
         "_nags",
-        "_parent",
         "_starting_comments",
         "column",
         "fen",
@@ -123,6 +122,7 @@ class Node:
         "move",
         "number",
         "number_dots",
+        "parent",
         "placeholder",
         "raw",
         "variations",
@@ -140,7 +140,8 @@ class Node:
         column: int = 0,
     ) -> None:
         self.kind: NodeKind = kind
-        self._parent: ref[Node] | None = None if parent is None else ref(parent)
+        self.parent = parent
+        """The node this one follows (None for a root, or once its game is closed)."""
         self.move = move
         self.placeholder = placeholder
         self.fen = fen
@@ -177,16 +178,6 @@ class Node:
     @starting_comments.setter
     def starting_comments(self, value: list[Comment]) -> None:
         self._starting_comments = value
-
-    @property
-    def parent(self) -> Node | None:
-        """The node this one follows (None for a root, or once the root is gone)."""
-        link = self._parent
-        return None if link is None else link()
-
-    @parent.setter
-    def parent(self, value: Node | None) -> None:
-        self._parent = None if value is None else ref(value)
 
     @property
     def nags(self) -> list[int]:
@@ -234,14 +225,14 @@ class Node:
         return node
 
     def game(self) -> Game:
-        """The game this node belongs to (ValueError once the game has been dropped)."""
+        """The game this node belongs to (ValueError once the game has been closed)."""
         node: Node = self
         while True:
             if isinstance(node, Game):
                 return node
             parent = node.parent
             if parent is None:
-                raise ValueError("this node's game is no longer held")
+                raise ValueError("this node's game has been closed")
             node = parent
 
     def ply(self) -> int:
@@ -410,6 +401,23 @@ class Game(Node):
         """Record a finding on this game."""
         self.issues.append(issue)
 
+    def close(self) -> None:
+        """Break the tree's parent links, so that the game is freed as soon as it is
+        dropped, without the cyclic garbage collector.
+
+        The tree stays readable downwards — moves, variations, comments, findings
+        and the writers — but ``parent`` is None on every node, and :meth:`Node.game`
+        and :meth:`Node.board` of a node raise ``ValueError``.  Call it on a game
+        read in a loop once it is done with (the command line does so for every
+        game); closing twice does nothing.
+        """
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            for child in node.variations:
+                child.parent = None
+                stack.append(child)
+
     def node_at(self, ply: int) -> Node:
         """The main-line node after which *ply* plies have been played (the game itself
         for 0; a set-up written after that ply is included).  ``node_at(issue.ply -
@@ -489,6 +497,7 @@ SKIP = Skip.SKIP
 """Returned by :meth:`Visitor.begin_variation` to leave that variation out of the walk."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users and the writers subclass it
 class Visitor(Generic[T]):
     """Walks a game tree in the order PDN writes it, python-chess style.
 

@@ -6,8 +6,8 @@ alike, so both number the games and place the findings identically:
 
 * a chunk with a tag pair (``[Name "value"]``, or a line that begins one and breaks
   off) is a game, and so is a chunk without tags whose text is moves (a move such as
-  ``32-28`` or ``c3-d4``, and no more words than moves) or nothing but move numbers
-  and a result (``1. 0-2``);
+  ``32-28`` or ``c3-d4``, or a ``/FEN "…"/`` set-up, and no more words than those) or
+  nothing but move numbers and a result (``1. 0-2``);
 * any other chunk is text outside the games — a ``#!`` line, a line of prose, a
   README: consecutive such chunks become one W06 on the game after them (on the last
   game for text after it), never a game of their own;
@@ -34,6 +34,7 @@ _TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,40}?\"", re.MU
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
 _NUMERIC_MOVE = re.compile(r"(?<![\w/])0?([1-9]\d?)[ \t]?[-x:][ \t]?0?([1-9]\d?)(?![\d/-])")
 _ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][1-8](?!\w)")
+_SETUP = re.compile(r'/\s*FEN\s*"[^"\n]*"\s*/', re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FIRST_WORDS = 40
 
@@ -53,7 +54,8 @@ def is_game(chunk: Chunk) -> bool:
     if (chunk.has_tags and _QUOTED_TAG.search(text)) or _TAG_START.search(text):
         return True
     body = _COMMENTS.sub(" ", text)
-    moves = _moves(body)
+    body, setups = _SETUP.subn(" ", body)  # a set-up command is PDN, whatever it holds
+    moves = _moves(body) + setups
     words = len(_WORD.findall(body))
     return words <= moves if moves else words == 0
 

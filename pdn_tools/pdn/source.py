@@ -42,7 +42,7 @@ MAX_PIECE = 1 << 20
 #: Bytes read at a time.
 BLOCK_SIZE = 1 << 16
 
-_MARK = "\udfff"
+_MARK = chr(0xDFFF)
 """Stands for undecodable bytes until their line is reported; no decoder ever returns
 a lone surrogate, so it cannot come from the input."""
 _REPLACEMENT = "\ufffd"
@@ -164,7 +164,7 @@ Event = tuple[int, int, Issue]
 its line still to be set)."""
 
 
-_STRAY = re.compile("[\udc80-\udcff]")
+_STRAY = re.compile(r"[\udc80-\udcff]")
 _NON_ASCII = re.compile("[^\x00-\x7f]")
 
 

@@ -14,7 +14,10 @@ unchanged material (art. 7.2.6).
 
 from __future__ import annotations
 
+import copy
 from typing import Literal, cast
+
+from mypy_extensions import mypyc_attr
 
 from pdn_tools.diagnostics import DrawRule
 from pdn_tools.replay.options import ReplayOptions
@@ -102,6 +105,7 @@ def _balance_limit(position: Position, rules: DrawRules) -> int | None:
     return None
 
 
+@mypyc_attr(serializable=True)  # copy.copy() in the compiled build too
 class DrawTracker:
     """Counts for the variant's draw rules along one line of play."""
 
@@ -183,9 +187,7 @@ class DrawTracker:
 
     def copy(self) -> DrawTracker:
         """An independent copy (for a variation branching here)."""
-        other = DrawTracker.__new__(type(self))
-        for name in DrawTracker.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = copy.copy(self)  # every field, a subclass's too; then the mutable ones
         if self._seen is not None:
             other._seen = dict(self._seen)
         other._fired = set(self._fired)
@@ -342,14 +344,6 @@ class VariantDrawTracker(DrawTracker):
         if self._two_kings_plies is not None and _two_kings_v_king(start):
             self._two_kings = self._two_kings_plies
         self._lone_since = 0 if self._lone and _one_v_one(start, self._lone_kings_only) else None
-
-    def copy(self) -> VariantDrawTracker:
-        """An independent copy (for a variation branching here)."""
-        other = super().copy()
-        assert isinstance(other, VariantDrawTracker)
-        for name in VariantDrawTracker.__slots__:
-            setattr(other, name, getattr(self, name))
-        return other
 
     def standing(self, position: Position) -> list[DrawRule]:
         """As :meth:`DrawTracker.standing`, with the variant's material draws."""

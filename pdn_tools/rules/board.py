@@ -14,7 +14,7 @@ the replay's findings, not the board's.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pdn_tools.rules.fen import FenError, parse_fen, write_fen
 from pdn_tools.rules.generators import legal_moves
@@ -177,8 +177,9 @@ class Board:
         self._legal = None
         return move
 
-    apply = push
-    """Another name for :meth:`push` (the engine's word: ``Position.apply``)."""
+    def apply(self, move: Move | str) -> Move:
+        """Another name for :meth:`push` (the engine's word: ``Position.apply``)."""
+        return self.push(move)
 
     def pop(self) -> Move:
         """Take back the last move played and return it (IndexError when none)."""
@@ -210,6 +211,10 @@ class Board:
         other.move_stack = list(self.move_stack)
         return other
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__ (compiled classes have no default pickling).
+        return (_rebuilt, (self.variant, self._position, tuple(self.move_stack)))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
@@ -223,6 +228,15 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board.from_fen({self.fen()!r}, variant={self.variant.name!r})"
+
+
+def _rebuilt(
+    variant: Variant, position: Position, stack: tuple[tuple[Move, Position], ...]
+) -> Board:
+    """The board a pickle describes (see :meth:`Board.__reduce__`)."""
+    board = Board(variant, position)
+    board.move_stack = list(stack)
+    return board
 
 
 __all__ = ["Board", "FenError", "IllegalMoveError", "diagram"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from pdn_tools.rules.variant import BoardSpec
 
@@ -62,6 +63,10 @@ class Geometry:
     """Mask of every row, top to bottom."""
     square_at: dict[tuple[int, int], int]
     """Square on (row, column), for playing squares only."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # One geometry per board lives for the run (compared by identity): unpickle as it.
+        return (geometry_for, (self.spec,))
 
     def __repr__(self) -> str:
         return f"Geometry({self.spec.width}x{self.spec.height})"

@@ -8,6 +8,8 @@ them.
 
 from __future__ import annotations
 
+from typing import Any
+
 NO_CAPTURES: frozenset[int] = frozenset()
 """The captured set of every quiet move (shared)."""
 
@@ -72,6 +74,22 @@ class Move:
     def is_capture(self) -> bool:
         """Whether the move captures anything."""
         return bool(self.capture_mask)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__ (compiled classes have no default pickling).
+        return (
+            Move,
+            (
+                self.from_sq,
+                self.to_sq,
+                self.captures,
+                self.paths,
+                self.promotes,
+                self.from_mask,
+                self.to_mask,
+                self.capture_mask,
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):

@@ -91,7 +91,7 @@ class Generator:
         self.promotion_rows = (geo.white_promotion, geo.black_promotion)
         self.ray_masks = geo.ray_masks
         self.ray_index = geo.ray_index
-        self.increasing = geo.increasing
+        self.increasing: tuple[bool, ...] = geo.increasing
         self.code_bits = tables.code_bits
         self.king_reach = tables.king_reach
         self.king_reach_masks = tables.king_reach_masks
@@ -253,154 +253,18 @@ class Generator:
         routes as paths of bits, gathered only *with_paths*; promoted is true if any
         route crowns the man.
         """
-        step = self.step
-        rays = self.rays
-        ray_masks = self.ray_masks
-        ray_index = self.ray_index
-        increasing = self.increasing
-        valid = self.valid
-        flying = self.flying
-        first_only = self.land_first_only
-        immediate = self.immediate
-        majority = self.majority
-        promotion_rule = self.capture_promotion
         side = 0 if white else 1
-        promo_row = self.promotion_rows[side]
-        man_dirs = self.man_capture_dirs[side]
-        base_empty = self.valid & ~(own_men | own_kings | opp)
-        prey = opp if self.men_take_kings else opp & ~opp_kings
-        precedence = self.precedence
-        if precedence:
+        if self.precedence:
             with_paths = True  # the quality rules read the order of the captures
-        found: dict[tuple[int, int, int], CaptureEntry] = {}
-        best = [1]
-        origin = [0]
-
-        def record(square: int, captured: int, path: BitPath, promoted: bool) -> None:
-            if majority:
-                n = captured.bit_count()
-                if n < best[0]:
-                    return
-                if n > best[0]:
-                    best[0] = n
-                    found.clear()
-            key = (origin[0], square, captured)
-            entry = found.get(key)
-            if entry is None:
-                found[key] = (promoted, [path])
-            else:
-                if promoted and not entry[0]:
-                    found[key] = entry = (True, entry[1])
-                if with_paths:
-                    entry[1].append(path)
-
-        def king(square: int, captured: int, empty: int, path: BitPath, crowned: bool) -> bool:
-            """Extend a king's sequence from *square*; True if it captured further.
-
-            *crowned* marks a man crowned during this capture (it records as promoting).
-            """
-            any_capture = False
-            occupied = valid & ~empty
-            index = ray_index[square]
-            for d, mask in enumerate(ray_masks[square]):
-                blockers = mask & occupied
-                if not blockers:
-                    continue
-                if increasing[d]:
-                    victim = (blockers & -blockers).bit_length() - 1
-                else:
-                    victim = blockers.bit_length() - 1
-                if not flying and index[d][victim]:
-                    continue
-                vbit = 1 << victim
-                if not opp & vbit or captured & vbit:
-                    continue
-                after = captured | vbit
-                now_empty = empty | vbit if immediate else empty
-                lands = rays[victim][d]
-                blockers = ray_masks[victim][d] & valid & ~now_empty
-                if blockers:
-                    if increasing[d]:
-                        near = (blockers & -blockers).bit_length() - 1
-                    else:
-                        near = blockers.bit_length() - 1
-                    lands = lands[: ray_index[victim][d][near]]
-                if first_only:
-                    lands = lands[:1]
-                if not lands:
-                    continue
-                any_capture = True
-                continued = False
-                stops = []
-                for land in lands:
-                    nxt = (*path, land) if with_paths else path
-                    if king(land, after, now_empty, nxt, crowned):
-                        continued = True
-                    elif not continued:
-                        stops.append((land, nxt))
-                if not continued:
-                    for land, nxt in stops:
-                        record(land, after, nxt, crowned)
-            return any_capture
-
-        def man(square: int, captured: int, empty: int, path: BitPath) -> bool:
-            """Extend a man's sequence from *square*; True if it captured further."""
-            any_capture = False
-            neighbours = step[square]
-            for d in man_dirs:
-                victim = neighbours[d]
-                if victim < 0:
-                    continue
-                vbit = 1 << victim
-                if not prey & vbit or captured & vbit:
-                    continue
-                land = step[victim][d]
-                now_empty = empty | vbit if immediate else empty
-                if land < 0 or not (now_empty >> land) & 1:
-                    continue
-                any_capture = True
-                after = captured | vbit
-                nxt = (*path, land) if with_paths else path
-                if (1 << land) & promo_row:
-                    if promotion_rule is CapturePromotion.CROWN_AND_STOP:
-                        record(land, after, nxt, True)
-                        continue
-                    if promotion_rule is CapturePromotion.CROWN_AND_CONTINUE:
-                        if not king(land, after, now_empty, nxt, True):
-                            record(land, after, nxt, True)
-                        continue
-                if not man(land, after, now_empty, nxt):
-                    record(land, after, nxt, bool((1 << land) & promo_row))
-            return any_capture
-
-        # Men that can capture at all, found with whole-board shifts.
-        candidates = 0
-        left, right = self.capture_shifts[side]
-        for n in left:
-            candidates |= (((base_empty >> n) & prey) >> n) & own_men
-        for n in right:
-            candidates |= (((base_empty << n) & prey) << n) & own_men
-        while candidates:
-            low = candidates & -candidates
-            square = low.bit_length() - 1
-            candidates ^= low
-            origin[0] = square
-            man(square, 0, base_empty | low, (square,) if with_paths else ())
-        kings = own_kings
-        while kings:
-            low = kings & -kings
-            square = low.bit_length() - 1
-            kings ^= low
-            origin[0] = square
-            king(square, 0, base_empty | low, (square,) if with_paths else (), False)
-        # The walkers reach themselves through closure cells, a reference cycle:
-        # emptying the cells frees them now rather than at a pass of the collector.
-        king = man = None  # type: ignore[assignment]
+        prey = opp if self.men_take_kings else opp & ~opp_kings
+        search = _DiagonalSearch(self, opp, prey, with_paths, side)
+        search.walk(own_men, own_kings, self.capture_shifts[side])
+        found = search.found
         if self.king_priority and found:
             by_king = {k: v for k, v in found.items() if (own_kings >> k[0]) & 1}
             if by_king:
                 found = by_king
-        if precedence and found:
+        if self.precedence and found:
             found = self._precedence(found, own_kings, opp_kings)
         return found
 
@@ -450,21 +314,20 @@ class Generator:
         promo_row = self.promotion_rows[side]
         left, right = self.step_shifts[side]
         moves: list[RawMove] = []
-        append = moves.append
         for n in left:
             targets = (own_men << n) & empty
             while targets:
                 low = targets & -targets
                 to = low.bit_length() - 1
                 targets ^= low
-                append((to - n, to, 0, bool(low & promo_row)))
+                moves.append((to - n, to, 0, bool(low & promo_row)))
         for n in right:
             targets = (own_men >> n) & empty
             while targets:
                 low = targets & -targets
                 to = low.bit_length() - 1
                 targets ^= low
-                append((to + n, to, 0, bool(low & promo_row)))
+                moves.append((to + n, to, 0, bool(low & promo_row)))
         kings = own_kings
         occupied = self.valid & ~empty
         while kings:
@@ -474,7 +337,7 @@ class Generator:
             reach = self.king_reach[square]
             for d, free in enumerate(self._king_free(square, occupied)):
                 for to in reach[d][:free]:
-                    append((square, to, 0, False))
+                    moves.append((square, to, 0, False))
         return moves
 
     def raw_moves(
@@ -678,13 +541,12 @@ class Generator:
         must_capture = king_capture or bool(lands_all)
         if not must_capture:
             codes: list[int] = []
-            extend = codes.extend
             for n, is_left, tables in self.step_chunks[side]:
                 targets = ((own_men << n) if is_left else (own_men >> n)) & empty
                 for table in tables:
                     chunk = targets & CHUNK_MASK
                     if chunk:
-                        extend(table[chunk])
+                        codes.extend(table[chunk])
                     targets >>= CHUNK
                     if not targets:
                         break
@@ -787,3 +649,193 @@ def sides(position: Position) -> tuple[int, int, int, int, bool]:
 def capture_sort_key(move: Move) -> tuple[int, int, list[int]]:
     """Order of capture moves in move lists: from, to, captured squares."""
     return (move.from_sq, move.to_sq, sorted(move.captures))
+
+
+class CaptureSearch:
+    """One search for the capture sequences of the side to move, depth first.
+
+    Holds what the walk reads (the generator's ray tables and rules, the opposing
+    pieces) and what it has found: :attr:`found` maps each identity (from bit, to bit,
+    captured mask) to (promoted, routes).  The king's walk is the same for every
+    generator, :meth:`king`: only the directions a king captures in and the ban on
+    turning back (Frisian, Turkish) vary.  A subclass walks the men (:meth:`man`, on
+    its own tables) and chooses among the sequences (:meth:`record`).
+    """
+
+    def __init__(
+        self,
+        gen: Generator,
+        opp: int,
+        with_paths: bool,
+        king_dirs: tuple[int, ...],
+        opposite: tuple[int, ...] | None,
+    ) -> None:
+        self.rays = gen.rays
+        self.ray_masks = gen.ray_masks
+        self.ray_index = gen.ray_index
+        self.increasing = gen.increasing
+        self.valid = gen.valid
+        self.flying = gen.flying
+        self.first_only = gen.land_first_only
+        self.immediate = gen.immediate
+        self.opp = opp
+        self.with_paths = with_paths
+        self.king_dirs = king_dirs
+        self.opposite = opposite
+        """Direction -> its reverse, when a capture may not turn back (else None)."""
+        self.found: dict[tuple[int, int, int], CaptureEntry] = {}
+        self.origin = 0
+        """Bit of the piece whose sequences are being walked."""
+
+    def record(self, square: int, captured: int, path: BitPath, promoted: bool) -> None:
+        """Keep a complete sequence under its identity (every route with paths)."""
+        key = (self.origin, square, captured)
+        entry = self.found.get(key)
+        if entry is None:
+            self.found[key] = (promoted, [path])
+            return
+        if promoted and not entry[0]:
+            self.found[key] = entry = (True, entry[1])
+        if self.with_paths:
+            entry[1].append(path)
+
+    def king(
+        self, square: int, captured: int, empty: int, path: BitPath, crowned: bool, last: int
+    ) -> bool:
+        """Extend a king's sequence from *square*; True if it captured further.
+
+        *last* is the direction of the capture that led here (-1 at the start);
+        *crowned* marks a man crowned during this capture (it records as promoting).
+        A king that can capture again from a landing square must land there.
+        """
+        ray_masks = self.ray_masks
+        ray_index = self.ray_index
+        increasing = self.increasing
+        valid = self.valid
+        occupied = valid & ~empty
+        banned = -1 if self.opposite is None or last < 0 else self.opposite[last]
+        any_capture = False
+        for d in self.king_dirs:
+            blockers = ray_masks[square][d] & occupied
+            if not blockers or d == banned:
+                continue
+            if increasing[d]:
+                victim = (blockers & -blockers).bit_length() - 1
+            else:
+                victim = blockers.bit_length() - 1
+            if not self.flying and ray_index[square][d][victim]:
+                continue  # a short king captures only an adjacent piece
+            vbit = 1 << victim
+            if not self.opp & vbit or captured & vbit:
+                continue
+            after = captured | vbit
+            now_empty = empty | vbit if self.immediate else empty
+            lands = self.rays[victim][d]
+            beyond = ray_masks[victim][d] & valid & ~now_empty
+            if beyond:
+                if increasing[d]:
+                    near = (beyond & -beyond).bit_length() - 1
+                else:
+                    near = beyond.bit_length() - 1
+                lands = lands[: ray_index[victim][d][near]]
+            if self.first_only:
+                lands = lands[:1]
+            if not lands:
+                continue
+            any_capture = True
+            continued = False
+            stops = []
+            for land in lands:
+                nxt = (*path, land) if self.with_paths else path
+                if self.king(land, after, now_empty, nxt, crowned, d):
+                    continued = True
+                elif not continued:
+                    stops.append((land, nxt))
+            if not continued:
+                for land, nxt in stops:
+                    self.record(land, after, nxt, crowned)
+        return any_capture
+
+
+class _DiagonalSearch(CaptureSearch):
+    """The capture search of :class:`Generator`: men jump along the step tables, and
+    the majority rule keeps the sequences that take the most pieces."""
+
+    def __init__(self, gen: Generator, opp: int, prey: int, with_paths: bool, side: int) -> None:
+        super().__init__(gen, opp, with_paths, _DIAGONALS, None)
+        self.step = gen.step
+        self.man_dirs = gen.man_capture_dirs[side]
+        self.promo_row = gen.promotion_rows[side]
+        self.promotion_rule = gen.capture_promotion
+        self.majority = gen.majority
+        self.prey = prey
+        """The pieces a man may jump (all opposing pieces, or only the men)."""
+        self.best = 1
+        """Most pieces taken by a sequence so far (majority rule)."""
+
+    def walk(self, men: int, kings: int, shifts: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        """Search from every man that can capture (found with whole-board shifts) and
+        from every king."""
+        base_empty = self.valid & ~(men | kings | self.opp)
+        prey = self.prey
+        candidates = 0
+        left, right = shifts
+        for n in left:
+            candidates |= (((base_empty >> n) & prey) >> n) & men
+        for n in right:
+            candidates |= (((base_empty << n) & prey) << n) & men
+        with_paths = self.with_paths
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            square = self.origin = low.bit_length() - 1
+            self.man(square, 0, base_empty | low, (square,) if with_paths else ())
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            square = self.origin = low.bit_length() - 1
+            self.king(square, 0, base_empty | low, (square,) if with_paths else (), False, -1)
+
+    def record(self, square: int, captured: int, path: BitPath, promoted: bool) -> None:
+        if self.majority:
+            n = captured.bit_count()
+            if n < self.best:
+                return
+            if n > self.best:
+                self.best = n
+                self.found.clear()
+        super().record(square, captured, path, promoted)
+
+    def man(self, square: int, captured: int, empty: int, path: BitPath) -> bool:
+        """Extend a man's sequence from *square*; True if it captured further."""
+        step = self.step
+        any_capture = False
+        for d in self.man_dirs:
+            victim = step[square][d]
+            if victim < 0:
+                continue
+            vbit = 1 << victim
+            if not self.prey & vbit or captured & vbit:
+                continue
+            land = step[victim][d]
+            now_empty = empty | vbit if self.immediate else empty
+            if land < 0 or not (now_empty >> land) & 1:
+                continue
+            any_capture = True
+            after = captured | vbit
+            nxt = (*path, land) if self.with_paths else path
+            if (1 << land) & self.promo_row:
+                if self.promotion_rule is CapturePromotion.CROWN_AND_STOP:
+                    self.record(land, after, nxt, True)
+                    continue
+                if self.promotion_rule is CapturePromotion.CROWN_AND_CONTINUE:
+                    if not self.king(land, after, now_empty, nxt, True, d):
+                        self.record(land, after, nxt, True)
+                    continue
+            if not self.man(land, after, now_empty, nxt):
+                self.record(land, after, nxt, bool((1 << land) & self.promo_row))
+        return any_capture
+
+
+_DIAGONALS = (0, 1, 2, 3)
+"""The four diagonal directions of the ray tables."""

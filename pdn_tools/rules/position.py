@@ -141,7 +141,8 @@ class Position(NamedTuple):
     def apply(self, move: Move) -> Position:
         """The position after *move* (generated for this position), other side to move."""
         # Built with tuple.__new__: the named tuple's own constructor adds a Python-level
-        # call, and this runs once per replayed ply.
+        # call, in the compiled build too (a named tuple stays a Python class), and this
+        # runs once per replayed ply.
         wm, wk, bm, bk, turn, geometry = self
         src = move.from_mask
         dst = move.to_mask

@@ -28,6 +28,7 @@ from pdn_tools.rules.move import NO_CAPTURES, Move
 from pdn_tools.rules.movegen import (
     BitPath,
     CaptureEntry,
+    CaptureSearch,
     Generator,
     RawMove,
     capture_sort_key,
@@ -99,7 +100,7 @@ class RayGenerator(Generator):
         self.opposite: tuple[int, ...] = tuple(index.get((-dr, -dc), -1) for dr, dc in dirs)
         # Bits grow with square numbers, which run row by row: along a direction that
         # goes down, or right within a row, the nearest piece is the lowest set bit.
-        self.rising = tuple(dr > 0 or (dr == 0 and dc > 0) for dr, dc in dirs)
+        self.increasing = tuple(dr > 0 or (dr == 0 and dc > 0) for dr, dc in dirs)
 
         size = len(geo.square_of)
         by_coord = {geo.coords[sq]: geo.bit_of[sq] for sq in range(1, geo.size + 1)}
@@ -167,7 +168,7 @@ class RayGenerator(Generator):
         blockers = self.ray_masks[square][d] & occupied
         if not blockers:
             return -1
-        if self.rising[d]:
+        if self.increasing[d]:
             return (blockers & -blockers).bit_length() - 1
         return blockers.bit_length() - 1
 
@@ -211,147 +212,10 @@ class RayGenerator(Generator):
         *opp_kings* (the opponent's kings among *opp*) matters only when kings and men
         are worth differently.
         """
-        rules = self.rules
-        rays = self.rays
-        ray_masks = self.ray_masks
-        ray_index = self.ray_index
-        increasing = self.rising
-        opposite = self.opposite
-        valid = self.valid
-        flying = self.flying
-        first_only = self.land_first_only
-        immediate = self.immediate
-        no_reversal = rules.no_reversal
-        choose = self.choose
-        promotion_rule = self.capture_promotion
         side = 0 if white else 1
-        promo_row = self.promotion_rows[side]
-        jumps = self.men_jumps[side]
-        king_dirs = self.king_capture_dirs[side]
-        base_empty = valid & ~(own_men | own_kings | opp)
-        found: dict[tuple[int, int, int], CaptureEntry] = {}
-        best = [(0, 0)]
-        origin = [0, 0]
-        """Bit of the moving piece, and 1 when it is a king (for the tie-break)."""
-        man_value = rules.man_value
-        king_value = rules.king_value
-        king_first = rules.king_captures_first
-
-        def record(square: int, captured: int, path: BitPath, promoted: bool) -> None:
-            if choose:
-                kings_taken = (captured & opp_kings).bit_count()
-                value = man_value * (captured.bit_count() - kings_taken) + king_value * kings_taken
-                score = (value, origin[1] if king_first else 0)
-                if score < best[0]:
-                    return
-                if score > best[0]:
-                    best[0] = score
-                    found.clear()
-            key = (origin[0], square, captured)
-            entry = found.get(key)
-            if entry is None:
-                found[key] = (promoted, [path])
-            else:
-                if promoted and not entry[0]:
-                    found[key] = entry = (True, entry[1])
-                if with_paths:
-                    entry[1].append(path)
-
-        def king(
-            square: int, captured: int, empty: int, path: BitPath, crowned: bool, last: int
-        ) -> bool:
-            """Extend a king's sequence from *square* (its last capture went in
-            direction *last*, -1 at the start); True if it captured further."""
-            any_capture = False
-            occupied = valid & ~empty
-            banned = opposite[last] if no_reversal and last >= 0 else -1
-            for d in king_dirs:
-                if d == banned:
-                    continue
-                blockers = ray_masks[square][d] & occupied
-                if not blockers:
-                    continue
-                if increasing[d]:
-                    victim = (blockers & -blockers).bit_length() - 1
-                else:
-                    victim = blockers.bit_length() - 1
-                if not flying and ray_index[square][d][victim]:
-                    continue
-                vbit = 1 << victim
-                if not opp & vbit or captured & vbit:
-                    continue
-                after = captured | vbit
-                now_empty = empty | vbit if immediate else empty
-                lands = rays[victim][d]
-                beyond = ray_masks[victim][d] & valid & ~now_empty
-                if beyond:
-                    if increasing[d]:
-                        near = (beyond & -beyond).bit_length() - 1
-                    else:
-                        near = beyond.bit_length() - 1
-                    lands = lands[: ray_index[victim][d][near]]
-                if first_only:
-                    lands = lands[:1]
-                if not lands:
-                    continue
-                any_capture = True
-                continued = False
-                stops = []
-                for land in lands:
-                    nxt = (*path, land) if with_paths else path
-                    if king(land, after, now_empty, nxt, crowned, d):
-                        continued = True
-                    elif not continued:
-                        stops.append((land, nxt))
-                if not continued:
-                    for land, nxt in stops:
-                        record(land, after, nxt, crowned)
-            return any_capture
-
-        def man(square: int, captured: int, empty: int, path: BitPath, last: int) -> bool:
-            """Extend a man's sequence from *square*; True if it captured further."""
-            any_capture = False
-            banned = opposite[last] if no_reversal and last >= 0 else -1
-            for d, victim, land in jumps[square]:
-                if d == banned:
-                    continue
-                vbit = 1 << victim
-                if not opp & vbit or captured & vbit:
-                    continue
-                now_empty = empty | vbit if immediate else empty
-                if not (now_empty >> land) & 1:
-                    continue
-                any_capture = True
-                after = captured | vbit
-                nxt = (*path, land) if with_paths else path
-                if (1 << land) & promo_row:
-                    if promotion_rule is CapturePromotion.CROWN_AND_STOP:
-                        record(land, after, nxt, True)
-                        continue
-                    if promotion_rule is CapturePromotion.CROWN_AND_CONTINUE:
-                        if not king(land, after, now_empty, nxt, True, d):
-                            record(land, after, nxt, True)
-                        continue
-                if not man(land, after, now_empty, nxt, d):
-                    record(land, after, nxt, bool((1 << land) & promo_row))
-            return any_capture
-
-        men = own_men
-        while men:
-            low = men & -men
-            men ^= low
-            square = low.bit_length() - 1
-            origin[0], origin[1] = square, 0
-            man(square, 0, base_empty | low, (square,) if with_paths else (), -1)
-        kings = own_kings
-        while kings:
-            low = kings & -kings
-            kings ^= low
-            square = low.bit_length() - 1
-            origin[0], origin[1] = square, 1
-            king(square, 0, base_empty | low, (square,) if with_paths else (), False, -1)
-        king = man = None  # type: ignore[assignment]  # break the cycles (see movegen)
-        return found
+        search = _RaySearch(self, opp, opp_kings, with_paths, side)
+        search.walk(own_men, own_kings)
+        return search.found
 
     # ------------------------------------------------------------------ quiet moves
     def quiet(self, own_men: int, own_kings: int, opp: int, white: bool) -> list[RawMove]:
@@ -361,7 +225,6 @@ class RayGenerator(Generator):
         promo_row = self.promotion_rows[side]
         steps = self.men_steps[side]
         moves: list[RawMove] = []
-        append = moves.append
         men = own_men
         while men:
             low = men & -men
@@ -369,7 +232,7 @@ class RayGenerator(Generator):
             frm = low.bit_length() - 1
             for to in steps[frm]:
                 if (empty >> to) & 1:
-                    append((frm, to, 0, bool((1 << to) & promo_row)))
+                    moves.append((frm, to, 0, bool((1 << to) & promo_row)))
         rays = self.rays
         flying = self.flying
         kings = own_kings
@@ -381,7 +244,7 @@ class RayGenerator(Generator):
                 for to in rays[frm][d]:
                     if not (empty >> to) & 1:
                         break
-                    append((frm, to, 0, False))
+                    moves.append((frm, to, 0, False))
                     if not flying:
                         break
         return moves
@@ -665,3 +528,89 @@ class KingMoveLimit:
             self.runs[before.turn] = (move.to_mask, run + 1 if square == move.from_mask else 1)
         else:
             self.runs.pop(before.turn, None)
+
+
+class _RaySearch(CaptureSearch):
+    """The capture search of :class:`RayGenerator`: men jump along the jump tables of
+    the variant's directions, and the choice keeps the sequences of the highest value
+    (captured men times ``man_value`` plus kings times ``king_value``); with
+    ``king_captures_first`` a king's capture beats a man's of the same value."""
+
+    def __init__(
+        self, gen: RayGenerator, opp: int, opp_kings: int, with_paths: bool, side: int
+    ) -> None:
+        rules = gen.rules
+        opposite = gen.opposite if rules.no_reversal else None
+        super().__init__(gen, opp, with_paths, gen.king_capture_dirs[side], opposite)
+        self.jumps = gen.men_jumps[side]
+        self.promo_row = gen.promotion_rows[side]
+        self.promotion_rule = gen.capture_promotion
+        self.choose = gen.choose
+        self.opp_kings = opp_kings
+        self.man_value = rules.man_value
+        self.king_value = rules.king_value
+        self.king_first = rules.king_captures_first
+        self.by_king = 0
+        """1 while the sequences of a king are walked (for the tie-break)."""
+        self.best = (0, 0)
+        """(value, by a king) of the best sequence so far."""
+
+    def walk(self, men: int, kings: int) -> None:
+        """Search from every man and every king of the side to move."""
+        base_empty = self.valid & ~(men | kings | self.opp)
+        with_paths = self.with_paths
+        self.by_king = 0
+        while men:
+            low = men & -men
+            men ^= low
+            square = self.origin = low.bit_length() - 1
+            self.man(square, 0, base_empty | low, (square,) if with_paths else (), -1)
+        self.by_king = 1
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            square = self.origin = low.bit_length() - 1
+            self.king(square, 0, base_empty | low, (square,) if with_paths else (), False, -1)
+
+    def record(self, square: int, captured: int, path: BitPath, promoted: bool) -> None:
+        if self.choose:
+            kings_taken = (captured & self.opp_kings).bit_count()
+            men_taken = captured.bit_count() - kings_taken
+            value = self.man_value * men_taken + self.king_value * kings_taken
+            score = (value, self.by_king if self.king_first else 0)
+            if score < self.best:
+                return
+            if score > self.best:
+                self.best = score
+                self.found.clear()
+        super().record(square, captured, path, promoted)
+
+    def man(self, square: int, captured: int, empty: int, path: BitPath, last: int) -> bool:
+        """Extend a man's sequence from *square* (its last capture went in direction
+        *last*, -1 at the start); True if it captured further."""
+        opposite = self.opposite
+        banned = -1 if opposite is None or last < 0 else opposite[last]
+        any_capture = False
+        for d, victim, land in self.jumps[square]:
+            if d == banned:
+                continue
+            vbit = 1 << victim
+            if not self.opp & vbit or captured & vbit:
+                continue
+            now_empty = empty | vbit if self.immediate else empty
+            if not (now_empty >> land) & 1:
+                continue
+            any_capture = True
+            after = captured | vbit
+            nxt = (*path, land) if self.with_paths else path
+            if (1 << land) & self.promo_row:
+                if self.promotion_rule is CapturePromotion.CROWN_AND_STOP:
+                    self.record(land, after, nxt, True)
+                    continue
+                if self.promotion_rule is CapturePromotion.CROWN_AND_CONTINUE:
+                    if not self.king(land, after, now_empty, nxt, True, d):
+                        self.record(land, after, nxt, True)
+                    continue
+            if not self.man(land, after, now_empty, nxt, d):
+                self.record(land, after, nxt, bool((1 << land) & self.promo_row))
+        return any_capture

@@ -19,7 +19,8 @@ uses ``(±1, 0)`` and ``(0, ±1)``.  Black's steps are White's mirrored top to b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 Step = tuple[int, int]
 """(row step, column step) on the board grid, as seen by White (row 0 at the top)."""
@@ -86,3 +87,8 @@ class RayRules:
     two_kings_v_king_plies: int | None = None
     """Plies after which two kings against a lone king are a draw (Frisian: 7 moves
     each, 14 plies)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By value, through __init__: a compiled frozen class cannot be restored field
+        # by field (variants cross processes).
+        return (RayRules, tuple(getattr(self, f.name) for f in fields(self)))

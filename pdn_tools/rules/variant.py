@@ -11,7 +11,8 @@ further instances, not copies of the engine.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from pdn_tools.rules.rayrules import (
     DIAGONALS,
@@ -104,6 +105,11 @@ class BoardSpec:
         if self.width % 2 or self.height % 2 or self.width < 4 or self.height < 4:
             raise ValueError(f"unsupported board {self.width}x{self.height}")
 
+    def __reduce__(self) -> tuple[type[BoardSpec], tuple[int, int, bool, bool]]:
+        # Pickled by value and rebuilt through __init__: a compiled frozen class cannot
+        # be restored field by field (positions and report boards cross processes).
+        return (BoardSpec, (self.width, self.height, self.dark_near_left, self.all_squares))
+
     @property
     def squares(self) -> int:
         """Number of playing squares (and of the highest square number)."""
@@ -141,6 +147,10 @@ class DrawRules:
     does not change (no capture, no promotion) for so many plies with that many
     pieces on the board (Russian 7.2.6)."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By value, through __init__ (see BoardSpec.__reduce__).
+        return (DrawRules, tuple(getattr(self, f.name) for f in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -177,6 +187,12 @@ class Variant:
     """Direction sets for variants with orthogonal moves or captures (Frisian,
     Turkish); such a variant is served by the ray-walking generator of :mod:`.raygen`.
     None: the diagonal engine."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A registered variant unpickles as the registered object itself: the engine
+        # finds its generator and tables by identity.  Others are rebuilt by value.
+        values = tuple(getattr(self, f.name) for f in fields(self))
+        return (_unpickled_variant, (self.name, values))
 
     @property
     def max_pieces(self) -> int:
@@ -433,6 +449,15 @@ _VARIANTS: tuple[Variant, ...] = (
     FRISIAN,
     TURKISH,
 )
+
+
+def _unpickled_variant(name: str, values: tuple[Any, ...]) -> Variant:
+    """The variant a pickle describes (see :meth:`Variant.__reduce__`)."""
+    variant = Variant(*values)
+    for known in _VARIANTS:
+        if known.name == name and known == variant:
+            return known
+    return variant
 
 
 def variants() -> tuple[Variant, ...]:

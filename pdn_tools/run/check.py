@@ -67,11 +67,15 @@ def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
 
 def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     """Replay *game* (see :func:`replay_checked`) and summarise it; a game the
-    filter leaves out becomes a placeholder (:func:`~pdn_tools.report.records.filtered_out`)."""
+    filter leaves out becomes a placeholder (:func:`~pdn_tools.report.records.filtered_out`).
+    The game is then done with, and closed (:meth:`~pdn_tools.pdn.model.Game.close`)
+    so that it is freed at once."""
     replay = replay_checked(game, options)
     keep = options.keep
     if keep is not None and not keep.matches(game, replay, options.selection.filter(game.issues)):
-        return filtered_out(file_no, game)
+        placeholder = filtered_out(file_no, game)
+        game.close()
+        return placeholder
     record = game_record(game, replay)
     record["issues"] = []
     detail = None
@@ -80,6 +84,7 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     key = None
     if options.comparison is not None:
         key = options.comparison.key(game, replay, record["game_id"])
+    game.close()
     return Checked(file_no, record, game.issues, detail, key)
 
 
