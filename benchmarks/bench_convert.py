@@ -76,7 +76,7 @@ def _child(fmt: str, files: list[str], repeat: int) -> dict[str, Any]:
                 games = _convert(
                     tuple(files), list(find(tuple(files))), out, target, None, moves,
                     CanonicalOptions(), ReadOptions(), {}, None,
-                )[1]  # fmt: skip
+                ).written  # fmt: skip
                 out_bytes = os.path.getsize(out) + (os.path.getsize(moves) if moves else 0)
             best = min(best, time.perf_counter() - start)
     size = sum(os.path.getsize(f) for f in files)

@@ -305,6 +305,35 @@ class Outputs:
         self._pending.append(_Pending(name, target, temp, directory=True))
         return temp
 
+    def file(self, path: str) -> str:
+        """A new empty temporary file beside *path*, for the caller to open, write and
+        close as often as it likes (appending), renamed onto *path* at commit.
+
+        For outputs written a piece at a time among many others (one file per group
+        of games), so that no more files need be open at once than the caller wants.
+        Standard output and devices are refused (ValueError): they cannot be renamed onto.
+        """
+        if self._finished:
+            raise ValueError("outputs already committed or discarded")
+        target = os.path.realpath(path)
+        name = printable(path)
+        if path == "-" or _in_place(target):
+            raise ValueError(f"{name} cannot be written through a temporary file")
+        if os.path.isdir(target):
+            raise OutputError(name, errno.EISDIR, os.strerror(errno.EISDIR))
+        folder, prefix = _temp_prefix(target)
+        try:
+            fd, temp = tempfile.mkstemp(prefix=prefix, dir=folder)
+        except OSError as exc:
+            raise _error(name, exc) from None
+        try:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, _mode_for(target))
+        finally:
+            os.close(fd)
+        self._pending.append(_Pending(name, target, temp))
+        return temp
+
     def _open(self, path: str) -> _Pending:
         if self._finished:
             raise ValueError("outputs already committed or discarded")
@@ -383,6 +412,8 @@ class Outputs:
     def _flush(self, pending: _Pending) -> None:
         raw = pending.raw
         if raw is None:
+            if pending.temp is not None and not pending.directory:
+                _sync_file(pending.name, pending.temp)  # written by the caller (file())
             return
         try:
             for stream in reversed(pending.streams):
@@ -419,6 +450,20 @@ class Outputs:
             raise _error(pending.name, exc) from None
         pending.temp = None
         _sync_directory(os.path.dirname(pending.target) or ".")
+
+
+def _sync_file(name: str, path: str) -> None:
+    """Make the content of the closed file *path* durable; errors name *name*."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _error(name, exc) from None
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        raise _error(name, exc) from None
+    finally:
+        os.close(fd)
 
 
 def _replace_directory(temp: str, target: str) -> None:

@@ -170,3 +170,18 @@ def test_ordered_map_keeps_order_and_raises_in_turn() -> None:
             for value in ordered_map(_square_plus, failing(count), 2, 0):
                 got.append(value)
         assert got == [n * n for n in range(count)]
+
+
+def test_one_process_hands_a_large_file_on_in_pieces(tmp_path: Path) -> None:
+    """--jobs 1 yields a file's games a few hundred at a time (memory stays flat), the
+    file's bytes counted with its last piece, and the same records as check_file."""
+    from pdn_tools.run.parallel import STREAM_GAMES
+
+    path = tmp_path / "many.pdn"
+    path.write_text('[Event "a"]\n1. 32-28 *\n\n' * (2 * STREAM_GAMES + 5), encoding="utf-8")
+    source = Input(0, str(path), "many.pdn")
+    pieces = list(check_inputs([source], CheckOptions(), 1))
+    assert [len(games) for _, games in pieces] == [STREAM_GAMES, STREAM_GAMES, 5]
+    assert [weight for weight, _ in pieces] == [0, 0, source.size]
+    streamed = [c.record for _, games in pieces for c in games]
+    assert streamed == [c.record for c in check_file(0, str(path), "many.pdn", CheckOptions())]

@@ -588,3 +588,29 @@ def test_memory_urls_converted_through_the_api(tmp_path: Path) -> None:
     assert sorted(got, key=lambda r: (r["file"], r["game"])) == sorted(
         want, key=lambda r: (r["file"], r["game"])
     )
+
+
+def test_repair_and_filters_run_in_the_workers(scheduler: str, tmp_path: Path) -> None:
+    """``--repair`` and the filter options work game by game in the workers: the JSON
+    Lines parts are ``--jobs 1``'s file and the counts the same."""
+    typos = REPO / "tests" / "collection" / "data" / "typos.pdn"
+    args = [str(SAMPLES), str(typos), "--repair", "--min-plies", "4", "--to", "jsonl"]
+    one = run_bytes("convert", *args, "-o", str(tmp_path / "one.jsonl"))
+    out = tmp_path / "parts"
+    cluster = run_bytes("convert", *args, "-o", str(out), "--dask", scheduler)
+    assert cluster.returncode == one.returncode, cluster.stderr
+    assert cluster.stderr == one.stderr
+    assert b"repaired)" in one.stderr and b"filtered out" in one.stderr
+    parts = sorted(out.glob("part-*.jsonl"))
+    assert b"".join(p.read_bytes() for p in parts) == (tmp_path / "one.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("option", [["--dedupe"], ["--split-by", "event"]])
+def test_ordered_stages_are_refused_on_a_cluster(option: list[str], tmp_path: Path) -> None:
+    done = run_bytes(
+        "convert", str(SAMPLES), "-o", str(tmp_path / "out"), "--to", "jsonl",
+        "--dask", "local", *option,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert b"does not go with --dask (use --jobs)" in done.stderr
+    assert not (tmp_path / "out").exists()

@@ -186,6 +186,11 @@ def _stats(done: Done, root: Path) -> None:
         assert re.search(rf"^  {word} ", total, re.MULTILINE), word
 
 
+def _duplicates(done: Done, root: Path) -> None:
+    assert done.returncode == 0 and done.stdout == ""  # every game is distinct
+    assert "2 file(s), 4 game(s): 4 distinct, 0 copies" in done.stderr
+
+
 def _moves(done: Done, root: Path) -> None:
     start = "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"
     assert done.stdout.split() == start.split()
@@ -214,6 +219,7 @@ CHECKS: dict[str, Callable[[Done, Path], None]] = {
     "pdn show games.pdn --game 7 --ply 31": _show,
     "pdn report games/ -o report.html": _report,
     "pdn stats games/": _stats,
+    "pdn duplicates games/": _duplicates,
     'pdn moves "W:W31-50:B1-20"': _moves,
     "pdn perft 5 --variant russian": _count("7482"),
     "pdn perft 6": _count("167140"),

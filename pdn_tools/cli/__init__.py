@@ -22,6 +22,7 @@ import click
 from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
 from pdn_tools.cli.config import ConfigError
 from pdn_tools.cli.convert import convert
+from pdn_tools.cli.duplicates import duplicates
 from pdn_tools.cli.engine import moves, perft
 from pdn_tools.cli.report import report
 from pdn_tools.cli.schema import schema_command
@@ -160,5 +161,6 @@ main.add_command(perft)
 main.add_command(convert)
 main.add_command(show)
 main.add_command(stats)
+main.add_command(duplicates)
 main.add_command(report)
 main.add_command(schema_command)

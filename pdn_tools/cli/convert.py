@@ -1,9 +1,12 @@
 """``pdn convert``: read game collections and write them as canonical PDN, JSON,
 JSON Lines or Parquet, losing no game, move or comment.
 
-Every game read is replayed (for its findings and its resolved moves) and written,
-with its issues, to the output, or with ``--rejects`` to the rejects file when it
-has an error.  The counts go to stderr; written + rejected always equals read.
+Every game read is replayed (for its findings and its resolved moves), passes the
+collection stages (repair, filter, duplicates: :mod:`pdn_tools.run.stages`) and is
+written, with its issues, to the output (one file per group with ``--split-by``:
+:mod:`pdn_tools.export.split`), or with ``--rejects`` to the rejects file when it has
+an error.  The counts go to stderr; written + rejected + filtered out + duplicates
+dropped always equals read.
 
 Outputs appear only when the run completes (:class:`pdn_tools.atomic.Outputs`), and
 outputs that collide with each other or with an input are refused before anything is
@@ -15,23 +18,28 @@ module checks the options and sets up the outputs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import IO, Any
 
 import click
 
 from pdn_tools.atomic import OutputError, Outputs, printable
 from pdn_tools.cli.options import (
     Common,
+    comparison,
+    comparison_options,
     configured,
     dask_option,
     discovery_options,
+    filter_options,
     jobs_option,
     reading_options,
 )
 from pdn_tools.cli.run import find_files, require_cluster
+from pdn_tools.collection.duplicates import TagLending
 from pdn_tools.diagnostics import Issue
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError, parse_partitioning
@@ -46,17 +54,20 @@ from pdn_tools.export.sinks import (
     Sink,
     format_of,
 )
+from pdn_tools.export.split import SPLIT_KEYS, SplitSink
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.convert import (
     Conversion,
     ConvertInputError,
     ConvertOptions,
+    Counts,
     convert_inputs,
 )
 from pdn_tools.run.discover import Found
 from pdn_tools.run.parallel import usable_jobs
 from pdn_tools.run.paths import InputError
+from pdn_tools.run.stages import StageOptions
 
 
 class _Usage(Exception):
@@ -116,6 +127,31 @@ def _unreadable(entry: Found) -> None:
     help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
     "these columns (variant, year; e.g. variant,year); conversions append.",
 )
+@click.option(
+    "--split-by",
+    type=click.Choice(SPLIT_KEYS),
+    default=None,
+    help="Write OUT as a directory of one file per event, year, variant, player or "
+    "input file (PDN, JSON or JSONL; Parquet: --partition-by).",
+)
+@click.option(
+    "--dedupe",
+    is_flag=True,
+    help="Write the first copy of each game only (copies: as for pdn duplicates).",
+)
+@click.option(
+    "--merge-tags",
+    is_flag=True,
+    help="With --dedupe: the kept copy gains the tags its copies agree on and it "
+    "lacks (reads the inputs twice).",
+)
+@comparison_options
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Replace an illegal move by the one move that lets the game validate without "
+    "error, with a comment saying what was written.",
+)
 @click.option("--strip-comments", is_flag=True, help="PDN: drop comments (keep [%...] commands).")
 @click.option("--strip-variations", is_flag=True, help="PDN: write the main line only.")
 @click.option(
@@ -123,6 +159,7 @@ def _unreadable(entry: Found) -> None:
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@filter_options
 @jobs_option
 @dask_option
 @discovery_options
@@ -136,6 +173,12 @@ def convert(
     moves_table: str | None,
     with_record: bool,
     partition_by: str | None,
+    split_by: str | None,
+    dedupe: bool,
+    merge_tags: bool,
+    moves_only: bool,
+    prefix: int | None,
+    repair: bool,
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
@@ -144,7 +187,8 @@ def convert(
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
 
     PATH is a file, a folder (searched for *.pdn) or - for PDN on stdin.
-    OUT ending in / (or an existing directory) is a Parquet dataset directory.
+    OUT ending in / (or an existing directory) is a Parquet dataset directory;
+    with --split-by, OUT is a directory of one file per group.
     Exit status: 0 when every game was written and none written to OUT has an
     error, 1 when OUT holds a game with an error (use --rejects to set them
     apart) or a file found in a folder cannot be read, 2 for usage or input
@@ -153,7 +197,17 @@ def convert(
     if common.dask is not None:
         require_cluster("convert", paths)
     files = find_files("convert", paths, common, warn_none=False)
+    collect = _Collect(
+        StageOptions(
+            repair=repair,
+            keep=common.filter,
+            dedupe=comparison(moves_only, prefix) if dedupe else None,
+            merge_tags=merge_tags,
+        ),
+        split_by,
+    )
     try:
+        collect.check(dedupe, moves_only, prefix, paths, common.dask is not None)
         if common.dask is not None:
             counts = _convert_on_cluster(
                 paths, files, out, fmt, rejects, moves_table,
@@ -161,6 +215,7 @@ def convert(
                 common.rules,
                 _Tables(with_record, partition_by),
                 common.dask,
+                collect.stages,
             )  # fmt: skip
         else:
             counts = _convert(
@@ -171,6 +226,7 @@ def convert(
                 common.stdin_filename,
                 _Tables(with_record, partition_by),
                 jobs=usable_jobs(common.workers),
+                collect=collect,
             )  # fmt: skip
     except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn convert: {exc}", err=True)
@@ -181,9 +237,64 @@ def convert(
         where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
         click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    read, written, rejected, errors_written, unreadable = counts
-    click.echo(f"{read} game(s) read, {written} written, {rejected} rejected", err=True)
-    sys.exit(1 if errors_written or unreadable else 0)
+    click.echo(collect.summary(counts, out), err=True)
+    sys.exit(1 if counts.errors_written or counts.unreadable else 0)
+
+
+class _Collect:
+    """The collection choices: the stages each game passes, and ``--split-by``."""
+
+    def __init__(self, stages: StageOptions, split_by: str | None = None) -> None:
+        self.stages = stages
+        self.split_by = split_by
+        self.files = 0
+        """Files written by ``--split-by``."""
+
+    def check(
+        self,
+        dedupe: bool,
+        moves_only: bool,
+        prefix: int | None,
+        paths: tuple[str, ...],
+        on_cluster: bool = False,
+    ) -> None:
+        """Refuse choices that do not go together."""
+        if not dedupe:
+            for name, given in (
+                ("--merge-tags", self.stages.merge_tags),
+                ("--moves-only", moves_only),
+                ("--prefix", prefix is not None),
+            ):
+                if given:
+                    raise _Usage(f"{name} goes with --dedupe")
+        if self.stages.two_passes and "-" in paths:
+            raise _Usage("--merge-tags reads the inputs twice; standard input cannot be")
+        if on_cluster:
+            for name, given in (("--dedupe", dedupe), ("--split-by", self.split_by is not None)):
+                if given:
+                    raise _Usage(
+                        f"{name} needs every game in one process, in input order; "
+                        "it does not go with --dask (use --jobs)"
+                    )
+
+    def summary(self, counts: Counts, out: str) -> str:
+        """The counts line: every game read is written, rejected, filtered out or
+        dropped as a copy; repaired games are among those written."""
+        stages = counts.stages
+        written = f"{counts.written} written"
+        if self.stages.repair:
+            written += f" ({stages.repaired} repaired)"
+        parts = [f"{counts.read} game(s) read", written, f"{counts.rejected} rejected"]
+        if self.stages.keep is not None:
+            parts.append(f"{stages.filtered} filtered out")
+        if self.stages.dedupe is not None:
+            parts.append(f"{stages.duplicates} duplicate(s) dropped")
+        line = ", ".join(parts)
+        if self.stages.two_passes:
+            line += f"; {stages.tags_merged} tag(s) merged into kept copies"
+        if self.split_by is not None:
+            line += f"; {self.files} file(s) in {printable(out)}"
+        return line
 
 
 class _Tables:
@@ -217,11 +328,16 @@ def _convert(
     stdin_filename: str | None,
     tables: _Tables | None = None,
     jobs: int = 1,
-) -> tuple[int, int, int, int, int]:
-    """Run the conversion; returns (read, written, rejected, errors written, files
-    that could not be read).  *paths* are the inputs as given, *files* what they
-    name (for the collision checks); *jobs* worker processes read and replay."""
+    collect: _Collect | None = None,
+) -> Counts:
+    """Run the conversion; returns its counts.  *paths* are the inputs as given,
+    *files* what they name (for the collision checks); *jobs* worker processes read,
+    replay and stage the games."""
     tables = tables or _Tables()
+    collect = collect or _Collect(StageOptions())
+    if collect.split_by is not None:
+        return _split(paths, files, out, fmt, rejects, canonical, options, rules,
+                      stdin_filename, tables, moves_table, collect, jobs)  # fmt: skip
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
         raise _Usage("a dataset directory is written as Parquet only")
@@ -257,28 +373,124 @@ def _convert(
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
-        run = Conversion(sink, reject_sink, options, on_empty=_empty, on_unreadable=_unreadable)
         renderer = Renderer(
             target,
             canonical,
             moves=moves_table is not None,
             with_record=tables.with_record,
         )
-        job = ConvertOptions(options, rules, renderer, rejects=rejects is not None)
-        try:
-            convert_inputs(
-                files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
+        job = ConvertOptions(
+            options, rules, renderer, rejects=rejects is not None, stages=collect.stages
+        )
+        return _passes(sink, reject_sink, job, files, jobs, stdin_filename)
+
+
+def _passes(
+    sink: Sink | SplitSink,
+    rejects: RejectsSink | None,
+    job: ConvertOptions,
+    files: list[Found],
+    jobs: int,
+    stdin_filename: str | None,
+) -> Counts:
+    """Read the inputs once (twice with ``--merge-tags``: first to note what copies
+    lend) into *sink* and *rejects*; close the sink, or abort it on failure."""
+    try:
+        if job.stages.two_passes:
+            lending = TagLending()
+            first = Conversion(None, None, job.read, observing=lending)
+            convert_inputs(files, replace(job, observe=True), first, jobs=jobs)
+            job = replace(job, lending=lending)
+        run = Conversion(sink, rejects, job.read, on_empty=_empty, on_unreadable=_unreadable)
+        convert_inputs(
+            files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
+        )
+    except ConvertInputError as exc:
+        if isinstance(sink, (DatasetSink, SplitSink)):
+            sink.abort()
+        raise _Usage(str(exc)) from None
+    except BaseException:
+        if isinstance(sink, (DatasetSink, SplitSink)):
+            sink.abort()  # a dataset gets all of a conversion or nothing of it
+        raise
+    sink.close()
+    return run.counts()
+
+
+def _split(
+    paths: tuple[str, ...],
+    files: list[Found],
+    out: str,
+    fmt: str | None,
+    rejects: str | None,
+    canonical: CanonicalOptions,
+    options: ReadOptions,
+    rules: dict[str, Any],
+    stdin_filename: str | None,
+    tables: _Tables,
+    moves_table: str | None,
+    collect: _Collect,
+    jobs: int,
+) -> Counts:
+    """``--split-by``: one file per group in the directory *out*."""
+    assert collect.split_by is not None
+    target = fmt or "pdn"
+    if out == "-":
+        raise _Usage("--split-by writes a directory, not standard output")
+    if target == "parquet" or tables.partition_by is not None:
+        raise _Usage("--split-by writes PDN, JSON or JSONL files; Parquet datasets are "
+                     "split with --partition-by")  # fmt: skip
+    if moves_table is not None or tables.with_record:
+        raise _Usage(f"{'--moves-table' if moves_table else '--with-record'} needs Parquet output")
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
+    if not files:
+        raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
+    named = {"--rejects": rejects}
+    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    folder = os.path.realpath(out)
+    _refuse_input_folder(paths, folder, out)
+    inputs = {os.path.realpath(entry.path) for entry in files if entry.path != "-"}
+    rejected = os.path.realpath(rejects) if rejects is not None and rejects != "-" else None
+
+    def check(path: str) -> None:
+        real = os.path.realpath(path)
+        if real in inputs:
+            raise OutputCollision(f"-o {printable(path)} is also an input")
+        if real == rejected:
+            raise OutputCollision(f"-o {printable(path)} and --rejects are the same file")
+
+    made = not os.path.isdir(out)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(printable(out), exc.errno, exc.strerror or str(exc)) from None
+    try:
+        with Outputs() as outputs:
+
+            def make(stream: IO[str]) -> Sink:
+                if target == "pdn":
+                    return PdnSink(stream, canonical)
+                return JsonSink(stream, target == "json")
+
+            sink = SplitSink(out, collect.split_by, "." + target, outputs, make, check=check)
+            reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
+            job = ConvertOptions(
+                options,
+                rules,
+                Renderer(target, canonical),
+                rejects=rejects is not None,
+                stages=collect.stages,
+                split_by=collect.split_by,
             )
-        except ConvertInputError as exc:
-            if isinstance(sink, DatasetSink):
-                sink.abort()
-            raise _Usage(str(exc)) from None
-        except BaseException:
-            if isinstance(sink, DatasetSink):
-                sink.abort()  # a dataset gets all of a conversion or nothing of it
-            raise
-        sink.close()
-    return run.read, run.written, run.rejected, run.errors_written, run.unreadable
+            counts = _passes(sink, reject_sink, job, files, jobs, stdin_filename)
+            collect.files = sink.written
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                os.rmdir(out)  # only if the failed run left it empty
+        raise
+    return counts
 
 
 def _convert_on_cluster(
@@ -292,7 +504,8 @@ def _convert_on_cluster(
     rules: dict[str, Any],
     tables: _Tables,
     address: str,
-) -> tuple[int, int, int, int, int]:
+    stages: StageOptions | None = None,
+) -> Counts:
     """``--dask``: the workers of the cluster at *address* write OUT as a directory of
     parts (:mod:`pdn_tools.run.cluster_convert`); the same counts as :func:`_convert`."""
     from pdn_tools.run import cluster
@@ -317,6 +530,7 @@ def _convert_on_cluster(
         rules,
         Renderer(kind, moves=moves_table is not None, with_record=tables.with_record),
         rejects=rejects is not None,
+        stages=stages or StageOptions(),
     )
     with Outputs() as outputs:
         reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
@@ -326,5 +540,17 @@ def _convert_on_cluster(
                 convert_on_cluster(client, files, job, target, run)
         except (ConvertError, ConvertInputError, cluster.ClusterError) as exc:
             raise _Usage(str(exc)) from None
-    counts = run.counts()
-    return counts.read, counts.written, counts.rejected, counts.errors_written, counts.unreadable
+    return run.counts()
+
+
+def _refuse_input_folder(paths: tuple[str, ...], folder: str, out: str) -> None:
+    """A split directory inside (or equal to) an input directory would be read back."""
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            continue
+        root = os.path.realpath(path)
+        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
+            raise OutputCollision(
+                f"-o {printable(out)} lies inside input directory {printable(path)} "
+                "and would be read back"
+            )

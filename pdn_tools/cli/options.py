@@ -20,6 +20,18 @@ from click.shell_completion import CompletionItem
 
 from pdn_tools.cli.config import SETTINGS, Config, ConfigError, load
 from pdn_tools.cli.terminal import COLOR_CHOICES
+from pdn_tools.collection.duplicates import Comparison
+from pdn_tools.collection.filters import (
+    OUTCOMES,
+    STATUS_WORDS,
+    FilterError,
+    GameFilter,
+    glob_pattern,
+    normalise_result,
+    parse_date_bound,
+    parse_reach,
+    parse_tag_test,
+)
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.source import EncodingError, check_encoding
 from pdn_tools.replay.rule_options import (
@@ -222,16 +234,11 @@ def jobs_option(func: F) -> F:
     )(func)
 
 
-def checking_options(func: F) -> F:
-    """Replay on/off, parallelism, chatter and colour: what a checking run needs."""
+def run_options(func: F) -> F:
+    """Parallelism, chatter and colour: what a run over many files needs."""
     return _apply(
         func,
         [
-            click.option(
-                "--syntax-only",
-                is_flag=True,
-                help="Only read the records; do not replay the moves.",
-            ),
             jobs_option,
             click.option(
                 "-q",
@@ -249,6 +256,15 @@ def checking_options(func: F) -> F:
             ),
         ],
     )
+
+
+def checking_options(func: F) -> F:
+    """Replay on/off, parallelism, chatter and colour: what a checking run needs."""
+    return click.option(
+        "--syntax-only",
+        is_flag=True,
+        help="Only read the records; do not replay the moves.",
+    )(run_options(func))
 
 
 def _prefixes(
@@ -284,6 +300,225 @@ def selection_options(func: F) -> F:
     )
 
 
+def _values(value: tuple[str, ...]) -> list[str]:
+    """Repeated and comma-separated option values, stripped, empty ones dropped."""
+    return [part.strip() for text in value for part in text.split(",") if part.strip()]
+
+
+def _checked(
+    parse: Callable[[str], Any],
+) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback reading each value of a repeated option with *parse*; a
+    :class:`FilterError` is a usage error naming the option."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        try:
+            if isinstance(value, tuple):
+                return tuple(parse(v) for v in value)
+            return None if value is None else parse(value)
+        except FilterError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+
+    return callback
+
+
+def _results(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(normalise_result(v) for v in _values(value))
+
+
+def _statuses(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    out: list[str] = []
+    for text in _values(value):
+        word = STATUS_WORDS.get(text.lower())
+        if word is not None:
+            out.append(word)
+            continue
+        try:
+            out.extend(parse_prefixes([text]))
+        except SelectionError:
+            raise click.BadParameter(
+                f"{text!r} is no status (clean, warnings, errors) nor a diagnostic code "
+                "or code prefix",
+                ctx,
+                param,
+            ) from None
+    return tuple(out)
+
+
+def _variants(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    return tuple(VARIANT.convert(v, param, ctx) for v in _values(value))
+
+
+def filter_options(func: F) -> F:
+    """Which games a run keeps (:class:`~pdn_tools.collection.filters.GameFilter`):
+    every test given must hold; ``--invert`` keeps the games that fail one."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--tag",
+                "tag_tests",
+                multiple=True,
+                metavar="NAME=GLOB | NAME~REGEX",
+                callback=_checked(parse_tag_test),
+                help="Keep games whose tag NAME matches the glob (whole value, any case) "
+                "or contains a match of the regular expression; repeat for several.",
+            ),
+            click.option(
+                "--player",
+                "players",
+                multiple=True,
+                metavar="GLOB",
+                callback=_checked(glob_pattern),
+                help="Keep games in which White or Black matches the glob (any case); "
+                "repeat for games between two players.",
+            ),
+            click.option(
+                "--date-from",
+                metavar="DATE",
+                callback=_checked(lambda text: parse_date_bound(text, end=False)),
+                help="Keep games dated on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD).",
+            ),
+            click.option(
+                "--date-to",
+                metavar="DATE",
+                callback=_checked(lambda text: parse_date_bound(text, end=True)),
+                help="Keep games dated on or before DATE (YYYY, YYYY.MM or YYYY.MM.DD).",
+            ),
+            click.option(
+                "--result",
+                "results",
+                multiple=True,
+                metavar="RESULT",
+                callback=_results,
+                help=f"Keep games with this result as written (2-0, 1-0, *) or outcome "
+                f"({', '.join(OUTCOMES)}); repeat or separate with commas for any of several.",
+            ),
+            click.option(
+                "--only-variant",
+                "only_variants",
+                multiple=True,
+                metavar="NAME",
+                callback=_variants,
+                help="Keep games of this variant (names as for --variant); repeat or "
+                "separate with commas for any of several.",
+            ),
+            click.option(
+                "--min-plies",
+                type=click.IntRange(min=0),
+                default=None,
+                metavar="N",
+                help="Keep games of at least N main-line plies.",
+            ),
+            click.option(
+                "--max-plies",
+                type=click.IntRange(min=0),
+                default=None,
+                metavar="N",
+                help="Keep games of at most N main-line plies.",
+            ),
+            click.option(
+                "--status",
+                "statuses",
+                multiple=True,
+                metavar="STATUS",
+                callback=_statuses,
+                help="Keep games that are clean, have warnings or errors, or have a "
+                "finding of a code or prefix (E05, W1); repeat or separate with commas "
+                "for any of several.",
+            ),
+            click.option(
+                "--reaches",
+                "reaches",
+                multiple=True,
+                metavar="FEN",
+                callback=_checked(parse_reach),
+                help="Keep games whose main line reaches this position (the side to move "
+                "counts when the FEN gives it: W:W31,32:B1,2; or not: W31,32:B1,2).",
+            ),
+            click.option(
+                "--invert",
+                is_flag=True,
+                help="Keep the games the filter options leave out instead.",
+            ),
+        ],
+    )
+
+
+def comparison_options(func: F) -> F:
+    """How copies of a game are told (:class:`~pdn_tools.collection.duplicates.Comparison`)."""
+    return _apply(
+        func,
+        [
+            click.option(
+                "--moves-only",
+                is_flag=True,
+                help="Copies are games with the same variant, start position and moves, "
+                "whatever their result, players and other tags.",
+            ),
+            click.option(
+                "--prefix",
+                type=click.IntRange(min=1),
+                default=None,
+                metavar="N",
+                help="Copies are games that agree on their first N plies (and variant and "
+                "start position).",
+            ),
+        ],
+    )
+
+
+def comparison(moves_only: bool, prefix: int | None) -> Comparison:
+    """The :class:`Comparison` of ``--moves-only`` and ``--prefix``."""
+    return Comparison(moves_only=moves_only or prefix is not None, prefix=prefix)
+
+
+_FILTER_KEYS = (
+    "tag_tests",
+    "players",
+    "date_from",
+    "date_to",
+    "results",
+    "only_variants",
+    "min_plies",
+    "max_plies",
+    "statuses",
+    "reaches",
+    "invert",
+)
+
+
+def _game_filter(kwargs: dict[str, Any], syntax_only: bool) -> GameFilter | None:
+    """The filter the filter options make (None: no filter option given)."""
+    if "invert" not in kwargs:
+        return None
+    given = {key: kwargs.pop(key) for key in _FILTER_KEYS}
+    keep = GameFilter(
+        tags=given["tag_tests"],
+        players=given["players"],
+        date_from=given["date_from"],
+        date_to=given["date_to"],
+        results=given["results"],
+        variants=given["only_variants"],
+        min_plies=given["min_plies"],
+        max_plies=given["max_plies"],
+        statuses=given["statuses"],
+        reaches=given["reaches"],
+        invert=given["invert"],
+    )
+    if not keep.active:
+        if keep.invert:
+            raise click.UsageError("--invert needs a filter option to invert")
+        return None
+    if keep.reaches and syntax_only:
+        raise click.UsageError("--reaches needs the replay; it cannot go with --syntax-only")
+    return keep
+
+
 @dataclass
 class Common:
     """The shared options of a command after the configuration file had its say."""
@@ -299,11 +534,15 @@ class Common:
     stdin_filename: str | None = None
     dask: str | None = None
     """``--dask ADDRESS``: the Dask cluster to run on instead of local workers."""
+    filter: GameFilter | None = None
+    """Which games are kept (the filter options; None: every game)."""
 
     @property
     def check(self) -> CheckOptions:
-        """How games are read and replayed."""
-        return CheckOptions(read=self.read, syntax_only=self.syntax_only, rules=self.rules)
+        """How games are read, replayed and kept."""
+        return CheckOptions(
+            read=self.read, syntax_only=self.syntax_only, rules=self.rules, keep=self.filter
+        )
 
     @property
     def workers(self) -> int:
@@ -405,16 +644,18 @@ def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, 
         max_game_chars=kwargs.pop("max_game_size"),
         max_depth=kwargs.pop("max_depth"),
     )
+    syntax_only = kwargs.pop("syntax_only", False)
     common = Common(
         read=read,
         rules=_rule_values(config, kwargs.pop("rule", ())),
         walk=walk,
-        syntax_only=kwargs.pop("syntax_only", False),
+        syntax_only=syntax_only,
         jobs=kwargs.pop("jobs", None),
         quiet=kwargs.pop("quiet", False),
         color=kwargs.pop("color", "auto"),
         stdin_filename=kwargs.pop("stdin_filename", None),
         dask=kwargs.pop("dask", None),
+        filter=_game_filter(kwargs, syntax_only),
     )
     if common.dask is not None and common.jobs is not None:
         raise click.UsageError(

@@ -13,6 +13,7 @@ from pdn_tools.cli.options import (
     checking_options,
     configured,
     discovery_options,
+    filter_options,
     reading_options,
     selection,
     selection_options,
@@ -35,6 +36,7 @@ from pdn_tools.report.html import HtmlReporter
 )
 @verdict_options
 @selection_options
+@filter_options
 @checking_options
 @discovery_options
 @reading_options
@@ -58,12 +60,13 @@ def report(
     pdn validate: 0 when no game fails, 1 when one does, 2 for usage or input
     errors (the output file is then not written).
     """
-    run = Run("report", paths, common, replace(common.check, detail=True))
+    chosen = selection(select, ignore)
+    run = Run("report", paths, common, replace(common.check, detail=True, selection=chosen))
     level = Severity(fail_on)
     try:
         with Outputs() as outputs:
             reporter = HtmlReporter(outputs.text(output), show_info=show_info, fail_on=level)
-            totals = report_games(run, reporter, selection(select, ignore), level)
+            totals = report_games(run, reporter, chosen, level)
     except OSError as exc:
         fail("report", f"cannot write {output}: {exc.strerror or exc}")
     if not common.quiet:

@@ -11,7 +11,8 @@ in its place among the others.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from contextlib import closing
 from typing import BinaryIO, NoReturn
 
 import click
@@ -105,12 +106,20 @@ class Run:
         found = find_files(command, paths, common)
         self.files = len(found)
         """How many files are read (those that cannot be read included)."""
+        self.filtered = 0
+        """Games the filter options left out (counted as :meth:`games` runs)."""
         self.inputs: list[Input]
         self.unreadable: list[Checked]
         self.inputs, self.unreadable = found_inputs(found, common.stdin_filename)
 
+    @property
+    def filtering(self) -> bool:
+        """Whether the run leaves out games (a filter option was given)."""
+        return self.options.keep is not None
+
     def games(self) -> Iterator[Checked]:
-        """Every checked game of every input, in input order."""
+        """Every checked game of every input that the filter keeps, in input order
+        (the others are counted in :attr:`filtered`)."""
         err = stderr()
         total = sum(source.size for source in self.inputs)
         common = self.common
@@ -120,13 +129,19 @@ class Run:
         waiting = list(self.unreadable)  # in input order
         stdin = sys.stdin.buffer
         try:
-            for weight, checked in self._checked(stdin):
-                progress.clear()
-                for game in checked:
-                    while waiting and waiting[0].file_no < game.file_no:
-                        yield waiting.pop(0)
-                    yield game
-                progress.advance(weight)
+            # Closed here, in this thread, however the loop ends: worker pools are
+            # never left to the cycle collector (which may run in one of their threads).
+            with closing(self._checked(stdin)) as results:
+                for weight, checked in results:
+                    progress.clear()
+                    for game in checked:
+                        if game.filtered:
+                            self.filtered += 1
+                            continue
+                        while waiting and waiting[0].file_no < game.file_no:
+                            yield waiting.pop(0)
+                        yield game
+                    progress.advance(weight)
         except cluster.ClusterError as exc:
             progress.finish()
             fail(self.command, str(exc))
@@ -146,7 +161,7 @@ class Run:
         progress.finish()
         yield from waiting
 
-    def _checked(self, stdin: BinaryIO) -> Iterator[tuple[int, list[Checked]]]:
+    def _checked(self, stdin: BinaryIO) -> Generator[tuple[int, list[Checked]], None, None]:
         """(bytes done, checked games) in input order: on the Dask cluster when one is
         named, else in this process or local workers."""
         if self.dask is None:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from pdn_tools.cli.options import (
     Common,
     checking_options,
+    comparison,
+    comparison_options,
     configured,
     discovery_options,
+    filter_options,
     reading_options,
     selection,
     selection_options,
@@ -31,7 +36,9 @@ from pdn_tools.report.stats import StatsReport
     help="Text blocks for people, or one JSON document for tools.",
 )
 @click.option("--total-only", is_flag=True, help="Text format: only the total, no block per file.")
+@comparison_options
 @selection_options
+@filter_options
 @checking_options
 @discovery_options
 @reading_options
@@ -40,19 +47,23 @@ def stats(
     paths: tuple[str, ...],
     fmt: str,
     total_only: bool,
+    moves_only: bool,
+    prefix: int | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     common: Common,
 ) -> None:
-    """Count games, plies, results, variants and finding codes of PDN files.
+    """Count games, plies, duplicates, results, variants and finding codes of PDN
+    files.
 
     PATH is a file, a folder (searched for *.pdn) or - for stdin.  Games are
     read and replayed as by pdn validate, so the codes counted are the same.
     Exit status 0, or 2 for usage or input errors.
     """
-    run = Run("stats", paths, common)
     chosen = selection(select, ignore)
+    options = replace(common.check, selection=chosen, comparison=comparison(moves_only, prefix))
+    run = Run("stats", paths, common, options)
     report = StatsReport(stdout(), fmt, total_only)
     for checked in run.games():
-        report.add(game_report(checked, chosen, Severity.ERROR))
-    report.close()
+        report.add(game_report(checked, chosen, Severity.ERROR), checked.key)
+    report.close(run.files, run.filtered if run.filtering else None)

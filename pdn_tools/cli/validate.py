@@ -13,6 +13,7 @@ from pdn_tools.cli.options import (
     configured,
     dask_option,
     discovery_options,
+    filter_options,
     reading_options,
     selection,
     selection_options,
@@ -39,6 +40,7 @@ from pdn_tools.report.selection import Selection
 )
 @verdict_options
 @selection_options
+@filter_options
 @checking_options
 @discovery_options
 @reading_options
@@ -59,7 +61,8 @@ def validate(
     Exit status: 0 when no game has an error (with --fail-on warning: nor a
     warning), 1 when one has, 2 for usage or input errors.
     """
-    options = common.check
+    chosen = selection(select, ignore)
+    options = replace(common.check, selection=chosen)
     if fmt in DETAILED:
         options = replace(options, detail=True)
     run = Run("validate", paths, common, options)
@@ -67,7 +70,7 @@ def validate(
     out = stdout()
     colour = fmt == "text" and colour_wanted(common.color, out)
     reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level, colour=colour)
-    totals = report_games(run, reporter, selection(select, ignore), level)
+    totals = report_games(run, reporter, chosen, level)
     out.flush()
     if fmt in HUMAN and not common.quiet:
         click.echo(totals.line(), err=True)
@@ -82,5 +85,7 @@ def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severit
         game = game_report(checked, chosen, level)
         totals.add(game)
         reporter.add(game)
+    if run.filtering:
+        totals.filtered = run.filtered
     reporter.close(totals)
     return totals

@@ -36,8 +36,10 @@ def _start(game: Game, replay: ReplayResult) -> str:
     return "" if value in ("", "?") else value
 
 
-def _moves(game: Game, replay: ReplayResult) -> list[str]:
-    """The main line: replayed moves in the standard notation, the others as written."""
+def _moves(game: Game, replay: ReplayResult, plies: int | None = None) -> list[str]:
+    """The main line: replayed moves in the standard notation, the others as written;
+    with *plies*, only its first *plies* moves and placeholders (and the set-ups
+    before them)."""
     replayed: dict[int, str] = {}
     merged: set[int] = set()
     if replay.replayed:
@@ -45,10 +47,15 @@ def _moves(game: Game, replay: ReplayResult) -> list[str]:
             replayed[id(record.node)] = record.text
             merged.update(id(node) for node in record.merged)
     out: list[str] = []
+    count = 0
     for node in game.mainline():
         key = id(node)
         if key in merged:
             continue
+        if node.kind != "setup":
+            if plies is not None and count >= plies:
+                break
+            count += 1
         text = replayed.get(key)
         if text is None:
             if node.kind == "setup":
@@ -61,7 +68,7 @@ def _moves(game: Game, replay: ReplayResult) -> list[str]:
     return out
 
 
-def identity_text(game: Game, replay: ReplayResult | None) -> str | None:
+def identity_text(game: Game, replay: ReplayResult | None, plies: int | None = None) -> str | None:
     """The text :func:`game_id` hashes, or None when the game has no identity.
 
     Three lines: ``pdn-tools game identity 1 <variant>``, the start position (its
@@ -79,15 +86,16 @@ def identity_text(game: Game, replay: ReplayResult | None) -> str | None:
         (
             f"pdn-tools game identity {IDENTITY_VERSION} {variant}",
             _start(game, replay),
-            " ".join(_moves(game, replay)),
+            " ".join(_moves(game, replay, plies)),
         )
     )
 
 
-def game_id(game: Game, replay: ReplayResult | None) -> str | None:
+def game_id(game: Game, replay: ReplayResult | None, plies: int | None = None) -> str | None:
     """The game's stable id: 16 hex digits of the BLAKE2b (8-byte) hash of its
-    UTF-8 :func:`identity_text`; None when it has no identity."""
-    text = identity_text(game, replay)
+    UTF-8 :func:`identity_text`; None when it has no identity.  With *plies*, the id
+    of its first *plies* plies (:func:`identity_text`)."""
+    text = identity_text(game, replay, plies)
     if text is None:
         return None
     return blake2b(text.encode("utf-8"), digest_size=ID_BYTES).hexdigest()

@@ -9,6 +9,7 @@ where replay stopped.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pdn_tools.pdn.model import Game, Node
@@ -70,3 +71,28 @@ def position_at(game: Game, variant: Variant, replay: ReplayResult, ply: int) ->
             break  # not replayed: an illegal move or a placeholder
         reached += 1
     return PlyPosition(position, reached)
+
+
+def positions_reached(game: Game, variant: Variant, replay: ReplayResult) -> Iterator[Position]:
+    """Every position of the main line as far as replay went, in order: the start,
+    the position after each replayed ply, and each ``/FEN/`` set-up."""
+    position = start_position(game, variant)
+    if position is None:
+        return
+    yield position
+    played = {id(done.node): done for done in replay.moves}
+    merged = {id(node) for done in replay.moves for node in done.merged}
+    for node in game.mainline():
+        if node.kind == "setup":
+            try:
+                position = parse_fen(node.fen or "", variant).position
+            except FenError:
+                return
+            yield position
+            continue
+        done = played.get(id(node))
+        if done is not None:
+            position = position.apply(done.move)
+            yield position
+        elif id(node) not in merged:
+            return  # not replayed: an illegal move or a placeholder

@@ -67,6 +67,8 @@ class Totals:
     counts: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
     with_errors: int = 0
     failed: int = 0
+    filtered: int | None = None
+    """Games the filter options left out (None: no filter option was given)."""
 
     def add(self, game: GameReport) -> None:
         """Count one game's reported findings."""
@@ -81,15 +83,18 @@ class Totals:
 
     def line(self) -> str:
         """The summary printed on stderr after a text report."""
-        return (
+        line = (
             f"{self.files} file(s), {self.games} game(s): {self.counts['error']} error(s), "
             f"{self.counts['warning']} warning(s), {self.counts['info']} info; "
             f"{self.with_errors} game(s) with errors"
         )
+        if self.filtered is not None:
+            line += f"; {self.filtered} game(s) filtered out"
+        return line
 
     def to_dict(self) -> dict[str, int]:
-        """The summary as JSON data."""
-        return {
+        """The summary as JSON data (``filtered`` only when a filter was given)."""
+        data = {
             "files": self.files,
             "games": self.games,
             "errors": self.counts["error"],
@@ -98,6 +103,9 @@ class Totals:
             "games_with_errors": self.with_errors,
             "failed_games": self.failed,
         }
+        if self.filtered is not None:
+            data["filtered"] = self.filtered
+        return data
 
 
 class Reporter(Protocol):

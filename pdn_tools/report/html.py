@@ -256,8 +256,10 @@ class HtmlReporter:
             f'<li class="error"><b>{counts["games_with_errors"]}</b>game(s) with errors</li>',
             f"<li><b>{counts['failed_games']}</b>game(s) failing "
             f"(--fail-on {self.fail_on.value})</li>",
-            "</ul>\n",
         ]
+        if "filtered" in counts:
+            parts.append(f"<li><b>{counts['filtered']}</b>game(s) filtered out</li>")
+        parts.append("</ul>\n")
         if self.unlisted:
             parts.append(
                 "<p>Info-level findings are counted here and listed with <code>--info</code>.</p>"

@@ -63,13 +63,19 @@ class Checked:
     can group games by file even when one name is given twice.  ``record`` is the
     game's JSON record with an empty ``issues`` list; the findings are in ``issues``
     (reports filter them before writing the record).  ``detail`` holds the tags,
-    moves and boards the HTML report shows, when the run asked for them.
+    moves and boards the HTML report shows, when the run asked for them.  ``key`` is
+    the game's duplicate key when the run compares games
+    (:class:`pdn_tools.collection.duplicates.Comparison`).  A game the run's filter
+    left out is returned as a bare placeholder with ``filtered`` set (see
+    :func:`filtered_out`), so that it can be counted, and is never reported.
     """
 
     file_no: int
     record: dict[str, Any]
     issues: list[Issue]
     detail: GameDetail | None = None
+    key: bytes | None = None
+    filtered: bool = False
 
     @property
     def file(self) -> str:
@@ -87,3 +93,9 @@ def file_checked(file_no: int, name: str, issues: list[Issue]) -> Checked:
     record = file_record(name, issues)
     record["issues"] = []
     return Checked(file_no, record, list(issues))
+
+
+def filtered_out(file_no: int, game: Game) -> Checked:
+    """The placeholder of a game the run's filter left out: where it was, nothing more."""
+    record = {"file": game.file, "game": game.index, "line": game.span.start_line}
+    return Checked(file_no, record, [], filtered=True)

@@ -1,8 +1,10 @@
-"""Collection statistics: games, plies, results, variants and finding codes.
+"""Collection statistics: games, plies, results, variants, finding codes and copies.
 
 Counted per file and over the whole run from the same per-game records that
-``pdn validate`` reports, so the two commands always agree.  Written as text blocks
-(one per file, then the total) or as one JSON document.
+``pdn validate`` reports, so the two commands always agree.  A game counts as a
+duplicate when its key (:class:`pdn_tools.collection.duplicates.Comparison`) was met
+earlier in the run, in its file or an earlier one; the run keeps the keys only.
+Written as text blocks (one per file, then the total) or as one JSON document.
 """
 
 from __future__ import annotations
@@ -34,13 +36,16 @@ class Stats:
     games: int = 0
     plies: int = 0
     with_errors: int = 0
+    duplicates: int = 0
+    """Games that are copies of a game met earlier in the run."""
     results: Counter[str] = field(default_factory=Counter)
     variants: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
     severities: Counter[str] = field(default_factory=Counter)
 
-    def add(self, game: GameReport) -> None:
-        """Count one game (a file record adds its findings only)."""
+    def add(self, game: GameReport, duplicate: bool = False) -> None:
+        """Count one game (a file record adds its findings only); *duplicate*: it is a
+        copy of an earlier game."""
         for issue in game.issues:
             self.codes[issue.code] += 1
             self.severities[issue.level.value] += 1
@@ -50,6 +55,7 @@ class Stats:
             return
         record = game.record
         self.games += 1
+        self.duplicates += duplicate
         self.plies += int(record["plies"])
         self.results[str(record["result"]) if record["result"] is not None else "none"] += 1
         self.variants[str(record["variant"])] += 1
@@ -60,10 +66,14 @@ class Stats:
         self.games += other.games
         self.plies += other.plies
         self.with_errors += other.with_errors
+        self.duplicates += other.duplicates
         self.results.update(other.results)
         self.variants.update(other.variants)
         self.codes.update(other.codes)
         self.severities.update(other.severities)
+
+    filtered: int | None = None
+    """Games the filter options left out (the total, when a filter was given)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data; counters sorted by key, so output is stable."""
@@ -73,26 +83,41 @@ class Stats:
                 "games": self.games,
                 "plies": self.plies,
                 "games_with_errors": self.with_errors,
+                "duplicates": self.duplicates,
                 "results": dict(sorted(self.results.items())),
                 "variants": dict(sorted(self.variants.items())),
                 "codes": dict(sorted(self.codes.items())),
                 "severities": {k: self.severities[k] for k in ("error", "warning", "info")},
             }
         )
+        if self.is_total:
+            data["distinct_games"] = self.games - self.duplicates
+            if self.filtered is not None:
+                data["filtered"] = self.filtered
         return data
 
     def text(self) -> list[str]:
         """The text block: a heading line and one line per distribution."""
         heading = f"total: {self.files} file(s)" if self.is_total else self.name
         per_game = f"{self.plies / self.games:.1f}" if self.games else "0"
-        return [
+        copies = f"  duplicates {self.duplicates} (copies of an earlier game)"
+        if self.is_total:
+            copies = (
+                f"  duplicates {self.duplicates} (copies of an earlier game; "
+                f"{self.games - self.duplicates} distinct)"
+            )
+        lines = [
             heading,
             f"  games     {self.games} ({self.with_errors} with errors), "
             f"plies {self.plies} ({per_game} per game)",
+            copies,
             f"  results   {_count_text(self.results)}",
             f"  variants  {_count_text(self.variants)}",
             f"  codes     {_count_text(self.codes)}",
         ]
+        if self.is_total and self.filtered is not None:
+            lines.append(f"  filtered  {self.filtered} game(s) left out by the filter options")
+        return lines
 
 
 class StatsReport:
@@ -106,15 +131,22 @@ class StatsReport:
         self.current: Stats | None = None
         self.file_no: int | None = None
         self.first = True
+        self.seen: set[bytes] = set()
+        """The keys of the games counted so far."""
         if fmt == "json":
             self.out.write('{"files": [')
 
-    def add(self, game: GameReport) -> None:
-        """Count *game* in its file's statistics."""
+    def add(self, game: GameReport, key: bytes | None = None) -> None:
+        """Count *game* in its file's statistics; *key* is its duplicate key (None:
+        not compared)."""
         if game.file_no != self.file_no or self.current is None:
             self._flush()
             self.file_no, self.current = game.file_no, Stats(game.file)
-        self.current.add(game)
+        duplicate = False
+        if key is not None and game.game:
+            duplicate = key in self.seen
+            self.seen.add(key)
+        self.current.add(game, duplicate)
 
     def _flush(self) -> None:
         if self.current is None:
@@ -128,9 +160,13 @@ class StatsReport:
         self.first = False
         self.current = None
 
-    def close(self) -> None:
-        """Write the last file and the total."""
+    def close(self, files: int | None = None, filtered: int | None = None) -> None:
+        """Write the last file and the total; *files*: the files read (default: those
+        with a block), *filtered*: the games the filter options left out."""
         self._flush()
+        if files is not None:
+            self.total.files = files
+        self.total.filtered = filtered
         if self.fmt == "json":
             total = json.dumps(self.total.to_dict(), ensure_ascii=False)
             self.out.write(f'\n ],\n "total": {total}}}\n')

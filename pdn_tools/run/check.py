@@ -19,13 +19,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from pdn_tools.collection.duplicates import Comparison
+from pdn_tools.collection.filters import GameFilter
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games, record_game
 from pdn_tools.pdn.records import Record
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
 from pdn_tools.report.detail import game_detail
-from pdn_tools.report.records import Checked, file_checked, game_record
+from pdn_tools.report.records import Checked, file_checked, filtered_out, game_record
+from pdn_tools.report.selection import Selection
 from pdn_tools.run import storage
 from pdn_tools.run.discover import unreadable_reason
 
@@ -41,6 +44,12 @@ class CheckOptions:
     """Also keep the tags, moves and boards of games with findings or draws (what
     the HTML report shows; :mod:`pdn_tools.report.detail`)."""
     rules: dict[str, Any] = field(default_factory=dict)
+    keep: GameFilter | None = None
+    """Which games are kept (None: all); tested where each game is replayed."""
+    selection: Selection = field(default_factory=Selection)
+    """The findings that count for the filter's status tests (``--select``/``--ignore``)."""
+    comparison: Comparison | None = None
+    """How duplicate keys are made (None: no key)."""
 
 
 Slot = Record
@@ -57,17 +66,26 @@ def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
 
 
 def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
-    """Replay *game* (see :func:`replay_checked`) and summarise it; the game is then
-    done with, and closed (:meth:`~pdn_tools.pdn.model.Game.close`) so that it is
-    freed at once."""
+    """Replay *game* (see :func:`replay_checked`) and summarise it; a game the
+    filter leaves out becomes a placeholder (:func:`~pdn_tools.report.records.filtered_out`).
+    The game is then done with, and closed (:meth:`~pdn_tools.pdn.model.Game.close`)
+    so that it is freed at once."""
     replay = replay_checked(game, options)
+    keep = options.keep
+    if keep is not None and not keep.matches(game, replay, options.selection.filter(game.issues)):
+        placeholder = filtered_out(file_no, game)
+        game.close()
+        return placeholder
     record = game_record(game, replay)
     record["issues"] = []
     detail = None
     if options.detail and (game.issues or record["draws"]):
         detail = game_detail(game, replay, options.read.variant)
+    key = None
+    if options.comparison is not None:
+        key = options.comparison.key(game, replay, record["game_id"])
     game.close()
-    return Checked(file_no, record, game.issues, detail)
+    return Checked(file_no, record, game.issues, detail, key)
 
 
 def check_file(
@@ -78,21 +96,30 @@ def check_file(
     A path that cannot be opened gives one record with E14 (the file may have gone,
     or be a link to nothing), so that the other files are still checked.
     """
+    return list(iter_file(file_no, source, name, options))
+
+
+def iter_file(
+    file_no: int, source: str | BinaryIO, name: str, options: CheckOptions
+) -> Iterator[Checked]:
+    """:func:`check_file` one game at a time, holding no more than one game."""
     report = FileReport(name)
-    out: list[Checked] = []
+    any_game = False
     try:
         if isinstance(source, str) and storage.is_url(source):
             with storage.open_binary(source) as handle:
-                return check_file(file_no, handle, name, options)
+                yield from iter_file(file_no, handle, name, options)
+            return
         for game in read_games(source, options.read, name=name, report=report):
-            out.append(checked(file_no, game, options))
+            any_game = True
+            yield checked(file_no, game, options)
     except OSError as exc:
-        if out or not isinstance(source, str):
+        if any_game or not isinstance(source, str):
             raise
-        return [unreadable(file_no, name, unreadable_reason(source, exc))]
+        yield unreadable(file_no, name, unreadable_reason(source, exc))
+        return
     if report.games == 0 and report.issues:
-        out.append(file_checked(file_no, name, report.issues))
-    return out
+        yield file_checked(file_no, name, report.issues)
 
 
 def unreadable(file_no: int, name: str, reason: str) -> Checked:

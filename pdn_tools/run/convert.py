@@ -23,23 +23,27 @@ the reader did not keep (larger than the size limit) is copied from its input he
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.collection.duplicates import TagLending
+from pdn_tools.diagnostics import Issue
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.pdn import write_game
 from pdn_tools.export.sinks import Exported, Piece, RejectsSink, Renderer, Sink
-from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.export.split import SplitSink, group_stems
+from pdn_tools.pdn.model import Game, ReadOptions, Tag
 from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
 from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import Found
 from pdn_tools.run.parallel import ordered_map, usable_jobs
 from pdn_tools.run.rejects import LineCopier, Spool
+from pdn_tools.run.stages import Admission, StageCounts, Staged, StageOptions, stage_game
 from pdn_tools.run.units import (
     BATCH_CHARS,
     HEAVY_BYTES,
@@ -78,6 +82,14 @@ class ConvertOptions:
     """:class:`~pdn_tools.replay.ReplayOptions` fields (``--rule``)."""
     renderer: Renderer = field(default_factory=lambda: Renderer("jsonl"))
     rejects: bool = False
+    stages: StageOptions = field(default_factory=StageOptions)
+    """Repair, filter, duplicate keys (:mod:`pdn_tools.run.stages`)."""
+    lending: TagLending | None = None
+    """``--merge-tags``: the tags copies lend, noted by the first pass."""
+    split_by: str | None = None
+    """``--split-by``: each game is told the file stems of its groups."""
+    observe: bool = False
+    """The first pass of ``--merge-tags``: games are staged and keyed, not rendered."""
 
 
 Copy = tuple[int, int, int]
@@ -97,6 +109,17 @@ class Converted:
     piece: Piece | None = None
     text: str | None = None
     copy: Copy | None = None
+    filtered: bool = False
+    """The filter left the game out (nothing else is set)."""
+    repaired: bool = False
+    key: bytes | None = None
+    """The duplicate key (``--dedupe``)."""
+    lent: int = 0
+    """Tags the game gained from its copies (``--merge-tags``)."""
+    groups: tuple[str, ...] = ()
+    """The file stems of its groups (``--split-by``)."""
+    tags: tuple[Tag, ...] = ()
+    """Its tags, in the first pass of ``--merge-tags`` only."""
 
 
 @dataclass(slots=True)
@@ -116,32 +139,20 @@ class Part:
 def _replay(
     game: Game, replay: ReplayOptions, strict: bool, from_json: bool
 ) -> ReplayResult | None:
-    """Replay *game*; a crash costs the game an E13, never the run.
+    """Replay *game* as every command does (:func:`~pdn_tools.replay.check_game`: a
+    crash costs the game an E13, never the run).
 
     A game read from JSON already carries its findings: it is replayed for its
     resolved moves only, and its issues stay as stored.
     """
+    if not from_json:
+        return check_game(game, replay, strict=strict)
     kept = game.issues
-    if from_json:
-        game.issues = []
-    known = len(game.issues)
+    game.issues = []
     try:
-        result: ReplayResult | None = replay_game(game, replay)
-    except Exception as exc:
-        result = None
-        game.add_issue(
-            Issue(
-                "E13",
-                f"internal error while replaying: {exc!r}",
-                game.span.start_line,
-                game.span.start_column,
-            )
-        )
-    if from_json:
+        return check_game(game, replay)
+    finally:
         game.issues = kept
-    elif strict:
-        escalate(game.issues[known:])
-    return result
 
 
 def _resolution(game: Game, replay: ReplayResult | None, variant: str | None) -> Resolution:
@@ -172,16 +183,34 @@ def convert_game(game: Game, options: ConvertOptions, from_json: bool = False) -
 def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Converted:
     read = options.read
     replay_options = ReplayOptions(variant=read.variant, **options.rules)
+    reading = list(game.issues)
     replay = _replay(game, replay_options, read.strict, from_json)
+    staged = Staged(replay)
+    if options.stages.active:
+        staged = stage_game(
+            game, replay, reading, options.stages, replay_options,
+            strict=read.strict, repairable=not from_json, lending=options.lending,
+        )  # fmt: skip
+        if staged.filtered:
+            return Converted(False, False, filtered=True)
+        replay = staged.replay
+    if options.observe:
+        return Converted(False, False, key=staged.key, tags=tuple(game.tags))
     item = Exported(game, replay, _resolution(game, replay, read.variant))
     error = game.status == "error"
+    done: Converted
     if options.rejects and error:
         if game.source is None and not from_json:
             span = game.span
-            return Converted(error, True, copy=(span.start_line, span.start_column, span.end_line))
-        text = game.source if game.source is not None else write_game(game)
-        return Converted(error, True, text=text)
-    return Converted(error, False, piece=options.renderer.render(item))
+            done = Converted(error, True, copy=(span.start_line, span.start_column, span.end_line))
+        else:
+            text = game.source if game.source is not None else write_game(game)
+            done = Converted(error, True, text=text)
+    else:
+        groups = group_stems(game, options.split_by) if options.split_by is not None else ()
+        done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
+    done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
+    return done
 
 
 def json_games(path: str, name: str, options: ReadOptions) -> Iterator[Game]:
@@ -235,35 +264,43 @@ UnreadableNote = Callable[[Found], None]
 
 @dataclass(frozen=True, slots=True)
 class Counts:
-    """What a conversion did: games read, written, rejected (``read = written +
-    rejected``), written with an error, and entries that could not be read."""
+    """What a conversion did: games read, written, rejected, written with an error,
+    and entries that could not be read; with the stages, what they did (``read =
+    written + rejected + filtered out + duplicates dropped``)."""
 
     read: int
     written: int
     rejected: int
     errors_written: int
     unreadable: int
+    stages: StageCounts = field(default_factory=StageCounts)
 
 
 class Conversion:
     """The writing side of one conversion: counts, the output, the rejects file.
 
-    Pieces are written as they come, in input order; ``read = written + rejected``.
-    Without a sink the output is written elsewhere (by the workers of a cluster) and
-    only counted here.
+    Pieces are written as they come, in input order, after the ordered stage (copies
+    of a kept game dropped: :class:`~pdn_tools.run.stages.Admission`); ``read =
+    written + rejected + filtered out + duplicates dropped``.  Without a sink the
+    output is written elsewhere (by the workers of a cluster) and only counted here.
+    With *observing* this is the first pass of ``--merge-tags``: the games only lend
+    their tags to it, nothing is written or counted.
     """
 
     def __init__(
         self,
-        sink: Sink | None,
+        sink: Sink | SplitSink | None,
         rejects: RejectsSink | None,
         read: ReadOptions,
         *,
         on_empty: EmptyNote | None = None,
         on_unreadable: UnreadableNote | None = None,
+        observing: TagLending | None = None,
     ) -> None:
         self.sink = sink
         self.rejects = rejects
+        self.observing = observing
+        self.admission = Admission()
         self.encoding = read.encoding
         self.on_empty = on_empty
         self.on_unreadable = on_unreadable
@@ -279,7 +316,13 @@ class Conversion:
 
     def put(self, game: Converted, path: str) -> None:
         """Write one converted game read from *path* (``-``: standard input)."""
+        if self.observing is not None:
+            if not game.filtered and game.key is not None:
+                self.observing.observe(game.key, game.tags)
+            return
         self.read += 1
+        if not self.admission.admit(game.filtered, game.key, game.repaired, game.lent):
+            return
         if game.rejected:
             self.rejected += 1
             assert self.rejects is not None
@@ -293,13 +336,23 @@ class Conversion:
         self.written += 1
         if game.error:
             self.errors_written += 1
-        if self.sink is not None:
+        if isinstance(self.sink, SplitSink):
+            assert game.piece is not None
+            self.sink.put_in(game.piece, game.groups)
+        elif self.sink is not None:
             assert game.piece is not None
             self.sink.put(game.piece)
 
     def counts(self) -> Counts:
         """The counts so far."""
-        return Counts(self.read, self.written, self.rejected, self.errors_written, self.unreadable)
+        return Counts(
+            self.read,
+            self.written,
+            self.rejected,
+            self.errors_written,
+            self.unreadable,
+            self.admission.counts,
+        )
 
     def put_part(self, part: Part) -> None:
         """Write the games of one part, then note a file without games."""
@@ -371,16 +424,17 @@ def convert_inputs(
     if stdin is not None and options.rejects and any(s.path == "-" for s in inputs):
         conversion.spool = Spool(stdin)
         stream = io.BufferedReader(conversion.spool, 1 << 16)
+    if usable_jobs(jobs) <= 1:
+        parts = _here(inputs, options, stream)
+    else:
+        sizes = (split_bytes, batch_chars, heavy_bytes)
+        parts = _in_workers(inputs, options, stream, jobs, sizes)
     try:
-        if usable_jobs(jobs) <= 1:
-            parts = _here(inputs, options, stream)
-        else:
-            sizes = (split_bytes, batch_chars, heavy_bytes)
-            parts = _in_workers(inputs, options, stream, jobs, sizes)
-        for part in parts:
-            while problems and problems[0][0] < part.file_no:
-                conversion.unreadable_entry(problems.pop(0)[1])
-            conversion.put_part(part)
+        with closing(parts):  # the worker processes are stopped here, whatever happens
+            for part in parts:
+                while problems and problems[0][0] < part.file_no:
+                    conversion.unreadable_entry(problems.pop(0)[1])
+                conversion.put_part(part)
         for _, entry in problems:
             conversion.unreadable_entry(entry)
     finally:
@@ -395,7 +449,7 @@ def _in_workers(
     stdin: BinaryIO | None,
     jobs: int,
     sizes: tuple[int, int, int],
-) -> Iterator[Part]:
+) -> Generator[Part, None, None]:
     """Convert in worker processes, parts in input order.  A JSON input is read here,
     game by game, in its turn (it cannot be cut, and a worker would hand back all of
     its games at once)."""
@@ -416,12 +470,17 @@ def _in_workers(
             batch_chars=sizes[1],
             heavy_bytes=sizes[2],
         )
-        for _, unit_parts in ordered_map(convert_unit, units, jobs, options):
-            yield from unit_parts
+        # Closed here, in this thread, however the loop ends: a pool left to the
+        # cycle collector could be shut down from one of its own threads.
+        with closing(ordered_map(convert_unit, units, jobs, options)) as done:
+            for _, unit_parts in done:
+                yield from unit_parts
         start = end
 
 
-def _here(inputs: list[Input], options: ConvertOptions, stdin: BinaryIO | None) -> Iterator[Part]:
+def _here(
+    inputs: list[Input], options: ConvertOptions, stdin: BinaryIO | None
+) -> Generator[Part, None, None]:
     """Convert in this process, game by game: each game is written before the next
     is read (a part holds one game at a time), so memory stays flat."""
     for source in inputs:

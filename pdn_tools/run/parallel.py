@@ -20,14 +20,14 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import chain
 from typing import BinaryIO, TypeVar
 
 from pdn_tools.atomic import default_termination
 from pdn_tools.report.records import Checked
-from pdn_tools.run.check import CheckOptions, check_file
+from pdn_tools.run.check import CheckOptions, iter_file
 from pdn_tools.run.units import (
     BATCH_CHARS,
     SPLIT_BYTES,
@@ -39,6 +39,8 @@ from pdn_tools.run.units import (
 
 #: Units in flight per worker.
 IN_FLIGHT = 3
+#: Games handed on at a time when everything runs in this process (``jobs`` 1).
+STREAM_GAMES = 256
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -71,19 +73,26 @@ def check_inputs(
     """Check every input; yield (bytes done, checked games) in input order.
 
     *stdin* is the stream read for the input ``-``.  With ``jobs`` 1 everything
-    runs in this process; otherwise in up to ``jobs`` worker processes (never more
-    than the cores this process may use, :func:`usable_jobs`), files larger than
-    *split_bytes* being cut into batches of about *batch_chars* characters.
+    runs in this process, a file's games handed on :data:`STREAM_GAMES` at a time
+    (the bytes of the file counted with its last piece); otherwise in up to
+    ``jobs`` worker processes (never more than the cores this process may use,
+    :func:`usable_jobs`), files larger than *split_bytes* being cut into batches of
+    about *batch_chars* characters.
     """
     if usable_jobs(jobs) <= 1:
         for source in inputs:
             stream = stdin if source.path == "-" else None
-            checked = check_file(source.file_no, stream or source.path, source.name, options)
-            yield source.size, checked
+            games = iter_file(source.file_no, stream or source.path, source.name, options)
+            chunk: list[Checked] = []
+            for game in games:  # a large file in pieces: memory stays flat
+                chunk.append(game)
+                if len(chunk) >= STREAM_GAMES:
+                    yield 0, chunk
+                    chunk = []
+            yield source.size, chunk
         return
     units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
-    for weight, checked in ordered_map(run_unit, units, jobs, options):
-        yield weight, checked
+    yield from ordered_map(run_unit, units, jobs, options)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -144,7 +153,7 @@ def ordered_map(
     items: Iterable[T],
     jobs: int,
     context: C,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """``func(item, context)`` for every item, in worker processes, results in order.
 
     At most ``jobs * IN_FLIGHT`` items are submitted and not yet consumed.  When there

@@ -1,0 +1,133 @@
+"""What happens to each game of a conversion between its replay and its output.
+
+Three small stages run in this order:
+
+1. **repair** (``--repair``): an illegal move the replay proposed exactly one move for
+   is replaced by it, when the game then validates without an error
+   (:func:`pdn_tools.collection.repair.repair_game`);
+2. **filter** (the filter options): a game the filter leaves out goes no further
+   (:class:`pdn_tools.collection.filters.GameFilter`);
+3. **duplicates** (``--dedupe``): a copy of a game kept earlier in the run is dropped;
+   with ``--merge-tags`` the kept copy gains the tags its copies lend
+   (:class:`pdn_tools.collection.duplicates.TagLending`, filled by a first pass over
+   the inputs).
+
+The work is split by where it can run.  :func:`stage_game` looks at one game at a
+time — it repairs, filters, makes the game's duplicate key and lends it the tags its
+copies agree on — and runs where the game is replayed (in a worker process with
+``--jobs``).  :class:`Admission` remembers the keys of the games kept so far (8
+bytes each) and decides, in input order, which games are copies; it runs in the
+process that writes.  Every copy is lent the tags (a worker cannot know which copy
+comes first), but only the first one is written.  The counts (:class:`StageCounts`)
+feed the summary line: every game read is written, rejected, filtered out or dropped
+as a duplicate, and ``repaired`` counts the written games that were repaired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pdn_tools.collection.duplicates import Comparison, TagLending
+from pdn_tools.collection.filters import GameFilter
+from pdn_tools.collection.repair import repair_game
+from pdn_tools.diagnostics import Issue
+from pdn_tools.pdn.model import Game
+from pdn_tools.replay import ReplayOptions, ReplayResult
+
+
+@dataclass(frozen=True, slots=True)
+class StageOptions:
+    """Which stages run."""
+
+    repair: bool = False
+    keep: GameFilter | None = None
+    dedupe: Comparison | None = None
+    """How copies are told (None: every copy is written)."""
+    merge_tags: bool = False
+
+    @property
+    def two_passes(self) -> bool:
+        """Whether the inputs are read twice (``--merge-tags`` needs a first pass)."""
+        return self.dedupe is not None and self.merge_tags
+
+    @property
+    def active(self) -> bool:
+        """Whether any stage runs."""
+        return self.repair or self.keep is not None or self.dedupe is not None
+
+
+@dataclass(slots=True)
+class Staged:
+    """One game after :func:`stage_game`: its (new) replay, whether the filter left it
+    out, whether it was repaired, its duplicate key (None: not compared) and how many
+    tags its copies lent it."""
+
+    replay: ReplayResult | None
+    filtered: bool = False
+    repaired: bool = False
+    key: bytes | None = None
+    lent: int = 0
+
+
+def stage_game(
+    game: Game,
+    replay: ReplayResult | None,
+    reading: list[Issue],
+    options: StageOptions,
+    replay_options: ReplayOptions,
+    *,
+    strict: bool = False,
+    repairable: bool = True,
+    lending: TagLending | None = None,
+) -> Staged:
+    """Repair, filter and key *game* (*reading*: its findings before the replay);
+    the game may be changed in place (a repair, lent tags).  A game read from JSON
+    (not *repairable*) keeps its moves as stored."""
+    repaired = False
+    if options.repair and repairable and game.status == "error":
+        fixed = repair_game(game, replay, replay_options, reading, strict=strict)
+        if fixed is not None:
+            replay, repaired = fixed.replay, True
+    keep = options.keep
+    if keep is not None and not keep.matches(game, replay, game.issues):
+        return Staged(replay, filtered=True, repaired=repaired)
+    key = options.dedupe.key(game, replay) if options.dedupe is not None else None
+    lent = lending.lend(key, game) if lending is not None and key is not None else 0
+    return Staged(replay, repaired=repaired, key=key, lent=lent)
+
+
+@dataclass(slots=True)
+class StageCounts:
+    """What the stages did in a run."""
+
+    repaired: int = 0
+    """Games written repaired."""
+    filtered: int = 0
+    duplicates: int = 0
+    tags_merged: int = 0
+
+
+@dataclass(slots=True)
+class Admission:
+    """The ordered half of the stages: which games go on to the output, in input
+    order (copies of a kept game are dropped), and the counts."""
+
+    counts: StageCounts = field(default_factory=StageCounts)
+    seen: set[bytes] = field(default_factory=set)
+
+    def admit(self, filtered: bool, key: bytes | None, repaired: bool, lent: int) -> bool:
+        """Whether a game goes on to the output (or the rejects file)."""
+        if filtered:
+            self.counts.filtered += 1
+            return False
+        if key is not None:
+            if key in self.seen:
+                self.counts.duplicates += 1
+                return False
+            self.seen.add(key)
+            self.counts.tags_merged += lent
+        self.counts.repaired += repaired
+        return True
+
+
+__all__ = ["Admission", "StageCounts", "StageOptions", "Staged", "stage_game"]
