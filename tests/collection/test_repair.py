@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from conftest import SAMPLES
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from pdn_tools import Game, Node, ReadOptions, read_string, validate
@@ -190,12 +190,14 @@ def _typo(move: str, kind: int) -> str:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.integers(4, 36), st.integers(0, 3))
+@example(seed=200, at=22, kind=1)  # the typo is legal; the move after it is repaired
 def test_a_planted_typo_is_repaired_clean_or_rejected(
     tmp_path_factory: pytest.TempPathFactory, seed: int, at: int, kind: int
 ) -> None:
     """One typo in a random legal game: the game is written repaired (then it
-    validates clean, differs from the record only at repaired moves, and its comment
-    names the typo) or it goes to the rejects file as it was written."""
+    validates clean, differs from the record only at repaired moves, none before the
+    typo, and each repair's comment names the move written there) or it goes to the
+    rejects file as it was written."""
     moves = _random_moves(seed, 40)
     if at >= len(moves) - 1:
         return
@@ -225,9 +227,9 @@ def test_a_planted_typo_is_repaired_clean_or_rejected(
     comments = [COMMENT_TEXT.fullmatch(c.text) for n in game.mainline() for c in n.comments]
     fixes = [m for m in comments if m]
     assert len(texts) == len(record)
-    if fixes:
-        assert fixes[0].group(1) == typo
+    if fixes:  # at the typo, or later when the typo was itself a legal move
         changed = [n for n, (a, b) in enumerate(zip(texts, record, strict=True)) if a != b]
-        assert at in changed and len(changed) == len(fixes)
+        assert [m.group(1) for m in fixes] == [record[n] for n in changed]
+        assert min(changed) >= at
     else:  # the typo was a legal move: nothing to repair, written as read
         assert texts == record and "(0 repaired)" in done.stderr
