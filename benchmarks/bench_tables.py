@@ -10,11 +10,13 @@ RSS barely depends on load, timings do (they are printed for orientation only).
   converted once to each output — games table, games table with ``--with-record``,
   moves table, JSON Lines — with each size as a share of the PDN read, and the
   games table's largest columns.
-* ``memory``: peak RSS of ``pdn convert CORPUS... -o games.parquet`` with and
-  without ``--moves-table``, the corpus given 1 and 10 times (``--copies``); each run
-  is a fresh ``python -m pdn_tools`` process whose peak RSS (``ru_maxrss``) is read
-  with ``os.wait4``.  Flatness = peak at the largest copy count / peak at 1x; the
-  target is at most 1.2.
+* ``memory``: peak RSS of ``pdn convert FILE -o games.parquet`` with and without
+  ``--moves-table``, FILE being the corpus's plain PDN files written one after
+  another 1 and 10 times (``--copies``; a path given twice is read once, so the
+  copies are in the file); each run is a fresh ``python -m pdn_tools`` process
+  (``--jobs 1`` unless told) whose peak RSS (``ru_maxrss``, the largest of the
+  process and the workers it waited for) is read with ``os.wait4``.  Flatness =
+  peak at the largest copy count / peak at 1x; the target is at most 1.2.
 
 Usage::
 
@@ -105,14 +107,25 @@ def sizes(corpus: Path, tmp: Path) -> dict[str, Any]:
     return result
 
 
-def memory(corpus: Path, tmp: Path, copies: list[int]) -> list[dict[str, Any]]:
+def memory(corpus: Path, tmp: Path, copies: list[int], jobs: int = 1) -> list[dict[str, Any]]:
+    """Peak RSS of converting the corpus's PDN files written *n* times into one file
+    (a path given twice is read once, so the copies must be in the file)."""
+    from bench_duplicates import build
+
+    inputs = {}
+    for n in copies:
+        inputs[n] = tmp / f"corpus-{n}x.pdn"
+        build(corpus, inputs[n], n)
     rows = []
     for moves in (False, True):
         for n in copies:
-            args = [str(corpus)] * n + ["-o", str(tmp / "m.parquet")]
+            args = [str(inputs[n]), "-o", str(tmp / "m.parquet"), "--jobs", str(jobs)]
             if moves:
                 args += ["--moves-table", str(tmp / "m-moves.parquet")]
             run = _convert(args)
+            once = next((r["games"] for r in rows if r["moves_table"] is moves), None)
+            if once is not None and run["games"] != once * n // copies[0]:
+                sys.exit(f"bench_tables: {n}x read {run['games']} games, not {n} times 1x's")
             rows.append({"moves_table": moves, "copies": n, **run})
             print(
                 f"  {'with' if moves else 'without'} moves table, {n}x: {run['games']:,} games, "
@@ -127,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=("sizes", "memory"), default=None)
     parser.add_argument("--copies", default="1,10", help="corpus copies for memory (1,10)")
+    parser.add_argument("--jobs", type=int, default=1, help="pdn convert --jobs (default 1)")
     parser.add_argument("--json", default=None, metavar="PATH", help="also write the results")
     args = parser.parse_args(argv)
     corpus = _corpus()
@@ -144,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {name} | {size / 1e3:.0f} |")
         if args.only in (None, "memory"):
             copies = [int(c) for c in args.copies.split(",")]
-            rows = result["memory"] = memory(corpus, Path(tmp), copies)
+            rows = result["memory"] = memory(corpus, Path(tmp), copies, args.jobs)
             print("\n| moves table | copies | games | peak RSS MB | seconds |")
             print("|---|---:|---:|---:|---:|")
             for row in rows:

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -263,12 +263,15 @@ def test_a_worker_killed_mid_run(scheduler: str, big_file: Path) -> None:
             )
             checked: list[Checked] = []
             killed = 0
-            for n, (_, batch) in enumerate(results):
-                checked.extend(batch)
-                if n == 2:
-                    busy = [w for w, keys in client.processing().items() if keys and w in pids]
-                    killed = pids[busy[0]]
-                    os.kill(killed, signal.SIGKILL)
+            with closing(results):
+                for n, (_, batch) in enumerate(results):
+                    checked.extend(batch)
+                    if n >= 2 and not killed:  # the first worker seen with units in hand
+                        processing = client.processing().items()
+                        busy = [w for w, keys in processing if keys and w in pids]
+                        if busy:
+                            killed = pids[busy[0]]
+                            os.kill(killed, signal.SIGKILL)
             return checked, killed
 
     checked, killed = bounded(run_and_kill)
