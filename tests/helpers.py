@@ -104,20 +104,29 @@ def random_line(variant: Variant, rng: random.Random, plies: int) -> list[Positi
     return out
 
 
-def random_game_pdn(
-    variant: Variant, rng: random.Random, plies: int, tags: dict[str, str] | None = None
-) -> str:
-    """A game of up to *plies* random legal moves as PDN text (tags, then movetext)."""
+def random_move_texts(variant: Variant, rng: random.Random, plies: int) -> list[str]:
+    """The texts of up to *plies* random legal moves from the start (fewer when the
+    game ends)."""
     position = Position.initial(variant)
     words: list[str] = []
-    for ply in range(plies):
+    for _ in range(plies):
         moves = legal_moves(position, variant)
         if not moves:
             break
         index = rng.randrange(len(moves))
-        if ply % 2 == 0:
-            words.append(f"{ply // 2 + 1}.")
         words.append(move_texts(moves, variant)[index])
         position = position.apply(moves[index])
+    return words
+
+
+def random_game_pdn(
+    variant: Variant, rng: random.Random, plies: int, tags: dict[str, str] | None = None
+) -> str:
+    """A game of up to *plies* random legal moves as PDN text (tags, then movetext)."""
+    words: list[str] = []
+    for ply, move in enumerate(random_move_texts(variant, rng, plies)):
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}.")
+        words.append(move)
     header = "".join(f'[{name} "{value}"]\n' for name, value in (tags or {}).items())
     return f"{header}{' '.join(words)} *\n\n"

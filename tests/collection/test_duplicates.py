@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from cli_helpers import run
 from click.testing import CliRunner, Result
+from helpers import random_move_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +23,7 @@ from pdn_tools.cli import main
 from pdn_tools.collection.duplicates import Comparison, Copy, CopyIndex, TagLending, name_key
 from pdn_tools.replay import ReplayOptions, replay_game
 from pdn_tools.replay.identity import game_id
-from pdn_tools.rules import Position, legal_moves, move_texts, variant_by_name
+from pdn_tools.rules import variant_by_name
 
 DUPS = Path(__file__).resolve().parent / "data" / "duplicates"
 INTERNATIONAL = variant_by_name("international")
@@ -264,17 +265,7 @@ def test_yodachess_distinct_games(corpus: Path, tmp_path: Path) -> None:
 
 
 def _random_game(seed: int, plies: int) -> list[str]:
-    rng = random.Random(seed)
-    position = Position.initial(INTERNATIONAL)
-    out = []
-    for _ in range(plies):
-        legal = legal_moves(position, INTERNATIONAL)
-        if not legal:
-            break
-        index = rng.randrange(len(legal))
-        out.append(move_texts(legal, INTERNATIONAL)[index])
-        position = position.apply(legal[index])
-    return out
+    return random_move_texts(INTERNATIONAL, random.Random(seed), plies)
 
 
 def _written(moves: list[str], style: int, white: str, result: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from conftest import SAMPLES
+from helpers import random_move_texts
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,7 @@ from pdn_tools import Game, Node, ReadOptions, read_string, validate
 from pdn_tools.cli import main
 from pdn_tools.collection.repair import COMMENT
 from pdn_tools.export.pdn import write_game
-from pdn_tools.rules import Position, legal_moves, move_texts, variant_by_name
+from pdn_tools.rules import variant_by_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "export"))
 from export_helpers import legal_games
@@ -165,17 +166,7 @@ def test_a_legal_game_converts_byte_identical(tree: Game) -> None:
 
 
 def _random_moves(seed: int, plies: int) -> list[str]:
-    rng = random.Random(seed)
-    position = Position.initial(INTERNATIONAL)
-    out = []
-    for _ in range(plies):
-        legal = legal_moves(position, INTERNATIONAL)
-        if not legal:
-            break
-        index = rng.randrange(len(legal))
-        out.append(move_texts(legal, INTERNATIONAL)[index])
-        position = position.apply(legal[index])
-    return out
+    return random_move_texts(INTERNATIONAL, random.Random(seed), plies)
 
 
 def _typo(move: str, kind: int) -> str:
