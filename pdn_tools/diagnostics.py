@@ -8,6 +8,7 @@ checked against this one table, so it is the single source of truth.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, NotRequired, TypedDict
@@ -449,6 +450,21 @@ def catalogue_markdown() -> str:
 #: Codes that stay at their level in strict mode: facts about a record, not deviations
 #: from the PDN 3.0 writing grammar.
 STRICT_EXEMPT = frozenset({"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37"})
+
+
+Status = Literal["ok", "warning", "error"]
+"""A game's verdict: its worst finding, info counting as ``ok``."""
+
+
+def status_of(issues: Iterable[Issue]) -> Status:
+    """``error`` if any of *issues* is an error, else ``warning`` if any is a
+    warning, else ``ok`` (the one rule of every report, filter and game)."""
+    worst = max((issue.level.rank for issue in issues), default=-1)
+    if worst >= Severity.ERROR.rank:
+        return "error"
+    if worst >= Severity.WARNING.rank:
+        return "warning"
+    return "ok"
 
 
 def escalate(issues: list[Issue]) -> None:

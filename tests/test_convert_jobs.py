@@ -22,7 +22,6 @@ from cli_helpers import run_bytes
 from conftest import REPO, SAMPLES
 
 from pdn_tools.atomic import Outputs
-from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.sinks import (
     DatasetSink,
     JsonSink,
@@ -71,11 +70,7 @@ def _sink(target: str, out: Path, outputs: Outputs, moves: bool) -> Sink:
         table = outputs.binary(str(out) + ".moves") if moves else None
         return ParquetSink(outputs.binary(str(out)), table, conversion=CONVERSION)
     stream = outputs.text(str(out))
-    return (
-        PdnSink(stream, CanonicalOptions())
-        if target == "pdn"
-        else JsonSink(stream, target == "json")
-    )
+    return PdnSink(stream) if target == "pdn" else JsonSink(stream, target == "json")
 
 
 def convert(

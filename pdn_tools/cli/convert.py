@@ -365,11 +365,7 @@ def _convert(
             sink = ParquetSink(outputs.binary(out), table, with_record=tables.with_record)
         else:
             stream = outputs.text(out)
-            sink = (
-                PdnSink(stream, canonical)
-                if target == "pdn"
-                else JsonSink(stream, target == "json")
-            )
+            sink = PdnSink(stream) if target == "pdn" else JsonSink(stream, target == "json")
         reject_sink = None
         if rejects is not None:
             reject_sink = RejectsSink(outputs.text(rejects))
@@ -405,13 +401,11 @@ def _passes(
         convert_inputs(
             files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
         )
-    except ConvertInputError as exc:
-        if isinstance(sink, (DatasetSink, SplitSink)):
-            sink.abort()
-        raise _Usage(str(exc)) from None
-    except BaseException:
+    except BaseException as exc:
         if isinstance(sink, (DatasetSink, SplitSink)):
             sink.abort()  # a dataset gets all of a conversion or nothing of it
+        if isinstance(exc, ConvertInputError):
+            raise _Usage(str(exc)) from None
         raise
     sink.close()
     return run.counts()
@@ -470,10 +464,10 @@ def _split(
 
             def make(stream: IO[str]) -> Sink:
                 if target == "pdn":
-                    return PdnSink(stream, canonical)
+                    return PdnSink(stream)
                 return JsonSink(stream, target == "json")
 
-            sink = SplitSink(out, collect.split_by, "." + target, outputs, make, check=check)
+            sink = SplitSink(out, "." + target, outputs, make, check=check)
             reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
             job = ConvertOptions(
                 options,

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import Issue, status_of
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.results import colour_outcome
 from pdn_tools.pdn.tags import parse_date
@@ -188,15 +188,6 @@ def _colour_words(game: Game) -> str:
     return outcome if outcome is not None else "unknown"
 
 
-def _status(issues: Iterable[Issue]) -> str:
-    worst = max((issue.level.rank for issue in issues), default=-1)
-    if worst >= Severity.ERROR.rank:
-        return "error"
-    if worst >= Severity.WARNING.rank:
-        return "warning"
-    return "ok"
-
-
 def record_plies(game: Game, replay: ReplayResult | None) -> int:
     """The ``plies`` of the reports: replayed when the game was replayed, else read."""
     return replay.plies if replay is not None and replay.replayed else game.plies
@@ -276,7 +267,7 @@ class GameFilter:
                 return False
         if self.statuses:
             counted = list(issues)
-            status = _status(counted)
+            status = status_of(counted)
             if not any(
                 value == status
                 if value in ("ok", "warning", "error")

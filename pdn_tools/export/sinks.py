@@ -22,7 +22,6 @@ from pdn_tools.export.canonical import CanonicalOptions, write_canonical
 from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, dumps, game_dict
 from pdn_tools.export.parquet import ParquetWriter, table_rows
-from pdn_tools.export.pdn import write_game
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
@@ -97,9 +96,6 @@ class Renderer:
 class Sink(Protocol):
     """A writer of one output format."""
 
-    def write(self, item: Exported) -> None:
-        """Write one game."""
-
     def put(self, piece: Piece) -> None:
         """Write one game rendered by this output's :class:`Renderer`."""
 
@@ -108,16 +104,12 @@ class Sink(Protocol):
 
 
 class PdnSink:
-    """Canonical PDN, games separated by a blank line."""
+    """Canonical PDN (rendered with the :class:`Renderer`'s options), games separated
+    by a blank line."""
 
-    def __init__(self, stream: IO[str], options: CanonicalOptions) -> None:
+    def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
-        self.options = options
         self.first = True
-
-    def write(self, item: Exported) -> None:
-        """Write one game as canonical PDN."""
-        self.put(write_canonical(item.game, item.resolution, self.options))
 
     def put(self, piece: Piece) -> None:
         """Write one game's canonical text."""
@@ -138,10 +130,6 @@ class JsonSink:
         self.writer: JsonArrayWriter | JsonlWriter = (
             JsonArrayWriter(stream) if array else JsonlWriter(stream)
         )
-
-    def write(self, item: Exported) -> None:
-        """Write one game object."""
-        self.writer.write(game_dict(item.game, item.replay, item.resolution))
 
     def put(self, piece: Piece) -> None:
         """Write one game object's text."""
@@ -165,10 +153,6 @@ class ParquetSink:
         conversion: str | None = None,
     ) -> None:
         self.writer = ParquetWriter(target, moves, with_record=with_record, conversion=conversion)
-
-    def write(self, item: Exported) -> None:
-        """Add one game to the tables."""
-        self.writer.write(item.game, item.replay, item.resolution)
 
     def put(self, piece: Piece) -> None:
         """Add one game's rows to the tables."""
@@ -195,10 +179,6 @@ class DatasetSink:
         self.writer = DatasetWriter(
             root, partition_by, moves, with_record=with_record, conversion=conversion
         )
-
-    def write(self, item: Exported) -> None:
-        """Add one game to the parts of its partition."""
-        self.writer.write(item.game, item.replay, item.resolution)
 
     def put(self, piece: Piece) -> None:
         """Add one game's rows to the parts of its partition."""
@@ -258,11 +238,6 @@ class RejectsSink:
                 self.stream.write("\n")
             self.first = False
         self.stream.write("\n")
-
-    def write(self, item: Exported) -> None:
-        """Write one game: its source text, else its round-trip PDN."""
-        source = item.game.source
-        self.write_text(source if source is not None else write_game(item.game))
 
     def close(self) -> None:
         """Nothing to finish."""

@@ -28,7 +28,7 @@ from hashlib import blake2b
 from typing import IO, TextIO, cast
 
 from pdn_tools.atomic import OutputError, Outputs
-from pdn_tools.export.sinks import Exported, Piece, Sink
+from pdn_tools.export.sinks import Piece, Sink
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.tags import parse_date
 
@@ -146,13 +146,13 @@ class _GroupStream(io.TextIOBase):
 
 
 class SplitSink:
-    """Routes each game to the sink of its group's file, made when the group's first
-    game comes (by *make*, from the file's stream)."""
+    """Routes each game to the sinks of its groups' files (:func:`group_stems`, found
+    where the game was read), each made when the group's first game comes (by *make*,
+    from the file's stream)."""
 
     def __init__(
         self,
         folder: str,
-        by: str,
         extension: str,
         outputs: Outputs,
         make: Callable[[IO[str]], Sink],
@@ -160,10 +160,7 @@ class SplitSink:
         check: Callable[[str], None] | None = None,
         open_files: int = OPEN_FILES,
     ) -> None:
-        if by not in SPLIT_KEYS:
-            raise ValueError(f"cannot split by {by!r}; choose from {', '.join(SPLIT_KEYS)}")
         self.folder = folder
-        self.by = by
         self.extension = extension
         self.outputs = outputs
         self.make = make
@@ -183,11 +180,6 @@ class SplitSink:
         sink = self.make(cast(IO[str], _GroupStream(self.files, temp, path)))
         self.groups[stem] = (sink, temp)
         return sink
-
-    def write(self, item: Exported) -> None:
-        """Write one game to the file of each of its groups (once per file)."""
-        for stem in group_stems(item.game, self.by):
-            self._sink(stem).write(item)
 
     def put_in(self, piece: Piece, stems: tuple[str, ...]) -> None:
         """Write one game's rendered piece to the files of *stems*

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from pdn_tools.diagnostics import DrawEvent, Issue, Severity
+from pdn_tools.diagnostics import DrawEvent, Issue, status_of
 
 if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
     from pdn_tools.rules.board import Board
@@ -390,12 +390,7 @@ class Game(Node):
     @property
     def status(self) -> Literal["ok", "warning", "error"]:
         """``error`` if any issue is an error, ``warning`` if any is a warning."""
-        worst = max((i.level.rank for i in self.issues), default=-1)
-        if worst >= Severity.ERROR.rank:
-            return "error"
-        if worst >= Severity.WARNING.rank:
-            return "warning"
-        return "ok"
+        return status_of(self.issues)
 
     def add_issue(self, issue: Issue) -> None:
         """Record a finding on this game."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import Issue, Severity, status_of
 from pdn_tools.report.detail import GameDetail
 from pdn_tools.report.records import Checked
-from pdn_tools.report.selection import Selection, status_of
+from pdn_tools.report.selection import Selection
 
 
 @dataclass(slots=True)

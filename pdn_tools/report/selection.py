@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
+from pdn_tools.diagnostics import CATALOGUE, Issue
 
 
 class SelectionError(ValueError):
@@ -56,13 +56,3 @@ class Selection:
         if not self.select and not self.ignore:
             return list(issues)
         return [issue for issue in issues if self.keeps(issue.code)]
-
-
-def status_of(issues: Iterable[Issue]) -> str:
-    """``error``, ``warning`` or ``ok``: the worst of *issues* (info counts as ok)."""
-    worst = max((issue.level.rank for issue in issues), default=-1)
-    if worst >= Severity.ERROR.rank:
-        return "error"
-    if worst >= Severity.WARNING.rank:
-        return "warning"
-    return "ok"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Generator, Iterable, Iterator
-from contextlib import closing
+from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -490,20 +490,16 @@ def _here(
                 yield Part(source.file_no, source.name, path, [convert_game(game, options, True)])
             continue
         report = FileReport(source.name)
-        reading: str | BinaryIO = path
-        if path == "-":
-            if stdin is None:
-                raise ValueError("standard input named as input but no stream given")
-            reading = stdin
-        elif storage.is_url(path):
-            with storage.open_binary(path) as handle:
-                for game in read_games(handle, options.read, name=source.name, report=report):
-                    yield Part(source.file_no, source.name, path, [convert_game(game, options)])
-            if report.games == 0:
-                yield Part(source.file_no, source.name, path, empty=report.issues)
-            continue
-        for game in read_games(reading, options.read, name=source.name, report=report):
-            yield Part(source.file_no, source.name, path, [convert_game(game, options)])
+        with ExitStack() as opened:
+            reading: str | BinaryIO = path
+            if path == "-":
+                if stdin is None:
+                    raise ValueError("standard input named as input but no stream given")
+                reading = stdin
+            elif storage.is_url(path):
+                reading = opened.enter_context(storage.open_binary(path))
+            for game in read_games(reading, options.read, name=source.name, report=report):
+                yield Part(source.file_no, source.name, path, [convert_game(game, options)])
         if report.games == 0:
             yield Part(source.file_no, source.name, path, empty=report.issues)
 

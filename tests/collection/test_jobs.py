@@ -13,7 +13,6 @@ from conftest import SAMPLES
 from pdn_tools.atomic import Outputs
 from pdn_tools.collection.duplicates import Comparison, TagLending
 from pdn_tools.collection.filters import GameFilter
-from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.sinks import PdnSink, RejectsSink, Renderer
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.run.convert import Conversion, ConvertOptions, Counts, convert_inputs
@@ -50,7 +49,7 @@ def _convert(path: Path, out: Path, jobs: int, stages: StageOptions) -> Counts:
         job = ConvertOptions(read, {}, Renderer("pdn"), rejects=True, stages=stages,
                              lending=lending)  # fmt: skip
     with Outputs() as outputs:
-        sink = PdnSink(outputs.text(str(out)), CanonicalOptions())
+        sink = PdnSink(outputs.text(str(out)))
         conversion = Conversion(sink, RejectsSink(outputs.text(f"{out}.rejects")), read)
         convert_inputs(files, job, conversion, jobs=jobs, **sizes)
         sink.close()

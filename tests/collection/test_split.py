@@ -15,9 +15,8 @@ from conftest import SAMPLES
 from pdn_tools import read_string
 from pdn_tools.atomic import Outputs
 from pdn_tools.cli import main
-from pdn_tools.export.canonical import CanonicalOptions
-from pdn_tools.export.sinks import Exported, PdnSink
-from pdn_tools.export.split import UNKNOWN, SplitSink, file_stem
+from pdn_tools.export.sinks import Exported, PdnSink, Renderer
+from pdn_tools.export.split import UNKNOWN, SplitSink, file_stem, group_stems
 from pdn_tools.pdn.tags import parse_date
 from pdn_tools.replay.resolve import Resolution
 
@@ -127,11 +126,11 @@ def test_groups_beyond_the_open_file_limit(tmp_path: Path) -> None:
     folder.mkdir()
     with Outputs() as outputs:
         sink = SplitSink(
-            str(folder), "event", ".pdn", outputs,
-            lambda stream: PdnSink(stream, CanonicalOptions()), open_files=2,
+            str(folder), ".pdn", outputs, PdnSink, open_files=2,
         )  # fmt: skip
         for game in games:
-            sink.write(Exported(game, None, Resolution()))
+            piece = Renderer("pdn").render(Exported(game, None, Resolution()))
+            sink.put_in(piece, group_stems(game, "event"))
         assert len(sink.files.open) <= 2
         assert os.listdir(folder) == [] or all(".pdn-tmp-" in n for n in os.listdir(folder))
         sink.close()
