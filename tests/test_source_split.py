@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 
 from helpers import codes, mainline_texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdn_tools import read_games, read_string
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.reader import FileReport
 from pdn_tools.pdn.source import Decoding, read_pieces
-from pdn_tools.pdn.split import split_chunks
+from pdn_tools.pdn.split import _SPECIAL, _Specials, split_chunks
 from pdn_tools.run.check import CheckOptions, check_slots
 from pdn_tools.run.slots import cut_batches
 
@@ -182,3 +184,81 @@ def test_binary_input_gets_one_error_and_no_games() -> None:
     # A text file with a few NUL bytes is still read.
     text = b'[GameType "20"]\n1. 32-28\x00 19-23\x00 2. 37-32\x00 *\n' * 3
     assert len(list(read_games(io.BytesIO(text)))) == 3
+
+
+# The splitter's search for what can end or start a game skips plain text; it must
+# find exactly what a search of the whole alternation from the same position finds.
+_ATOMS = [
+    "1-0",
+    "0-1",
+    "2-0",
+    "0-2",
+    "1/2-1/2",
+    "0.5-0.5",
+    "\u00bd-\u00bd",
+    "1 - 0",
+    "1- 0",
+    "1 -0",
+    "*",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "/",
+    "\\r",
+    "\\n",
+    ";",
+    "%",
+    " ",
+    "\t",
+    "12-34",
+    "31x22",
+    "1.",
+    "2...",
+    "0",
+    "1",
+    "2",
+    "-",
+    "x",
+    "a",
+    "Event",
+    '[Event "x"]',
+    '[Result "1-0"]',
+    '/FEN "W:W1"/',
+    "x*",
+    "!?",
+    "$3",
+    "[[",
+    "0.5",
+    "01.",
+    "9-1",
+    "10-15",
+    "20-1",
+]
+
+
+@given(st.lists(st.sampled_from(_ATOMS), max_size=30).map("".join), st.data())
+@settings(max_examples=400, deadline=None)
+def test_special_search_skips_only_plain_text(line: str, data: st.DataObject) -> None:
+    specials = _Specials(line)
+    pos = 0
+    while pos <= len(line):
+        found = specials.search(pos)
+        expected = _SPECIAL.search(line, pos)
+        assert (found and (found.start(), found.end(), found.lastgroup)) == (
+            expected and (expected.start(), expected.end(), expected.lastgroup)
+        )
+        pos += data.draw(st.integers(1, 6))
+
+
+def test_headers_and_moves_on_one_line_split_per_game() -> None:
+    header = '[Event "E"] [White "W{n}"] [Black "B"] [Result "1-0"] '
+    moves = " ".join(f"{n}. 32-28 {{clock}} 19-23" for n in range(1, 40))
+    text = "\n".join(header.replace("{n}", str(n)) + moves + " 1-0" for n in range(5))
+    games = read_string(text)
+    assert [g.tag("White") for g in games] == [f"W{n}" for n in range(5)]
+    assert all(len(list(g.mainline())) == 78 for g in games)
+    assert [(g.span.start_line, g.span.end_line) for g in games] == [(n, n) for n in range(1, 6)]

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
-from lark import Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
@@ -78,9 +78,12 @@ class _Locator:
 class GameBuilder:
     """Builds one :class:`Game` from one :class:`Chunk`."""
 
-    def __init__(self, chunk: Chunk, options: ReadOptions) -> None:
+    def __init__(self, chunk: Chunk, options: ReadOptions, *, direct: bool = True) -> None:
         self.chunk = chunk
         self.options = options
+        #: read a plain game without the parser (:meth:`_plain_tokens`); after
+        #: :meth:`build`, whether that was done
+        self.direct = direct
         self.game = Game()
         self.loc = _Locator(chunk)
         self.junk = 0
@@ -159,16 +162,72 @@ class GameBuilder:
             )
             return game
         text = chunk.text or ""
-        tree = self._parse(text)
+        tree = self._plain_tokens(text) if self.direct else None
+        if tree is None:
+            self.direct = False
+            tree = self._parse(text)
         first: Any = tree
         while isinstance(first, Tree) and first.children:
             first = first.children[0]
         if not isinstance(first, Tree):
             line, col = self.loc.at(first.line, first.column)
             game.span = Span(line, col, chunk.end_line)
-        self._walk(tree)
+        try:
+            self._walk(tree)
+        except _NotPlain:  # read again with the parser
+            self.direct = False
+            game.close()  # what was built so far (its parent links are cycles)
+            return GameBuilder(chunk, self.options, direct=False).build()
         self._finish()
         return game
+
+    def _plain_tokens(self, text: str) -> Tree[Any] | None:
+        """The tokens of a plain game as the parser gives them, found without it; None
+        for any other text.
+
+        A plain game is a tag run, one move run and a terminator, with whitespace
+        between: most games.  Finding their tokens needs no lexer, since the splitter
+        cut the chunk at its terminator: what follows the tags up to the last word is
+        the move run, if every word in it is one item of the grammar's move run
+        (:meth:`_words` says so as it reads them, else the game is read again with
+        the parser).  A result inside the run, which the lexer
+        would make a token of its own, cannot occur: the splitter ends a game at
+        every result that follows whitespace outside comments and variations, and
+        the run's words are whitespace-separated.  tests/test_plain_reading.py
+        compares both readings on every game of the corpora.
+        """
+        start = _SPACES.match(text).end()  # type: ignore[union-attr]
+        tokens: list[Any] = []
+        if text.startswith("[", start):
+            tags = _TAG_RUN.match(text, start)
+            if tags is None:
+                return None
+            tokens.append(_token("TAG_RUN", text, start, tags.end()))
+            start = _SPACES.match(text, tags.end()).end()  # type: ignore[union-attr]
+        end = len(text.rstrip())
+        if end <= start:
+            return Tree("start", tokens)
+        # The last word is the terminator of a chunk the splitter ended at one.
+        word = end
+        while word > start and not text[word - 1].isspace():
+            word -= 1
+        terminator = text[word:end]
+        stop = -1
+        run_end = end
+        if self.chunk.terminated:
+            if _PLAIN_TERMINATOR.fullmatch(terminator) is None:
+                return None  # glued to what precedes it, or not a plain result
+            stop = word
+            run_end = max(start, len(text[:word].rstrip()))
+        elif terminator == "*" or _RESULT.match(text, word) is not None:
+            return None
+        if run_end > start:
+            if text[start] == "{":
+                return None  # a comment first: the lexer's choice, not ours to guess
+            tokens.append(_token("MOVE_RUN", text, start, run_end))
+        if stop >= 0:
+            tokens.append(_token("STAR" if terminator == "*" else "RESULT", text, stop, end))
+        return Tree("start", tokens)
 
     def _parse(self, text: str) -> Any:
         """Parse *text*; unbalanced parentheses are reported (E01) and repaired."""
@@ -549,12 +608,16 @@ class GameBuilder:
             if stop > pos:
                 resume = self._words(text, pos, stop, line, line_start, level)
                 if resume is not None:
+                    if self.direct:
+                        raise _NotPlain
                     self._run_general(text, *resume, level)
                     return
                 line, line_start = _advance(text, pos, stop, line, line_start)
             if brace < 0:
                 return
             close = text.find("}", brace)
+            if close < 0:  # only where the run was not the lexer's
+                raise _NotPlain
             self._comment_at(text[brace : close + 1], line, brace - line_start + 1, level, "brace")
             line, line_start = _advance(text, brace, close + 1, line, line_start)
             pos = close + 1
@@ -616,7 +679,7 @@ class GameBuilder:
                     if item is None:
                         item = _read_word(word)
                         if item is None:
-                            if word[0] == "$" and word[1:].isdigit():
+                            if word[0] == "$" and word[1:].isdigit() and word.isascii():
                                 # the element just read: a node made here, else the level's last
                                 target = current if current is not level.current else level.last
                                 (target or current).nags.append(int(word[1:]))
@@ -627,6 +690,8 @@ class GameBuilder:
                         if kind is int:
                             value, split = cast(int, item), len(word)
                         else:
+                            if self.direct:  # "1.2-1": a result to the lexer
+                                raise _NotPlain
                             glued = cast(_Glued, item)
                             value, split = glued.number, glued.split
                         if number is not None and not skip_first:
@@ -928,6 +993,25 @@ class GameBuilder:
         return out
 
 
+class _NotPlain(Exception):
+    """A word of a move run read without the parser is not a plain item."""
+
+
+#: Whitespace (what the lexer ignores between tokens, but for literal \r and \n).
+_SPACES = re.compile(r"\s*")
+_TAG_RUN = re.compile(pattern("TAG_RUN"))
+#: The terminators a plain game ends with (results the lexer always reads as such).
+_PLAIN_TERMINATOR = re.compile(r"[012]-[012]|1/2-1/2|\*")
+_RESULT = re.compile(pattern("RESULT"))
+
+
+def _token(kind: str, text: str, start: int, end: int) -> Token:
+    """The token *kind* of ``text[start:end]``, placed as the lexer places it."""
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return Token(kind, text[start:end], start, line, column)
+
+
 def _advance(text: str, begin: int, end: int, line: int, line_start: int) -> tuple[int, int]:
     """Line number and line-start offset after ``text[begin:end]``.
 
@@ -974,8 +1058,8 @@ def _read_word(word: str) -> int | MoveText | _ParsedMove | _Glued | None:
         item = _read_move(word)
     elif dot == len(word) - 1:
         digits = word[:-1]
-        item = int(digits) if digits.isdigit() else None
-    elif dot > 0 and word[:dot].isdigit() and word[dot + 1] != ".":
+        item = int(digits) if digits.isdigit() and digits.isascii() else None
+    elif dot > 0 and word[:dot].isdigit() and word.isascii() and word[dot + 1] != ".":
         move = _read_move(word[dot + 1 :])
         item = None if move is None else _Glued(int(word[:dot]), dot + 1, move)
     else:
@@ -991,7 +1075,8 @@ def _read_word(word: str) -> int | MoveText | _ParsedMove | _Glued | None:
 def _read_move(word: str) -> MoveText | _ParsedMove | None:
     """A whole move's reading: its MoveText when plain, the parsed tuple when it has a
     mark or findings; None when *word* is not one MOVE token."""
-    if _WHOLE_MOVE.fullmatch(word) is None:
+    whole = _WHOLE_MOVE.match(word)  # the lexer's move here: the whole word?
+    if whole is None or whole.end() != len(word):
         return None
     parsed = _parse_move(word)
     return parsed[0] if parsed[1] is None and not parsed[2] else parsed

@@ -120,15 +120,15 @@ def _special() -> re.Pattern[str]:
 
 
 _SPECIAL = _special()
-#: Cheap tests that a line holds none of the characters or results _SPECIAL finds:
-#: the characters that open or close something (and '/' of 1/2, '½'), and a result
-#: with '-' found by its dash.  Kept apart because a search for a single character
-#: class or a literal first character skips ahead in C, while one alternation of
-#: both tries every branch at every position.
-_QUICK_CHARS = re.compile(r"[{}\[\]();/*\\%\"\u00bd]")
+#: Where a match of _SPECIAL can begin, but for a result written with a dash or as
+#: 0.5-0.5 and a tag line without '[' (only at the start of a line): the characters
+#: its other branches start with (a '/' of 1/2-1/2 one after the start).
+_STARTS = re.compile(r"[{\[;()/*\\\u00bd]")
+#: The dash of a result ('1-0', '0 - 2' ...): a superset of the result branch's
+#: digit forms, found by a search for a literal first character, which skips ahead
+#: in C where the alternation of _SPECIAL tries every branch at every position.
 _QUICK_DASH = re.compile(r"-(?:(?<=[012]-)|(?<=[012] -)) ?[012](?:(?![0-9])|(?=0*1\.))")
 _TAG = re.compile(pattern("TAG"))
-_CLOSED_COMMENT = re.compile(r"\{[^{}\n]*+\}")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
@@ -137,10 +137,51 @@ _CAN_START = re.compile(r"[0-9{(/$;\[%]|[a-hA-H][1-8]|-|\.\.\.")
 _BLANK = re.compile(r"(?:\s|\\[rn])*")
 
 
-def _plain_movetext(text: str) -> bool:
-    """Whether *text* can neither end nor start a game (no special character or result)."""
+class _Specials:
+    """``_SPECIAL.search(text, pos)`` over one line, for increasing *pos*, in time
+    linear in the line's length.
+
+    A search of _SPECIAL itself tries every branch at every position, which is slow
+    over long plain movetext; and a line that holds many specials (a header on one
+    line, clock comments after every move) would be searched again from each.  So
+    the search starts where a match can first begin: at a character some branch
+    starts with, two before a result's dash, or at '0.5'.  The positions of the next
+    dash and '0.5' are kept while the search has not passed them.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.dash = -1  # the next result dash at or after the last search, or len
+        self.half = -1  # the next '0.5' likewise
+
+    def search(self, pos: int) -> re.Match[str] | None:
+        text = self.text
+        if pos == 0 and '"' in text:
+            first = _SPECIAL.match(text)  # a tag line without '[' starts at 0 only
+            if first is not None:
+                return first
+        end = len(text)
+        if self.dash < pos:
+            dash = _QUICK_DASH.search(text, pos)
+            self.dash = dash.start() if dash is not None else end
+        if self.half < pos:
+            half = text.find("0.5", pos)
+            self.half = half if half >= 0 else end
+        start = min(self.dash - 2, self.half)
+        found = _STARTS.search(text, pos)
+        if found is not None:
+            start = min(start, found.start() - 1)
+        return _SPECIAL.search(text, max(pos, start)) if start < end else None
+
+
+def _plain_line(text: str) -> bool:
+    """Whether the line *text* holds nothing :data:`_SPECIAL` finds (the quick test that
+    most movetext lines pass)."""
     return (
-        _QUICK_CHARS.search(text) is None and _QUICK_DASH.search(text) is None and "0.5" not in text
+        _STARTS.search(text) is None
+        and _QUICK_DASH.search(text) is None
+        and "0.5" not in text
+        and '"' not in text
     )
 
 
@@ -191,6 +232,7 @@ def split_chunks(
         if cur is None:
             cur = start(line, piece.column)
         take_from = 0  # start of the text of this piece not yet added to the chunk
+        specials: _Specials | None = None
 
         if not in_comment and not in_junk and piece.column == 0:
             if text.startswith("%"):
@@ -248,19 +290,15 @@ def split_chunks(
                 cur.chunk.column = piece.column + pos
                 continue
 
-            probe = text[pos:] if pos else text
-            if "{" in probe:
-                # Comments opened and closed on this line cannot end or start a game.
-                probe = _CLOSED_COMMENT.sub(" ", probe)
-                if "{" in probe or "}" in probe:
-                    probe = ""  # an unclosed or stray brace: take the general path
-            if probe and _plain_movetext(probe):
+            if pos == 0 and _plain_line(text):
                 # Plain movetext (the common case): nothing can end or start a game here.
-                if not cur.chunk.has_movetext and _visible(probe):
+                if not cur.chunk.has_movetext and _visible(text):
                     cur.chunk.has_movetext = True
                 pos = len(text)
                 break
-            match = _SPECIAL.search(text, pos)
+            if specials is None or specials.text is not text:
+                specials = _Specials(text)
+            match = specials.search(pos)
             end = match.start() if match else len(text)
             if not cur.chunk.has_movetext and end > pos and _visible(text[pos:end]):
                 cur.chunk.has_movetext = True
