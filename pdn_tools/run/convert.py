@@ -48,6 +48,7 @@ from pdn_tools.run.units import (
     BATCH_CHARS,
     HEAVY_BYTES,
     SPLIT_BYTES,
+    Batch,
     Input,
     Task,
     Unit,
@@ -239,8 +240,8 @@ def task_converted(task: Task, options: ConvertOptions, part: Part) -> Iterator[
     report = FileReport(name)
     for game in task_games(task, options.read, report):
         yield convert_game(game, options)
-    if report.games == 0:
-        part.empty = report.issues
+    if report.games == 0 and not (isinstance(task, Batch) and task.batch.empty_file is None):
+        part.empty = report.issues  # (a file's last batch may hold no game)
 
 
 def convert_task(task: Task, options: ConvertOptions) -> Part:
@@ -469,6 +470,7 @@ def _in_workers(
             split_bytes=sizes[0],
             batch_chars=sizes[1],
             heavy_bytes=sizes[2],
+            ship_games=True,
         )
         # Closed here, in this thread, however the loop ends: a pool left to the
         # cycle collector could be shut down from one of its own threads.

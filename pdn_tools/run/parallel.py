@@ -1,9 +1,11 @@
 """Check many files, and the games of large files, in worker processes, in input order.
 
 The inputs are cut into units of work of roughly equal size (:mod:`pdn_tools.run.units`):
-several small files go to one worker whole, a large file is scanned for game
-boundaries by the parent and cut into byte ranges that the workers read themselves
-(:mod:`pdn_tools.run.spans`), standard input's games go out in batches.  Results come
+several small files go to one worker whole, the games of a large file (or of
+standard input) are split here and go out in batches.  Finding byte ranges that
+workers read themselves (:mod:`pdn_tools.run.spans`, for machines that share storage
+but not this process) needs that same split here, and the workers would split their
+ranges again, so on one machine shipping the split games costs less.  Results come
 back in input order, whatever order the workers finish in, and at most a few units per
 worker are in flight, so memory stays flat however many and however large the inputs.
 ``jobs=1`` reads every file in this process with the reader itself, which makes it the
@@ -91,7 +93,9 @@ def check_inputs(
                     chunk = []
             yield source.size, chunk
         return
-    units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
+    units = plan(
+        inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars, ship_games=True
+    )
     yield from ordered_map(run_unit, units, jobs, options)
 
 

@@ -122,12 +122,14 @@ def plan(
     group_bytes: int = GROUP_BYTES,
     keep_whole: Callable[[Input], bool] | None = None,
     heavy_bytes: int = HEAVY_BYTES,
+    ship_games: bool = False,
 ) -> Iterator[Unit]:
     """Cut the inputs into units of work, lazily and in order.
 
     Files larger than *split_bytes* are scanned here and cut into spans of about
-    *batch_chars* characters of games (compressed ones, and standard input, into
-    batches of games shipped to the workers); smaller files are grouped until their
+    *batch_chars* characters of games (compressed ones, standard input, and every
+    file when *ship_games* is set, into batches of games shipped to the workers:
+    what worker processes of this machine are given); smaller files are grouped until their
     sizes add up to *group_bytes*.  Files for which *keep_whole* is true (files that
     are not PDN) are never cut.  A stretch longer than *heavy_bytes* that cannot be
     cut into spans goes out in batches (:func:`cut_file`).
@@ -141,7 +143,7 @@ def plan(
             if group:
                 yield group
                 group, group_size = [], 0
-            tasks = cut_file(source, options, stdin, batch_chars, size, heavy_bytes)
+            tasks = cut_file(source, options, stdin, batch_chars, size, heavy_bytes, ship_games)
             yield from ([task] for task in tasks)
             continue
         group.append(WholeFile(source, size))
@@ -160,16 +162,17 @@ def cut_file(
     batch_chars: int,
     size: int = 0,
     heavy_bytes: int = HEAVY_BYTES,
+    ship_games: bool = False,
 ) -> Iterator[Task]:
     """The tasks of one large input, in order: spans of a file, batches of a
-    compressed file or of standard input.
+    compressed file or of standard input (or of any file, with *ship_games*).
 
     A span longer than *heavy_bytes* (a file, or a stretch of one, without a place
     where it can be cut: games on one line, games without terminators, UTF-16) is
     read here and its games shipped in batches instead, so that no worker result
     grows with the file.
     """
-    if source.path != "-" and not storage.compressed(source.path):
+    if source.path != "-" and not storage.compressed(source.path) and not ship_games:
         for span in cut_spans(
             source.file_no, source.path, source.name, options.read, batch_chars, size
         ):
@@ -224,6 +227,7 @@ def task_games(task: Task, options: ReadOptions, report: FileReport) -> Iterator
         else:  # the reader opens compressed files and zip members itself
             yield from read_games(path, options, name=task.source.name, report=report)
     else:
+        report.games += len(task.batch.slots)
         yield from slot_games(task.source.name, task.batch.slots, options)
         if task.batch.empty_file is not None:
             report.issues.extend(task.batch.empty_file)
