@@ -180,15 +180,15 @@ def run_bytes_stdin(stdin: bytes, *args: str) -> subprocess.CompletedProcess[byt
 
 
 def test_a_large_stretch_without_cuts_goes_out_in_batches(tmp_path: Path) -> None:
-    """Games that follow each other on one line cannot be cut at a line start: the
-    stretch is read by the parent and shipped in batches, and the output is the same."""
+    """Games that follow each other on one line are split by the parent and shipped in
+    batches like any other, and the output is the same."""
     path = tmp_path / "one-line.pdn"
     path.write_text("".join(f'[Event "g{n}"]1. 32-28 19-23 2-0' for n in range(400)))
     units = list(plan(input_list([str(path)], None), CheckOptions(), split_bytes=0,
-                      batch_chars=500, heavy_bytes=1000))  # fmt: skip
+                      batch_chars=500))  # fmt: skip
     assert len(units) > 10 and all(isinstance(task, Batch) for unit in units for task in unit)
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     convert([str(path)], "jsonl", one, 1)
-    convert([str(path)], "jsonl", two, 2, split_bytes=0, batch_chars=500, heavy_bytes=1000)
+    convert([str(path)], "jsonl", two, 2, split_bytes=0, batch_chars=500)
     assert two.read_bytes() == one.read_bytes()
     assert one.read_bytes().count(b"\n") == 400

@@ -46,7 +46,6 @@ from pdn_tools.run.rejects import LineCopier, Spool
 from pdn_tools.run.stages import Admission, StageCounts, Staged, StageOptions, stage_game
 from pdn_tools.run.units import (
     BATCH_CHARS,
-    HEAVY_BYTES,
     SPLIT_BYTES,
     Batch,
     Input,
@@ -404,7 +403,6 @@ def convert_inputs(
     stdin_name: str | None = None,
     split_bytes: int = SPLIT_BYTES,
     batch_chars: int = BATCH_CHARS,
-    heavy_bytes: int = HEAVY_BYTES,
 ) -> None:
     """Convert every file of *found* into *conversion*, in order.
 
@@ -428,7 +426,7 @@ def convert_inputs(
     if usable_jobs(jobs) <= 1:
         parts = _here(inputs, options, stream)
     else:
-        sizes = (split_bytes, batch_chars, heavy_bytes)
+        sizes = (split_bytes, batch_chars)
         parts = _in_workers(inputs, options, stream, jobs, sizes)
     try:
         with closing(parts):  # the worker processes are stopped here, whatever happens
@@ -449,7 +447,7 @@ def _in_workers(
     options: ConvertOptions,
     stdin: BinaryIO | None,
     jobs: int,
-    sizes: tuple[int, int, int],
+    sizes: tuple[int, int],
 ) -> Generator[Part, None, None]:
     """Convert in worker processes, parts in input order.  A JSON input is read here,
     game by game, in its turn (it cannot be cut, and a worker would hand back all of
@@ -469,8 +467,6 @@ def _in_workers(
             stdin,
             split_bytes=sizes[0],
             batch_chars=sizes[1],
-            heavy_bytes=sizes[2],
-            ship_games=True,
         )
         # Closed here, in this thread, however the loop ends: a pool left to the
         # cycle collector could be shut down from one of its own threads.

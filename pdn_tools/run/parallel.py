@@ -93,9 +93,7 @@ def check_inputs(
                     chunk = []
             yield source.size, chunk
         return
-    units = plan(
-        inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars, ship_games=True
-    )
+    units = plan(inputs, options, stdin, split_bytes=split_bytes, batch_chars=batch_chars)
     yield from ordered_map(run_unit, units, jobs, options)
 
 

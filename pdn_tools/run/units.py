@@ -1,13 +1,13 @@
 """Units of work: what one worker call reads and checks, wherever it runs.
 
-The inputs are cut into units of roughly equal size, in input order
-(:func:`plan`): several small files go together whole (:class:`WholeFile`), a large
-file is cut into game-aligned byte ranges (:class:`pdn_tools.run.spans.Span`) that
-the worker reads from the storage itself, and standard input, which only this
-process can read, is scanned here and its games shipped in batches (:class:`Batch`).
-A unit is a small picklable description, so the same units run in local worker
-processes (``--jobs``, :mod:`pdn_tools.run.parallel`) and on a Dask cluster
-(``--dask``, :mod:`pdn_tools.run.cluster`).  :func:`task_games` gives the games of a
+The inputs are cut into units of roughly equal size, in input order: several small
+files go together whole (:class:`WholeFile`); the games of a large file, and of
+standard input, are split by this process and shipped in batches (:class:`Batch`,
+:func:`plan`, for the worker processes of this machine, ``--jobs``:
+:mod:`pdn_tools.run.parallel`), or a large file is cut into game-aligned byte ranges
+that a worker reads from the storage itself (:class:`pdn_tools.run.spans.Span`, for
+a Dask cluster, ``--dask``: :mod:`pdn_tools.run.cluster`).  A unit is a small
+picklable description.  :func:`task_games` gives the games of a
 task in input order, as reading the whole file gives them; :func:`run_unit` checks
 them into :class:`~pdn_tools.report.records.Checked` values; :func:`failed_unit` is
 what a unit that could not run reports instead (E16), so that no part of the input
@@ -16,7 +16,7 @@ is silently dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -24,13 +24,12 @@ from pdn_tools.atomic import printable
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.pdn.records import Outcome
 from pdn_tools.report.records import Checked, file_checked
 from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions, check_file, checked, slot_games, unreadable
 from pdn_tools.run.discover import Found
 from pdn_tools.run.slots import SlotBatch, cut_batches
-from pdn_tools.run.spans import Span, cut_spans, span_games, span_records
+from pdn_tools.run.spans import Span, span_games
 
 #: Characters of game text per batch of a large file (about 70 ordinary games).
 BATCH_CHARS = 1 << 16
@@ -40,8 +39,6 @@ SPLIT_BYTES = 1 << 18
 GROUP_BYTES = 1 << 16
 #: At most this many small files per unit.
 GROUP_FILES = 64
-#: A span longer than this (bytes) is shipped as batches of games instead.
-HEAVY_BYTES = 1 << 22
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,31 +117,25 @@ def plan(
     split_bytes: int = SPLIT_BYTES,
     batch_chars: int = BATCH_CHARS,
     group_bytes: int = GROUP_BYTES,
-    keep_whole: Callable[[Input], bool] | None = None,
-    heavy_bytes: int = HEAVY_BYTES,
-    ship_games: bool = False,
 ) -> Iterator[Unit]:
-    """Cut the inputs into units of work, lazily and in order.
+    """Cut the inputs into units of work for the worker processes of this machine,
+    lazily and in order.
 
-    Files larger than *split_bytes* are scanned here and cut into spans of about
-    *batch_chars* characters of games (compressed ones, standard input, and every
-    file when *ship_games* is set, into batches of games shipped to the workers:
-    what worker processes of this machine are given); smaller files are grouped until their
-    sizes add up to *group_bytes*.  Files for which *keep_whole* is true (files that
-    are not PDN) are never cut.  A stretch longer than *heavy_bytes* that cannot be
-    cut into spans goes out in batches (:func:`cut_file`).
+    Files larger than *split_bytes*, and standard input, are split here and their
+    games shipped in batches of about *batch_chars* characters (:func:`cut_file`);
+    smaller files are grouped until their sizes add up to *group_bytes*.  (A cluster
+    cuts large files into spans instead: :mod:`pdn_tools.run.cluster`.)
     """
     group: Unit = []
     group_size = 0
     for source in inputs:
         size = source.size
-        whole = keep_whole is not None and keep_whole(source)
-        if source.path == "-" or (size > split_bytes and not whole):
+        if source.path == "-" or size > split_bytes:
             if group:
                 yield group
                 group, group_size = [], 0
-            tasks = cut_file(source, options, stdin, batch_chars, size, heavy_bytes, ship_games)
-            yield from ([task] for task in tasks)
+            for batch in cut_file(source, stdin, options, batch_chars, size):
+                yield [batch]
             continue
         group.append(WholeFile(source, size))
         group_size += size
@@ -156,31 +147,15 @@ def plan(
 
 
 def cut_file(
-    source: Input,
-    options: CheckOptions,
-    stdin: BinaryIO | None,
-    batch_chars: int,
-    size: int = 0,
-    heavy_bytes: int = HEAVY_BYTES,
-    ship_games: bool = False,
-) -> Iterator[Task]:
-    """The tasks of one large input, in order: spans of a file, batches of a
-    compressed file or of standard input (or of any file, with *ship_games*).
+    source: Input, stdin: BinaryIO | None, options: CheckOptions, batch_chars: int, size: int = 0
+) -> Iterator[Batch]:
+    """The games of one large input (a file, or standard input: *stdin*), split here,
+    in batches, in order.
 
-    A span longer than *heavy_bytes* (a file, or a stretch of one, without a place
-    where it can be cut: games on one line, games without terminators, UTF-16) is
-    read here and its games shipped in batches instead, so that no worker result
-    grows with the file.
+    The split is the scan that cutting the file into byte ranges would need, and
+    workers that read ranges would split them again: on one machine, shipping the
+    split games costs less in all.
     """
-    if source.path != "-" and not storage.compressed(source.path) and not ship_games:
-        for span in cut_spans(
-            source.file_no, source.path, source.name, options.read, batch_chars, size
-        ):
-            if span.weight > max(heavy_bytes, 8 * batch_chars):
-                yield from _span_batches(span, source, options.read, batch_chars)
-            else:
-                yield span
-        return
     if source.path != "-":
         with storage.open_binary(source.path) as handle:
             for batch in cut_batches(handle, options.read, batch_chars, size):
@@ -190,28 +165,6 @@ def cut_file(
         raise ValueError("standard input named as input but no stream given")
     for batch in cut_batches(stdin, options.read, batch_chars, size):
         yield Batch(source, batch)
-
-
-def _span_batches(
-    span: Span, source: Input, options: ReadOptions, batch_chars: int
-) -> Iterator[Batch]:
-    """The games of *span*, read here, in batches of about *batch_chars* characters."""
-    outcome = Outcome()
-    batch = SlotBatch()
-    chars = 0
-    spent = 0
-    for record in span_records(span, options, outcome):
-        batch.slots.append(record)
-        chars += len(record.chunk.text or "")
-        if chars >= batch_chars:
-            batch.weight = min(chars, max(0, span.weight - spent))
-            spent += batch.weight
-            yield Batch(source, batch)
-            batch, chars = SlotBatch(), 0
-    if outcome.games == 0:
-        batch.empty_file = outcome.issues
-    batch.weight = max(0, span.weight - spent)
-    yield Batch(source, batch)
 
 
 def task_games(task: Task, options: ReadOptions, report: FileReport) -> Iterator[Game]:
