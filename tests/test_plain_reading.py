@@ -205,6 +205,7 @@ def test_generated_texts_read_alike(tags: bool, words: list[tuple[str, str]]) ->
     [
         ('[Event "e"]\n1. 32-28 19-23 2. 28x19 14x23 1-0', True),
         ("1. 32-28 {a comment} 19-23 $3 2-0", True),
+        ('[Event "e"]\n\t\t1. 32-28 19-23\n\t\t1-1', True),  # a terminator after a tab
         ("1. 32-28 (1. 33-28) 19-23 *", False),  # a variation needs the parser
         ("1. 32-28 19-23 {c}2-1", False),  # a result glued to a comment
         ("1.2-1 *", False),  # a result glued to a move number

@@ -13,6 +13,7 @@ Layer 6, the top of the pipeline: it may import every layer and none imports it.
 from __future__ import annotations
 
 import errno
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -21,15 +22,22 @@ import click
 
 from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
 from pdn_tools.cli.config import ConfigError
-from pdn_tools.cli.convert import convert
-from pdn_tools.cli.duplicates import duplicates
-from pdn_tools.cli.engine import moves, perft
-from pdn_tools.cli.report import report
-from pdn_tools.cli.schema import schema_command
-from pdn_tools.cli.show import show
-from pdn_tools.cli.stats import stats
-from pdn_tools.cli.validate import validate
 from pdn_tools.version import __version__, version_line
+
+#: The sub-commands: name -> (module, attribute).  A command's module is imported when
+#: the command is asked for, so that ``pdn validate`` does not start by importing
+#: what only ``pdn convert`` needs (pyarrow, the writers).
+COMMANDS = {
+    "validate": ("pdn_tools.cli.validate", "validate"),
+    "moves": ("pdn_tools.cli.engine", "moves"),
+    "perft": ("pdn_tools.cli.engine", "perft"),
+    "convert": ("pdn_tools.cli.convert", "convert"),
+    "show": ("pdn_tools.cli.show", "show"),
+    "stats": ("pdn_tools.cli.stats", "stats"),
+    "duplicates": ("pdn_tools.cli.duplicates", "duplicates"),
+    "report": ("pdn_tools.cli.report", "report"),
+    "schema": ("pdn_tools.cli.schema", "schema_command"),
+}
 
 
 class _Group(click.Group):
@@ -43,6 +51,22 @@ class _Group(click.Group):
 
     running: str = "pdn"
     """The sub-command being run, for messages."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, attribute = COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def all_commands(self) -> dict[str, click.Command]:
+        """Every sub-command by name (their modules imported)."""
+        with click.Context(self) as ctx:
+            found = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+        return {name: command for name, command in found.items() if command is not None}
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -153,14 +177,3 @@ def _exit_status(exc: SystemExit) -> int:
 @click.version_option(__version__, prog_name="pdn", message=version_line())
 def main() -> None:
     """Check and convert draughts game records written in PDN."""
-
-
-main.add_command(validate)
-main.add_command(moves)
-main.add_command(perft)
-main.add_command(convert)
-main.add_command(show)
-main.add_command(stats)
-main.add_command(duplicates)
-main.add_command(report)
-main.add_command(schema_command)

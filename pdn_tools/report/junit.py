@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import tempfile
 from typing import IO, TextIO
-from xml.sax.saxutils import escape, quoteattr
 
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
@@ -30,6 +29,8 @@ def clean(text: str) -> str:
 
 def attr(value: str | int) -> str:
     """An XML attribute value, quoted and escaped."""
+    from xml.sax.saxutils import quoteattr  # imported when used: it imports urllib
+
     return quoteattr(clean(str(value)))
 
 
@@ -118,5 +119,7 @@ class JunitReporter:
 
 def _text(game: GameReport, issues: list[Issue]) -> str:
     """The findings as text lines, escaped for an XML element."""
+    from xml.sax.saxutils import escape
+
     lines = issue_lines(game.file, game.game, issues, show_info=True)
     return escape(clean("\n".join(lines)))
