@@ -190,11 +190,11 @@ class GameBuilder:
         cut the chunk at its terminator: what follows the tags up to the last word is
         the move run, if every word in it is one item of the grammar's move run
         (:meth:`_words` says so as it reads them, else the game is read again with
-        the parser).  A result inside the run, which the lexer
-        would make a token of its own, cannot occur: the splitter ends a game at
-        every result that follows whitespace outside comments and variations, and
-        the run's words are whitespace-separated.  tests/test_plain_reading.py
-        compares both readings on every game of the corpora.
+        the parser).  A result inside the run, which the lexer would make a token of
+        its own, cannot occur: the splitter ends a game at every result that follows
+        whitespace outside comments and variations, and the run's words are
+        whitespace-separated.  ``tests/test_plain_reading.py`` compares both readings
+        on every game of the corpora.
         """
         start = _SPACES.match(text).end()  # type: ignore[union-attr]
         tokens: list[Any] = []
