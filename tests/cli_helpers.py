@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 from conftest import REPO
+
+from pdn_tools.cli import main
 
 PDN = [sys.executable, "-m", "pdn_tools"]
 
@@ -45,3 +48,10 @@ MIXED = (
     '[Event "Club, round 1"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n1. 32- 28 18-23 *\n\n'
     '[Event "b"]\n[GameType "20"]\n1. 32-28 18-23 2. 28-23 *\n'
 )
+
+
+def all_commands() -> dict[str, click.Command]:
+    """Every sub-command of ``pdn`` by name (the group imports them when asked for)."""
+    with click.Context(main) as ctx:
+        found = {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
+    return {name: command for name, command in found.items() if command is not None}

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import click
 import pytest
-from cli_helpers import run
+from cli_helpers import all_commands, run
 from conftest import REPO
 
-from pdn_tools.cli import main
-
-COMMANDS_LOADED = main.all_commands()  # type: ignore[attr-defined]
+COMMANDS_LOADED = all_commands()
 
 DOC = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
 

@@ -179,7 +179,7 @@ def run_bytes_stdin(stdin: bytes, *args: str) -> subprocess.CompletedProcess[byt
     )
 
 
-def test_a_large_stretch_without_cuts_goes_out_in_batches(tmp_path: Path) -> None:
+def test_games_on_one_line_go_out_in_batches(tmp_path: Path) -> None:
     """Games that follow each other on one line are split by the parent and shipped in
     batches like any other, and the output is the same."""
     path = tmp_path / "one-line.pdn"

@@ -62,12 +62,6 @@ class _Group(click.Group):
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
 
-    def all_commands(self) -> dict[str, click.Command]:
-        """Every sub-command by name (their modules imported)."""
-        with click.Context(self) as ctx:
-            found = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
-        return {name: command for name, command in found.items() if command is not None}
-
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
-from pdn_tools.pdn.grammar import parser, pattern, run_items, tag_pattern
+from pdn_tools.pdn.grammar import parser, run_items, tag_pattern, terminal
 from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -999,10 +999,10 @@ class _NotPlain(Exception):
 
 #: Whitespace (what the lexer ignores between tokens, but for literal \r and \n).
 _SPACES = re.compile(r"\s*")
-_TAG_RUN = re.compile(pattern("TAG_RUN"))
+_TAG_RUN = terminal("TAG_RUN")
 #: The terminators a plain game ends with (results the lexer always reads as such).
 _PLAIN_TERMINATOR = re.compile(r"[012]-[012]|1/2-1/2|\*")
-_RESULT = re.compile(pattern("RESULT"))
+_RESULT = terminal("RESULT")
 
 
 def _token(kind: str, text: str, start: int, end: int) -> Token:
@@ -1027,7 +1027,7 @@ def _advance(text: str, begin: int, end: int, line: int, line_start: int) -> tup
 _Finding = tuple[str, str, bool]  # code, message, reported once per game
 _ParsedMove = tuple[MoveText, str | None, tuple[_Finding, ...]]
 _MOVE_CACHE_SIZE = 50_000
-_WHOLE_MOVE = re.compile(pattern("MOVE"))
+_WHOLE_MOVE = terminal("MOVE")
 #: A tag with a plain value (no escapes, quotes or line breaks) and a plain name.
 _PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
 #: Cached readings of tag names: raw name -> (name, why irregular, standard key).

@@ -62,6 +62,11 @@ def run_items() -> re.Pattern[str]:
 
 
 @cache
+def terminal(name: str) -> re.Pattern[str]:
+    """Terminal *name* of the grammar, compiled."""
+    return re.compile(pattern(name))
+
+
 def tag_pattern() -> re.Pattern[str]:
     """One tag, for splitting a TAG_RUN token."""
-    return re.compile(pattern("TAG"))
+    return terminal("TAG")

@@ -39,6 +39,12 @@ class FileReport:
     issues: list[Issue] = field(default_factory=list)
     encoding: str = "utf-8"
 
+    @property
+    def without_games(self) -> bool:
+        """Whether the file (or the part of it read) held no game and has findings to
+        report instead (a file without games always has one: W35, E15 or E12)."""
+        return self.games == 0 and bool(self.issues)
+
 
 def _binary(handle: IO[bytes] | IO[str]) -> BinaryIO:
     """A binary view of *handle* (text handles are re-encoded as UTF-8)."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.grammar import pattern
+from pdn_tools.pdn.grammar import pattern, terminal
 from pdn_tools.pdn.source import Piece
 
 #: How many following lines a tag value may continue onto (FEN values broken over lines).
@@ -128,7 +128,7 @@ _STARTS = re.compile(r"[{\[;()/*\\\u00bd]")
 #: digit forms, found by a search for a literal first character, which skips ahead
 #: in C where the alternation of _SPECIAL tries every branch at every position.
 _QUICK_DASH = re.compile(r"-(?:(?<=[012]-)|(?<=[012] -)) ?[012](?:(?![0-9])|(?=0*1\.))")
-_TAG = re.compile(pattern("TAG"))
+_TAG = terminal("TAG")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")

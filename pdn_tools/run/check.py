@@ -118,7 +118,7 @@ def iter_file(
             raise
         yield unreadable(file_no, name, unreadable_reason(source, exc))
         return
-    if report.games == 0 and report.issues:
+    if report.without_games:
         yield file_checked(file_no, name, report.issues)
 
 

@@ -47,7 +47,6 @@ from pdn_tools.run.stages import Admission, StageCounts, Staged, StageOptions, s
 from pdn_tools.run.units import (
     BATCH_CHARS,
     SPLIT_BYTES,
-    Batch,
     Input,
     Task,
     Unit,
@@ -239,8 +238,8 @@ def task_converted(task: Task, options: ConvertOptions, part: Part) -> Iterator[
     report = FileReport(name)
     for game in task_games(task, options.read, report):
         yield convert_game(game, options)
-    if report.games == 0 and not (isinstance(task, Batch) and task.batch.empty_file is None):
-        part.empty = report.issues  # (a file's last batch may hold no game)
+    if report.without_games:
+        part.empty = report.issues
 
 
 def convert_task(task: Task, options: ConvertOptions) -> Part:
@@ -498,7 +497,7 @@ def _here(
                 reading = opened.enter_context(storage.open_binary(path))
             for game in read_games(reading, options.read, name=source.name, report=report):
                 yield Part(source.file_no, source.name, path, [convert_game(game, options)])
-        if report.games == 0:
+        if report.without_games:
             yield Part(source.file_no, source.name, path, empty=report.issues)
 
 

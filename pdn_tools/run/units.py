@@ -221,7 +221,7 @@ def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
         out.extend(
             checked(file_no, game, options) for game in task_games(task, options.read, report)
         )
-        if report.games == 0 and report.issues:
+        if report.without_games:
             out.append(file_checked(file_no, name, report.issues))
     return weight, out
 
