@@ -1,16 +1,23 @@
-"""Time ``pdn validate --jobs N`` against ``--jobs 1`` on a large generated file.
+"""Time ``pdn validate --jobs N`` against ``--jobs 1`` on large generated files.
 
 Why: ``--jobs`` must pay off where it matters, on large inputs, and must not change
 the report.  The script generates (once, cached in ``benchmarks/data/``) a file of
-random legal international games with ``gen_games.py``, optionally repeated to grow
-it, then runs ``pdn validate FILE --format jsonl`` for each job count in a fresh
-process (best of ``--repeat`` wall-clock runs), checks that every run wrote the same
-bytes as ``--jobs 1``, and prints games/s and the speed-up.  The job counts take
-turns run by run, so load from other programs affects them alike.
+random legal international games with ``gen_games.py``, repeated to grow it (one
+size per ``--copies`` value), then runs ``pdn validate FILE --format jsonl`` for each
+job count in a fresh process, checks that every run wrote the same bytes as
+``--jobs 1``, and prints games/s and the speed-up.  The job counts take turns run by
+run, so load from other programs affects them alike; the speed-up is given twice:
+from the best run of each job count, and as the median of the rounds' own ratios
+(each round's runs follow each other, so a drift of the machine's speed cancels).
+
+Every run also pays a fixed cost that no worker can share: starting Python and
+importing the package, timed here on a file of one game and printed as "start-up".
+It is why the speed-up grows with the size of the input.
 
 Usage::
 
     python3 benchmarks/bench_jobs.py                       # 2,000 games x 4, jobs 1 and 2
+    python3 benchmarks/bench_jobs.py --copies 1,4,10 --repeat 5   # the speed-up by size
     python3 benchmarks/bench_jobs.py --games 500 --copies 1 --repeat 1   # quick look
     python3 benchmarks/bench_jobs.py --jobs 1,2,4 --syntax-only
     python3 benchmarks/bench_jobs.py --compiled [--install]   # our compiled build
@@ -25,8 +32,10 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -81,13 +90,47 @@ def time_run(
     return elapsed, hashlib.sha256(done.stdout).hexdigest()
 
 
+def start_up(compiled: Path | None, repeat: int) -> float:
+    """Best wall time of ``pdn validate`` on a file of one game: the part of every run
+    that one process does alone (Python's start, imports, reading the options)."""
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "one.pdn"
+        one.write_text('[Event "start-up"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+        return min(time_run(one, 1, False, compiled)[0] for _ in range(max(repeat, 5)))
+
+
+def measure(
+    path: Path, jobs_list: list[int], repeat: int, syntax_only: bool, compiled: Path | None
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Best wall time per job count, and the median of each round's speed-up over the
+    first job count; every run's report checked against the first one's."""
+    reference = None
+    best: dict[int, float] = {}
+    ratios: dict[int, list[float]] = {jobs: [] for jobs in jobs_list}
+    # Job counts take turns, so a burst of load from elsewhere hits them alike.
+    for _ in range(repeat):
+        times: dict[int, float] = {}
+        for jobs in jobs_list:
+            elapsed, digest = time_run(path, jobs, syntax_only, compiled)
+            reference = reference or digest
+            if digest != reference:
+                raise SystemExit(f"bench_jobs: --jobs {jobs} wrote a different report")
+            best[jobs] = min(best.get(jobs, elapsed), elapsed)
+            times[jobs] = elapsed
+        for jobs in jobs_list:
+            ratios[jobs].append(times[jobs_list[0]] / times[jobs])
+    return best, {jobs: statistics.median(values) for jobs, values in ratios.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=2000, help="games generated (2000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
-    parser.add_argument("--copies", type=int, default=4, help="the file repeated (4 times)")
+    parser.add_argument(
+        "--copies", default="4", help="the file repeated, one size per value: 1,4,10 (4)"
+    )
     parser.add_argument("--jobs", default="1,2", help="job counts, comma-separated (1,2)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per job count, best kept")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per job count and size")
     parser.add_argument("--syntax-only", action="store_true", help="read only, no replay")
     parser.add_argument(
         "--compiled", action="store_true", help="run our compiled build (benchmarks/.venvs)"
@@ -98,32 +141,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.compiled and compiled is None:
         return 1
 
-    path, games = input_file(args.games, args.seed, args.copies)
     jobs_list = [int(j) for j in args.jobs.split(",")]
-    size = path.stat().st_size / 1e6
+    copies_list = [int(c) for c in args.copies.split(",")]
     mode = "syntax only" if args.syntax_only else "read and replay"
-    print(f"{path.name}: {games} games, {size:.1f} MB, {mode}; cores: {os.cpu_count()}")
     built = f"compiled ({compiled})" if compiled else "the checkout (pure Python)"
-    print(f"build: {built}")
+    print(f"{mode}; cores: {os.cpu_count()}; build: {built}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    reference = None
-    best: dict[int, float] = {}
-    # Job counts take turns, so a burst of load from elsewhere hits them alike.
-    for _ in range(args.repeat):
+    print(f"start-up (a file of one game, best run): {start_up(compiled, args.repeat):.3f} s")
+    rows = []
+    for copies in copies_list:
+        path, games = input_file(args.games, args.seed, copies)
+        best, median = measure(path, jobs_list, args.repeat, args.syntax_only, compiled)
+        size = path.stat().st_size / 1e6
         for jobs in jobs_list:
-            elapsed, digest = time_run(path, jobs, args.syntax_only, compiled)
-            reference = reference or digest
-            if digest != reference:
-                raise SystemExit(f"bench_jobs: --jobs {jobs} wrote a different report")
-            best[jobs] = min(best.get(jobs, elapsed), elapsed)
+            rows.append(
+                f"| {games:,} ({size:.1f} MB) | {jobs} | {best[jobs]:.2f} | "
+                f"{games / best[jobs]:,.0f} | {best[jobs_list[0]] / best[jobs]:.2f} | "
+                f"{median[jobs]:.2f} |"
+            )
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| jobs | best s | games/s | speed-up |")
-    print("|---:|---:|---:|---:|")
-    for jobs in jobs_list:
-        print(
-            f"| {jobs} | {best[jobs]:.2f} | {games / best[jobs]:,.0f} | "
-            f"{best[jobs_list[0]] / best[jobs]:.2f} |"
-        )
+    print(f"runs per job count and size: {args.repeat}")
+    print("| games | jobs | best s | games/s | speed-up: best runs | median of rounds |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
     print("identical output for every job count: yes")
     return 0
 

@@ -1,4 +1,10 @@
-"""The report formats of ``pdn validate --format``, by name."""
+"""The report formats of ``pdn validate --format``, by name.
+
+Each writer is imported when its format is asked for: a run writes one format, and
+some writers import much that the others do not need (SARIF reads the package
+metadata through :mod:`importlib.metadata`, HTML the board diagrams), which every
+run would otherwise pay for at start-up.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,6 @@ from typing import TextIO
 
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import Reporter
-from pdn_tools.report.github import GithubReporter
-from pdn_tools.report.html import HtmlReporter
-from pdn_tools.report.jsonfmt import JsonlReporter, JsonReporter
-from pdn_tools.report.junit import JunitReporter
-from pdn_tools.report.sarif import SarifReporter
-from pdn_tools.report.text import TextReporter
 
 #: Format names, the human one first.
 FORMATS = ("text", "jsonl", "json", "github", "sarif", "junit", "html")
@@ -32,17 +32,31 @@ def make_reporter(
     """The reporter for format *name*, writing to *out* (``text`` in colour when
     *colour*)."""
     if name == "text":
+        from pdn_tools.report.text import TextReporter
+
         return TextReporter(out, show_info, colour)
     if name == "jsonl":
+        from pdn_tools.report.jsonfmt import JsonlReporter
+
         return JsonlReporter(out)
     if name == "json":
+        from pdn_tools.report.jsonfmt import JsonReporter
+
         return JsonReporter(out)
     if name == "github":
+        from pdn_tools.report.github import GithubReporter
+
         return GithubReporter(out, show_info)
     if name == "sarif":
+        from pdn_tools.report.sarif import SarifReporter
+
         return SarifReporter(out)
     if name == "junit":
+        from pdn_tools.report.junit import JunitReporter
+
         return JunitReporter(out, fail_on)
     if name == "html":
+        from pdn_tools.report.html import HtmlReporter
+
         return HtmlReporter(out, show_info=show_info, fail_on=fail_on)
     raise ValueError(f"unknown report format {name!r}")

@@ -66,8 +66,8 @@ def _split(deltas: tuple[int, ...]) -> Shifts:
 
 
 def tables_for(variant: Variant, geo: Geometry) -> MoveTables:
-    """Build the move tables of *variant* on its board *geo* (about 25 ms on 10x10;
-    the generator that owns them is built once per variant)."""
+    """Build the move tables of *variant* on its board *geo* (a few milliseconds on
+    10x10, once per process: the generator that owns them is built once per variant)."""
     flying = variant.king_range is KingRange.FLYING
     back = variant.men_capture_backward
     up = (UP_LEFT, UP_RIGHT)
@@ -141,8 +141,10 @@ def _step_chunks(geo: Geometry, shifts: Shifts, code_bits: int) -> ChunkTables:
     """Codes of men steps, looked up :data:`CHUNK` target bits at a time.
 
     Turning a target mask into codes bit by bit costs a Python loop turn per move; by
-    chunks it costs one per chunk (each entry lists the codes of its bits in ascending
-    order: entry v is the code of v's lowest bit followed by entry v without that bit).
+    chunks it costs one per chunk.  Entry v of a chunk's table lists the codes of v's
+    bits in ascending order; the table is built a bit at a time: the entries with bit
+    k set are those below ``1 << k`` followed by bit k's own code (if a step lands
+    there), so each entry is one tuple concatenation.
     """
     left, right = shifts
     size = len(geo.square_of)
@@ -151,15 +153,14 @@ def _step_chunks(geo: Geometry, shifts: Shifts, code_bits: int) -> ChunkTables:
         for n in amounts:
             tables = []
             for base in range(0, size, CHUNK):
-                table: list[tuple[int, ...]] = [()] * (1 << CHUNK)
-                for v in range(1, 1 << CHUNK):
-                    low = v & -v
-                    to = base + low.bit_length() - 1
+                table: list[tuple[int, ...]] = [()]
+                for to in range(base, base + CHUNK):
                     frm = to - n if is_left else to + n
-                    own: tuple[int, ...] = ()
                     if to < size and geo.square_of[to] and 0 <= frm < size and geo.square_of[frm]:
                         own = (move_code(frm, to, False, code_bits),)
-                    table[v] = own + table[v ^ low]
+                        table += [codes + own for codes in table]
+                    else:
+                        table += table
                 tables.append(tuple(table))
             out.append((n, is_left, tuple(tables)))
     return tuple(out)

@@ -14,7 +14,6 @@ reference the parallel path is tested against (byte-identical reports).
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import signal
@@ -113,6 +112,8 @@ def _die_with_parent(parent: int) -> None:
     """
     if sys.platform.startswith("linux"):
         try:
+            import ctypes  # only workers need it: not imported by every run
+
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):

@@ -15,9 +15,11 @@ from pdn_tools.rules import (
     legal_moves,
     parse_fen,
     variant_by_name,
+    variants,
     write_fen,
 )
 from pdn_tools.rules.geometry import DOWN_LEFT, UP_RIGHT
+from pdn_tools.rules.movetables import CHUNK, move_code, tables_for
 
 
 def test_square_coordinates_follow_the_formula() -> None:
@@ -82,3 +84,29 @@ def test_a_position_of_another_board_is_refused() -> None:
     eight = replace(INTERNATIONAL, name="8x8", gametype=None, board=BoardSpec(8, 8), men_rows=3)
     with pytest.raises(ValueError, match="8x8"):
         legal_moves(Position.initial(eight), INTERNATIONAL)
+
+
+@pytest.mark.parametrize("name", [v.name for v in variants()])
+def test_step_chunk_tables_list_the_codes_of_each_bit(name: str) -> None:
+    """Entry v of a chunk's table holds, in ascending bit order, the code of every
+    man step landing on a bit of v (the tables are built by doubling; this is their
+    definition, checked entry by entry)."""
+    variant = variant_by_name(name)
+    geo = geometry_for(variant.board)
+    tables = tables_for(variant, geo)
+    size = len(geo.square_of)
+    for side_tables in tables.step_chunks:
+        assert side_tables, "every side steps somewhere"
+        for n, is_left, chunks in side_tables:
+            for k, table in enumerate(chunks):
+                assert len(table) == 1 << CHUNK
+                for v in range(1 << CHUNK):
+                    expected = []
+                    for bit in range(CHUNK):
+                        to = k * CHUNK + bit
+                        frm = to - n if is_left else to + n
+                        if not v >> bit & 1 or to >= size or not 0 <= frm < size:
+                            continue
+                        if geo.square_of[to] and geo.square_of[frm]:
+                            expected.append(move_code(frm, to, False, tables.code_bits))
+                    assert table[v] == tuple(expected)
