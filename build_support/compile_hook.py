@@ -11,6 +11,12 @@ When compiling fails — no C compiler, a mypyc error, an unsupported interprete
 the hook prints one warning line and the wheel is the pure-Python one, which works
 the same, only slower.  Editable installs (``pip install -e .``) are always pure.
 
+Every regular wheel, compiled or pure, also gets the parser built from the grammar
+and saved (``pdn_tools/grammar/pdn.lark.tables``, :func:`pdn_tools.pdn.grammar.write_tables`),
+which the installed package loads instead of building it at each start.  Without it
+(lark missing from the build environment, say) the package builds the parser itself,
+as a source checkout does.
+
 Environment variables:
 
 * ``PDN_TOOLS_PURE=1`` — build the pure-Python wheel without trying to compile;
@@ -21,6 +27,7 @@ Environment variables:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -90,7 +97,11 @@ class CompileHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        if self.target_name != "wheel" or version == "editable" or _flag("PDN_TOOLS_PURE"):
+        if self.target_name != "wheel" or version == "editable":
+            return
+        self._tables = Path(tempfile.mkdtemp(prefix="pdn-tools-tables-"))
+        self._add_tables(self._tables, build_data)
+        if _flag("PDN_TOOLS_PURE"):
             return
         work = Path(tempfile.mkdtemp(prefix="pdn-tools-mypyc-"))
         self._work = work
@@ -113,9 +124,36 @@ class CompileHook(BuildHookInterface):
         build_data["infer_tag"] = True
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
-        work = getattr(self, "_work", None)
-        if work is not None:
-            shutil.rmtree(work, ignore_errors=True)
+        for attribute in ("_work", "_tables"):
+            work = getattr(self, attribute, None)
+            if work is not None:
+                shutil.rmtree(work, ignore_errors=True)
+
+    def _add_tables(self, work: Path, build_data: dict[str, Any]) -> None:
+        """Save the parser built from the grammar into the wheel (see the module's
+        docstring); on failure, one warning line and a wheel without it."""
+        root = Path(self.root)
+        try:
+            # The grammar module alone (it imports nothing else of the package).
+            spec = importlib.util.spec_from_file_location(
+                "_pdn_tools_grammar", root / "pdn_tools" / "pdn" / "grammar.py"
+            )
+            if spec is None or spec.loader is None:
+                raise RuntimeError("pdn_tools/pdn/grammar.py cannot be loaded")
+            grammar = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(grammar)
+            tables = work / "pdn.lark.tables"
+            with tables.open("wb") as handle:
+                grammar.write_tables((root / "grammar" / "pdn.lark").read_text("utf-8"), handle)
+        except Exception as exc:
+            print(
+                f"WARNING: pdn-tools: the parser could not be saved ({exc}); "
+                "the package will build it at each start (same results, slower start)",
+                file=sys.stderr,
+                flush=True,
+            )
+            return
+        build_data["force_include"][str(tables)] = "pdn_tools/grammar/pdn.lark.tables"
 
     def _compile(self, work: Path) -> list[Path]:
         """Compile :data:`COMPILED` in *work*; the extension modules made there."""

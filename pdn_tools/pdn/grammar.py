@@ -5,16 +5,26 @@ in a source checkout it is read from ``grammar/pdn.lark``.  The splitter and the
 tree builder take the patterns they need (results, tags, moves) from the loaded
 grammar, so the grammar file stays the one definition of PDN's tokens.
 lark-cython is used when it is installed (the ``fast`` extra).
+
+Building the parser from the grammar is a large part of every command's start (lark
+first builds its own parser of grammar files); so the wheel build saves the built
+parser beside the grammar (``pdn_tools/grammar/pdn.lark.tables``, lark's
+``Lark.save``: :func:`write_tables`), and :func:`parser` loads it when it was made
+from the same grammar text, lark version and options (:func:`tables_key`), else
+builds the parser from the grammar as a source checkout always does.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+import lark
 from lark import Lark
 
 try:  # pragma: no cover - depends on the environment
@@ -34,13 +44,60 @@ def grammar_text() -> str:
     return source.read_text(encoding="utf-8")
 
 
+#: How the parser is built from the grammar.
+OPTIONS: dict[str, Any] = {"parser": "lalr", "lexer": "basic", "maybe_placeholders": False}
+#: The saved parser, inside the installed package (made by the wheel build).
+TABLES = "grammar/pdn.lark.tables"
+
+
 @cache
 def parser() -> Lark:
-    """The LALR parser for one game chunk (built once per process)."""
-    options: dict[str, Any] = {"parser": "lalr", "lexer": "basic", "maybe_placeholders": False}
-    if _PLUGINS is not None:
-        options["_plugins"] = _PLUGINS
-    return Lark(grammar_text(), **options)
+    """The LALR parser for one game chunk (loaded or built once per process)."""
+    text = grammar_text()
+    shipped = resources.files("pdn_tools").joinpath(TABLES)
+    if shipped.is_file():
+        loaded = load_tables(text, shipped.read_bytes())
+        if loaded is not None:
+            return loaded
+    return build_parser(text)
+
+
+def build_parser(text: str) -> Lark:
+    """The parser of grammar *text*, built (with lark-cython's classes when installed)."""
+    plugins: dict[str, Any] = {} if _PLUGINS is None else {"_plugins": _PLUGINS}
+    return Lark(text, **OPTIONS, **plugins)
+
+
+def tables_key(text: str) -> bytes:
+    """What a saved parser was made from: the grammar *text*, lark's version and
+    :data:`OPTIONS` (a digest, the first line of the tables file)."""
+    made_from = repr((text, lark.__version__, sorted(OPTIONS.items())))
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest().encode("ascii")
+
+
+def write_tables(text: str, handle: BinaryIO) -> None:
+    """Save the parser of grammar *text* to *handle* for :func:`load_tables`: the key
+    (:func:`tables_key`) on the first line, then lark's own serialisation."""
+    handle.write(tables_key(text) + b"\n")
+    Lark(text, **OPTIONS).save(handle)
+
+
+def load_tables(text: str, data: bytes) -> Lark | None:
+    """The parser saved in *data* (see :func:`write_tables`), or None when it was not
+    made from grammar *text* with this lark and these options, or cannot be read.
+
+    The file is part of the installed package, as trusted as its code (lark's
+    serialisation is a pickle).  lark-cython's classes are put in when it is
+    installed, as when the parser is built.
+    """
+    key, _, saved = data.partition(b"\n")
+    if key != tables_key(text):
+        return None
+    plugins: dict[str, Any] = {} if _PLUGINS is None else {"_plugins": _PLUGINS}
+    try:
+        return Lark.__new__(Lark)._load(io.BytesIO(saved), **plugins)
+    except Exception:  # a damaged file: build the parser instead
+        return None
 
 
 def uses_cython() -> bool:
