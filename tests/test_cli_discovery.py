@@ -107,6 +107,47 @@ def test_exclude_and_gitignore_switches(repo: Path) -> None:
     assert "games/x.tmp.pdn" in files_read(unignored)
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--exclude", "\\"], "--exclude"),
+        (["--extend-exclude", "a/", "--extend-exclude", "!"], "--extend-exclude"),
+    ],
+)
+def test_an_invalid_exclusion_pattern_is_a_usage_error(
+    tmp_path: Path, args: list[str], option: str
+) -> None:
+    write(tmp_path / "a.pdn", GOOD.format("a"))
+    done = run("validate", ".", *args, "--isolated", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"pdn validate: Invalid value for '{option}': ")
+    assert "is not a valid pattern" in line
+
+
+def test_an_invalid_pattern_in_the_configuration_names_the_file(tmp_path: Path) -> None:
+    write(tmp_path / "a.pdn", GOOD.format("a"))
+    write(tmp_path / "pdn.toml", 'extend-exclude = ["old/", "!"]\n')
+    done = run("validate", ".", cwd=tmp_path)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith("pdn validate: ") and "pdn.toml" in line
+    assert "extend-exclude: '!' is not a valid pattern" in line
+
+
+def test_gitignore_lines_git_cannot_read_are_skipped(tmp_path: Path) -> None:
+    """git skips a line of .gitignore that is no pattern; so do we, and the other
+    lines still apply."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    write(tmp_path / ".gitignore", "!\nskipped.pdn\n\\\n")
+    write(tmp_path / "a.pdn", GOOD.format("a"))
+    write(tmp_path / "skipped.pdn", BAD.format("ignored"))
+    done = run("validate", ".", "--format", "jsonl", "--isolated", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert files_read(done) == ["a.pdn"]
+
+
 def test_fifo_is_skipped_with_a_note(tmp_path: Path) -> None:
     write(tmp_path / "a.pdn", GOOD.format("a"))
     os.mkfifo(tmp_path / "pipe.pdn")

@@ -43,7 +43,7 @@ from pdn_tools.replay.rule_options import (
 from pdn_tools.report.selection import Selection, SelectionError, parse_prefixes
 from pdn_tools.rules import Variant, variant_by_name, variants
 from pdn_tools.run.check import CheckOptions
-from pdn_tools.run.discover import DEFAULT_EXCLUDE, Patterns, WalkOptions
+from pdn_tools.run.discover import DEFAULT_EXCLUDE, PatternError, Patterns, WalkOptions
 from pdn_tools.run.parallel import default_jobs
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -586,24 +586,37 @@ def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> 
 
 def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:
     """The exclusions: ``--exclude`` (or the file's ``exclude``, or the default) and
-    every ``extend-exclude`` of the file and the command line."""
+    every ``extend-exclude`` of the file and the command line.  A pattern that is not
+    ``.gitignore`` syntax is a usage error naming it and where it was given."""
     cwd = os.getcwd()
     cli_exclude: tuple[str, ...] = kwargs.pop("exclude", ())
     cli_extend: tuple[str, ...] = kwargs.pop("extend_exclude", ())
     if cli_exclude:
-        exclude = [Patterns(cli_exclude, cwd)]
+        exclude = [_option_patterns(cli_exclude, cwd, "--exclude")]
     elif "exclude" in config.values:
-        exclude = [
-            Patterns(_patterns(config.values["exclude"], config.where("exclude")), config.base)
-        ]
+        exclude = [_config_patterns(config, "exclude")]
     else:
         exclude = [Patterns(DEFAULT_EXCLUDE, cwd)]
     if "extend-exclude" in config.values:
-        extend = _patterns(config.values["extend-exclude"], config.where("extend-exclude"))
-        exclude.append(Patterns(extend, config.base))
+        exclude.append(_config_patterns(config, "extend-exclude"))
     if cli_extend:
-        exclude.append(Patterns(cli_extend, cwd))
+        exclude.append(_option_patterns(cli_extend, cwd, "--extend-exclude"))
     return WalkOptions(exclude=exclude, respect_gitignore=kwargs.pop("respect_gitignore", True))
+
+
+def _option_patterns(patterns: tuple[str, ...], cwd: str, option: str) -> Patterns:
+    try:
+        return Patterns(patterns, cwd)
+    except PatternError as exc:
+        raise click.BadParameter(str(exc), param_hint=f"'{option}'") from None
+
+
+def _config_patterns(config: Config, key: str) -> Patterns:
+    where = config.where(key)
+    try:
+        return Patterns(_patterns(config.values[key], where), config.base)
+    except PatternError as exc:
+        raise ConfigError(f"{where}: {key}: {exc}") from None
 
 
 def _rule_values(config: Config, cli: Iterable[tuple[str, str]]) -> dict[str, Any]:

@@ -68,9 +68,27 @@ DEFAULT_EXCLUDE = (
 PDN_ENDINGS = (".pdn", ".pdn.gz", ".pdn.bz2", ".pdn.xz")
 
 
+class PatternError(ValueError):
+    """An exclusion pattern that is not ``.gitignore`` syntax (``!`` alone, a ``\\``
+    at the end); the message names it."""
+
+
+def _valid(pattern: str) -> str | None:
+    """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
+    try:
+        GitIgnoreSpec.from_lines([pattern])
+    except ValueError as exc:
+        return str(exc.__cause__ or exc)
+    return None
+
+
 @dataclass(frozen=True)
 class Patterns:
-    """Exclusion patterns (``.gitignore`` syntax) and the folder they are relative to."""
+    """Exclusion patterns (``.gitignore`` syntax) and the folder they are relative to.
+
+    A pattern that is not valid raises :class:`PatternError` here, when the options
+    are read, before any file is.
+    """
 
     patterns: tuple[str, ...]
     base: str
@@ -78,7 +96,15 @@ class Patterns:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base", os.path.abspath(self.base))
-        object.__setattr__(self, "spec", GitIgnoreSpec.from_lines(self.patterns))
+        try:
+            spec = GitIgnoreSpec.from_lines(self.patterns)
+        except ValueError:
+            for pattern in self.patterns:
+                reason = _valid(pattern)
+                if reason is not None:
+                    raise PatternError(f"{pattern!r} is not a valid pattern: {reason}") from None
+            raise
+        object.__setattr__(self, "spec", spec)
 
     def base_for(self, root: str) -> str:
         """The folder the patterns are matched from below the walked folder *root*:
@@ -127,11 +153,17 @@ _Exclusion = tuple[str, GitIgnoreSpec]
 
 
 def _ignore_file(folder: str, path: str) -> _Ignore | None:
+    """The patterns of the ``.gitignore`` file *path*; lines that are not valid
+    patterns are skipped, as git skips them."""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return folder, GitIgnoreSpec.from_lines(handle.read().splitlines())
+            lines = handle.read().splitlines()
     except OSError:
         return None
+    try:
+        return folder, GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        return folder, GitIgnoreSpec.from_lines([line for line in lines if _valid(line) is None])
 
 
 def _ignored(ignores: Sequence[_Ignore], absolute: str, is_dir: bool) -> bool:
