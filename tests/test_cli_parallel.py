@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -170,6 +171,28 @@ def test_ordered_map_keeps_order_and_raises_in_turn() -> None:
             for value in ordered_map(_square_plus, failing(count), 2, 0):
                 got.append(value)
         assert got == [n * n for n in range(count)]
+
+
+def test_ordered_map_leaves_the_garbage_collector_as_it_found_it() -> None:
+    """The objects frozen while the workers run (shared with them page by page) are
+    unfrozen when the pool is done: after all results, after an early stop of the
+    consumer, and after an error."""
+    assert gc.get_freeze_count() == 0
+    assert list(ordered_map(_square_plus, range(20), 2, 0)) == [n * n for n in range(20)]
+    assert gc.get_freeze_count() == 0
+    results = ordered_map(_square_plus, range(20), 2, 0)
+    assert next(results) == 0
+    assert gc.get_freeze_count() > 0  # while the workers run
+    results.close()
+    assert gc.get_freeze_count() == 0
+
+    def failing() -> Iterator[int]:
+        yield from range(5)
+        raise OSError("unreadable")
+
+    with pytest.raises(OSError):
+        list(ordered_map(_square_plus, failing(), 2, 0))
+    assert gc.get_freeze_count() == 0
 
 
 def test_one_process_hands_a_large_file_on_in_pieces(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ reference the parallel path is tested against (byte-identical reports).
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -180,6 +181,13 @@ def ordered_map(
             yield func(item, context)
         return
     jobs = usable_jobs(jobs)
+    # The workers are forked: they share this process's memory page by page until one
+    # side writes to a page.  A full garbage collection here writes into every object
+    # it tracks (modules, functions, the parser...), so the kernel would copy each
+    # shared page; frozen (left out of collections) until the pool is done, they stay
+    # shared.  Python's gc documentation advises this before a fork; measured: 2-3 %
+    # less wall time for ``--jobs 2``.
+    gc.freeze()
     pool = ProcessPoolExecutor(
         jobs, mp_context=_context(), initializer=_start_worker, initargs=(os.getpid(),)
     )
@@ -207,6 +215,7 @@ def ordered_map(
             yield done.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        gc.unfreeze()
 
 
 __all__ = [
