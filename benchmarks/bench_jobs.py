@@ -16,7 +16,7 @@ It is why the speed-up grows with the size of the input.
 
 Usage::
 
-    python3 benchmarks/bench_jobs.py                       # 2,000 games x 4, jobs 1 and 2
+    python3 benchmarks/bench_jobs.py                       # 2,000 games x 4 and x 10, jobs 1 and 2
     python3 benchmarks/bench_jobs.py --copies 1,4,10 --repeat 5   # the speed-up by size
     python3 benchmarks/bench_jobs.py --games 500 --copies 1 --repeat 1   # quick look
     python3 benchmarks/bench_jobs.py --jobs 1,2,4 --syntax-only
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games generated (2000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
     parser.add_argument(
-        "--copies", default="4", help="the file repeated, one size per value: 1,4,10 (4)"
+        "--copies", default="4,10", help="the file repeated, one size per value (4,10)"
     )
     parser.add_argument("--jobs", default="1,2", help="job counts, comma-separated (1,2)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per job count and size")
