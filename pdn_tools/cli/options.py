@@ -605,6 +605,7 @@ def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:
 
 
 def _option_patterns(patterns: tuple[str, ...], cwd: str, option: str) -> Patterns:
+    """The patterns of a command-line *option*; an invalid one is a usage error."""
     try:
         return Patterns(patterns, cwd)
     except PatternError as exc:
@@ -612,6 +613,8 @@ def _option_patterns(patterns: tuple[str, ...], cwd: str, option: str) -> Patter
 
 
 def _config_patterns(config: Config, key: str) -> Patterns:
+    """The patterns of the configuration's *key*; an invalid one is an error naming
+    the file."""
     where = config.where(key)
     try:
         return Patterns(_patterns(config.values[key], where), config.base)

@@ -62,10 +62,14 @@ def parser() -> Lark:
     return build_parser(text)
 
 
+def _plugins() -> dict[str, Any]:
+    """lark-cython's classes as lark takes them, when it is installed."""
+    return {} if _PLUGINS is None else {"_plugins": _PLUGINS}
+
+
 def build_parser(text: str) -> Lark:
     """The parser of grammar *text*, built (with lark-cython's classes when installed)."""
-    plugins: dict[str, Any] = {} if _PLUGINS is None else {"_plugins": _PLUGINS}
-    return Lark(text, **OPTIONS, **plugins)
+    return Lark(text, **OPTIONS, **_plugins())
 
 
 def tables_key(text: str) -> bytes:
@@ -93,9 +97,9 @@ def load_tables(text: str, data: bytes) -> Lark | None:
     key, _, saved = data.partition(b"\n")
     if key != tables_key(text):
         return None
-    plugins: dict[str, Any] = {} if _PLUGINS is None else {"_plugins": _PLUGINS}
     try:
-        return Lark.__new__(Lark)._load(io.BytesIO(saved), **plugins)
+        # Lark.load(f) is this call without options; only _load takes the plugins.
+        return Lark.__new__(Lark)._load(io.BytesIO(saved), **_plugins())
     except Exception:  # a damaged file: build the parser instead
         return None
 

@@ -73,7 +73,7 @@ class PatternError(ValueError):
     at the end); the message names it."""
 
 
-def _valid(pattern: str) -> str | None:
+def _pattern_problem(pattern: str) -> str | None:
     """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
     try:
         GitIgnoreSpec.from_lines([pattern])
@@ -100,7 +100,7 @@ class Patterns:
             spec = GitIgnoreSpec.from_lines(self.patterns)
         except ValueError:
             for pattern in self.patterns:
-                reason = _valid(pattern)
+                reason = _pattern_problem(pattern)
                 if reason is not None:
                     raise PatternError(f"{pattern!r} is not a valid pattern: {reason}") from None
             raise
@@ -163,7 +163,8 @@ def _ignore_file(folder: str, path: str) -> _Ignore | None:
     try:
         return folder, GitIgnoreSpec.from_lines(lines)
     except ValueError:
-        return folder, GitIgnoreSpec.from_lines([line for line in lines if _valid(line) is None])
+        valid = [line for line in lines if _pattern_problem(line) is None]
+        return folder, GitIgnoreSpec.from_lines(valid)
 
 
 def _ignored(ignores: Sequence[_Ignore], absolute: str, is_dir: bool) -> bool:
