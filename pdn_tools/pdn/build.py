@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
-from pdn_tools.pdn.grammar import parser, run_items, tag_pattern, terminal
+from pdn_tools.pdn.grammar import parser, run_items, terminal
 from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -474,7 +474,7 @@ class GameBuilder:
         line_start = -base_col + 1
         scanned = 0
         pos = text.find("[")
-        general = tag_pattern().match
+        general = terminal("TAG").match
         while pos >= 0:
             line, line_start = _advance(text, scanned, pos, line, line_start)
             scanned = pos

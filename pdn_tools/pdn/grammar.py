@@ -83,6 +83,7 @@ def write_tables(text: str, handle: BinaryIO) -> None:
     """Save the parser of grammar *text* to *handle* for :func:`load_tables`: the key
     (:func:`tables_key`) on the first line, then lark's own serialisation."""
     handle.write(tables_key(text) + b"\n")
+    # Saved without lark-cython: its classes are put in when the tables are loaded.
     Lark(text, **OPTIONS).save(handle)
 
 
@@ -126,8 +127,3 @@ def run_items() -> re.Pattern[str]:
 def terminal(name: str) -> re.Pattern[str]:
     """Terminal *name* of the grammar, compiled."""
     return re.compile(pattern(name))
-
-
-def tag_pattern() -> re.Pattern[str]:
-    """One tag, for splitting a TAG_RUN token."""
-    return terminal("TAG")

@@ -296,7 +296,7 @@ def split_chunks(
                     cur.chunk.has_movetext = True
                 pos = len(text)
                 break
-            if specials is None or specials.text is not text:
+            if specials is None:  # made once per line, when needed
                 specials = _Specials(text)
             match = specials.search(pos)
             end = match.start() if match else len(text)
