@@ -37,60 +37,167 @@ Many files, on a Dask cluster (``pip install 'pdn-tools[dask]'``)
                ``pdn convert --dask`` writes it; returns the counts
 
 See ``docs/api.md`` for examples; the command line (``pdn``) is built on these.
+
+The names are loaded when first used (all of the API at once, so that ``str(game)``
+and ``node.board()`` work whichever name came first): importing a sub-module, as the
+``pdn`` command does, costs only that sub-module, and Ctrl-C while the command
+starts meets its handler rather than a half-imported package.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
-from pdn_tools import export as _export  # noqa: F401  (fills str(game), to_pdn, to_json)
-from pdn_tools.diagnostics import CATALOGUE, DrawEvent, Issue, Severity
-from pdn_tools.pdn.model import (
-    Comment,
-    Game,
-    MoveText,
-    Node,
-    ReadOptions,
-    Tag,
-    Terminator,
-    Visitor,
-)
-from pdn_tools.pdn.reader import FileReport, read_game, read_games, read_string
-from pdn_tools.replay import ReplayOptions, validate, validate_string
-from pdn_tools.report.svg import Arrow, board_svg
-from pdn_tools.rules import (
-    Board,
-    Color,
-    FenError,
-    IllegalMoveError,
-    Move,
-    Variant,
-    variant_by_name,
-    variants,
-)
 from pdn_tools.version import __version__
 
 if TYPE_CHECKING:
+    from pdn_tools.diagnostics import CATALOGUE, DrawEvent, Issue, Severity
+    from pdn_tools.pdn.model import (
+        Comment,
+        Game,
+        MoveText,
+        Node,
+        ReadOptions,
+        Tag,
+        Terminator,
+        Visitor,
+    )
+    from pdn_tools.pdn.reader import FileReport, Source, read_game, read_games, read_string
+    from pdn_tools.replay import ReplayOptions, validate_string
+    from pdn_tools.report.svg import Arrow, board_svg
+    from pdn_tools.rules import (
+        Board,
+        Color,
+        FenError,
+        IllegalMoveError,
+        Move,
+        Variant,
+        variant_by_name,
+        variants,
+    )
     from pdn_tools.run.cluster import record_bag
     from pdn_tools.run.cluster_convert import convert_dataset
 
+#: Where each name of the API lives.
+_HOMES = {
+    "CATALOGUE": "pdn_tools.diagnostics",
+    "DrawEvent": "pdn_tools.diagnostics",
+    "Issue": "pdn_tools.diagnostics",
+    "Severity": "pdn_tools.diagnostics",
+    "Comment": "pdn_tools.pdn.model",
+    "Game": "pdn_tools.pdn.model",
+    "MoveText": "pdn_tools.pdn.model",
+    "Node": "pdn_tools.pdn.model",
+    "ReadOptions": "pdn_tools.pdn.model",
+    "Tag": "pdn_tools.pdn.model",
+    "Terminator": "pdn_tools.pdn.model",
+    "Visitor": "pdn_tools.pdn.model",
+    "FileReport": "pdn_tools.pdn.reader",
+    "read_game": "pdn_tools.pdn.reader",
+    "read_games": "pdn_tools.pdn.reader",
+    "read_string": "pdn_tools.pdn.reader",
+    "ReplayOptions": "pdn_tools.replay",
+    "validate_string": "pdn_tools.replay",
+    "Arrow": "pdn_tools.report.svg",
+    "board_svg": "pdn_tools.report.svg",
+    "Board": "pdn_tools.rules",
+    "Color": "pdn_tools.rules",
+    "FenError": "pdn_tools.rules",
+    "IllegalMoveError": "pdn_tools.rules",
+    "Move": "pdn_tools.rules",
+    "Variant": "pdn_tools.rules",
+    "variant_by_name": "pdn_tools.rules",
+    "variants": "pdn_tools.rules",
+    "record_bag": "pdn_tools.run.cluster",
+    "convert_dataset": "pdn_tools.run.cluster_convert",
+}
+#: Names that need Dask and are imported only for themselves.
+_ON_THEIR_OWN = frozenset({"record_bag", "convert_dataset"})
+
+
+def _load_api() -> None:
+    """Import the layers that fill the tree's conveniences: the writers
+    (``str(game)``, ``to_pdn``, ``to_json``) and the replay (``node.board()``)."""
+    importlib.import_module("pdn_tools.export")
+    importlib.import_module("pdn_tools.replay")
+
 
 def __getattr__(name: str) -> object:
-    """``record_bag`` and ``convert_dataset`` are imported when first used: they are
-    not needed to read games."""
-    if name == "record_bag":
-        from pdn_tools.run.cluster import record_bag
-
-        return record_bag
-    if name == "convert_dataset":
-        from pdn_tools.run.cluster_convert import convert_dataset
-
-        return convert_dataset
-    raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
+    """The API's names, imported when first used."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
+    if name not in _ON_THEIR_OWN:
+        _load_api()
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "record_bag", "convert_dataset"})
+    return sorted({*globals(), *_HOMES})
+
+
+def validate(
+    source: Source,
+    *,
+    variant: str | None = None,
+    strict: bool = False,
+    encoding: str | None = None,
+    name: str | None = None,
+    **rule_options: Any,
+) -> Iterator[Game]:
+    """Read the games of *source* and replay each one, streaming, as ``pdn validate``.
+
+    *source* is a path — a PDN file (also compressed), a zip archive (its ``.pdn``
+    members), a member named as reports name it (``games.zip:round1.pdn``) or a folder
+    (walked as ``pdn validate`` walks it: ``.gitignore``, default exclusions, links
+    out of it not followed) — or a binary or text handle.  A file of a folder or
+    archive that is not read (it cannot be, or is a link out of the folder) comes as
+    a game without moves whose ``index`` is 0 and whose ``issues`` say why (E14, E11,
+    W39), so that nothing is dropped silently.  The other arguments are those of
+    :func:`pdn_tools.replay.validate` (*variant*, *strict*, *encoding*, *name*,
+    rule options such as ``draws=False``).
+    """
+    _load_api()
+    from pdn_tools.replay import validate as validate_file
+
+    path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
+    if path is None or not _many_files(path):
+        yield from validate_file(
+            source, variant=variant, strict=strict, encoding=encoding, name=name, **rule_options
+        )
+        return
+    from pdn_tools.diagnostics import Issue as _Issue
+    from pdn_tools.pdn.model import Game as _Game
+    from pdn_tools.run.check import not_read_message
+    from pdn_tools.run.discover import Discovery
+
+    for found in Discovery().files((path,)):
+        if found.problem is not None:
+            placeholder = _Game()
+            placeholder.file = found.name
+            placeholder.index = 0
+            message = not_read_message(found.code, found.problem)
+            placeholder.add_issue(_Issue(found.code, message, 1, 1))
+            yield placeholder
+            continue
+        yield from validate_file(
+            found.path,
+            variant=variant,
+            strict=strict,
+            encoding=encoding,
+            name=found.name,
+            **rule_options,
+        )
+
+
+def _many_files(path: str) -> bool:
+    """Whether *path* names a folder or a zip archive (several files to walk)."""
+    return os.path.isdir(path) or (path.lower().endswith(".zip") and os.path.isfile(path))
 
 
 __all__ = [

@@ -25,6 +25,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import shutil
 import signal
 import stat
@@ -68,25 +69,57 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
+_RECEIVED: list[int] = []
+"""The stopping signals this process has received (with :func:`handle_termination`).
+
+Python raises a signal's exception wherever the main thread happens to be; when that
+is a finaliser (a ``__del__``, a generator closed by the garbage collector), the
+exception is printed as "ignored" and lost.  The signal is also noted here, and the
+places that must not go on after it (each game of a run, :meth:`Outputs.commit`)
+look here (:func:`check_stop`), so that no signal is ever swallowed."""
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
+    _RECEIVED.append(signum)
     raise Terminated(signum)
 
 
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    _RECEIVED.append(signum)
+    raise KeyboardInterrupt
+
+
 def handle_termination() -> None:
-    """Turn SIGTERM and SIGHUP into :class:`Terminated` in this process (main thread
-    only), unless they are ignored (``nohup``) or already handled."""
+    """Turn SIGTERM and SIGHUP into :class:`Terminated` and note SIGINT before it
+    becomes ``KeyboardInterrupt``, in this process (main thread only), unless they
+    are ignored (``nohup``, a background job) or already handled."""
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
             signal.signal(signum, _terminate)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt)
+
+
+def check_stop() -> None:
+    """Raise the exception of a stopping signal received earlier (``KeyboardInterrupt``
+    for SIGINT, :class:`Terminated` for the others), even when the one raised at the
+    time was lost in a finaliser; do nothing when none was received."""
+    if _RECEIVED:
+        signum = _RECEIVED[0]
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Terminated(signum)
 
 
 def default_termination() -> None:
-    """Give SIGTERM and SIGHUP back their default action (in a worker process)."""
+    """Give SIGTERM and SIGHUP back their default action (in a worker process), and
+    forget the signals the parent had received before the worker was forked."""
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is not None and signal.getsignal(signum) is _terminate:
             signal.signal(signum, signal.SIG_DFL)
+    _RECEIVED.clear()
 
 
 @contextlib.contextmanager
@@ -159,13 +192,47 @@ class _Guarded(io.RawIOBase):
 
 
 def printable(path: str) -> str:
-    """*path* as text that every output can hold: bytes of a file name that are not
-    UTF-8 (kept by Python as lone surrogates) are shown as ``\\xNN``."""
+    """*path* as text that every output can hold and a terminal shows as it is: bytes
+    of a file name that are not UTF-8 (kept by Python as lone surrogates) are shown
+    as ``\\xNN``, and control characters are escaped (:func:`shown`)."""
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        return os.fsencode(path).decode("utf-8", "backslashreplace")
-    return path
+        path = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return shown(path)
+
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+    "\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+"""Characters of the input that are never written raw to a human format: C0 and C1
+controls but the tab (ESC starts a terminal's escape sequences: colours, the window
+title, the clipboard), line and paragraph separators, and the marks that reorder
+bidirectional text (which can make a line read differently from what it holds)."""
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shown(text: str) -> str:
+    """*text* from the input, safe to show on a terminal: every character of
+    :data:`_UNSAFE` (newlines too) written as ``\\xNN`` or ``\\uNNNN``, the rest as
+    it is.  Every human format passes what it quotes of the input through this."""
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+
+
+def shown_context(context: str) -> str:
+    """A finding's context — the source line, then a caret under a column — with
+    the source escaped as :func:`shown` does and the caret moved to stay under the
+    same character."""
+    source, newline, caret = context.partition("\n")
+    if not newline or caret.strip() != "^":
+        return "\n".join(shown(part) for part in context.split("\n"))
+    column = len(caret) - 1
+    return f"{shown(source)}\n{' ' * len(shown(source[:column]))}^"
 
 
 @dataclass(slots=True)
@@ -209,6 +276,18 @@ def _mode_for(target: str) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+def _check_name(name: str, target: str) -> None:
+    """Refuse, before anything is written, a final name longer than its file system
+    allows (it would only fail when the run is over, at the rename)."""
+    folder, base = os.path.split(target)
+    try:
+        limit = os.pathconf(folder or ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if len(os.fsencode(base)) > limit:
+        raise OutputError(name, errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
 
 
 def _temp_prefix(target: str) -> tuple[str, str]:
@@ -297,6 +376,7 @@ class Outputs:
         name = printable(path)
         if os.path.lexists(target) and not os.path.isdir(target):
             raise OutputError(name, errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        _check_name(name, target)
         folder, prefix = _temp_prefix(target)
         try:
             temp = tempfile.mkdtemp(prefix=prefix, dir=folder)
@@ -321,6 +401,7 @@ class Outputs:
             raise ValueError(f"{name} cannot be written through a temporary file")
         if os.path.isdir(target):
             raise OutputError(name, errno.EISDIR, os.strerror(errno.EISDIR))
+        _check_name(name, target)
         folder, prefix = _temp_prefix(target)
         try:
             fd, temp = tempfile.mkstemp(prefix=prefix, dir=folder)
@@ -352,6 +433,7 @@ class Outputs:
                     raise _error(name, exc) from None
                 pending = _Pending(name, None, None, _Guarded(name, fd=fd))
             else:
+                _check_name(name, target)
                 folder, prefix = _temp_prefix(target)
                 try:
                     fd, temp = tempfile.mkstemp(prefix=prefix, dir=folder)
@@ -373,16 +455,30 @@ class Outputs:
         """
         if self._finished:
             return
+        try:
+            check_stop()  # a run told to stop never puts its outputs in place
+        except BaseException:
+            self.discard()
+            raise
         with _signals_held():
+            placed: list[tuple[_Pending, str | None, bool]] = []
             try:
                 for pending in self._pending:
                     self._flush(pending)
                 for pending in self._pending:
+                    target = pending.target
+                    existed = target is not None and os.path.lexists(target)
+                    kept = self._keep_previous(pending) if existed else None
+                    placed.append((pending, kept, existed))
                     self._rename(pending)
             except BaseException:
+                _put_back(placed)
                 self.discard()
                 raise
             self._finished = True
+            for _pending, kept, _existed in placed:
+                if kept is not None:
+                    _remove(kept)
 
     def discard(self) -> None:
         """Drop every output not yet in place: temporaries removed, nothing renamed."""
@@ -424,6 +520,28 @@ class Outputs:
         except OSError as exc:
             raise _error(pending.name, exc) from None
 
+    @staticmethod
+    def _keep_previous(pending: _Pending) -> str | None:
+        """Keep the file or directory an output replaces under a marked name until
+        every output is in place (a hard link to a file, a directory moved aside), so
+        that a commit failing half-way can put back what it had replaced; None when it
+        cannot be kept (the file system has no hard links)."""
+        target = pending.target
+        if target is None or pending.temp is None:
+            return None
+        folder, base = os.path.split(target)
+        prefix = "." + os.fsdecode(os.fsencode(base)[:_NAME_ROOM]) + OLD_MARK
+        try:
+            aside = tempfile.mkdtemp(prefix=prefix, dir=folder or ".")
+            os.rmdir(aside)
+            if pending.directory:
+                os.rename(target, aside)
+            else:
+                os.link(target, aside)
+        except OSError:
+            return None
+        return aside
+
     def _rename(self, pending: _Pending) -> None:
         raw = pending.raw
         if raw is not None:
@@ -450,6 +568,37 @@ class Outputs:
             raise _error(pending.name, exc) from None
         pending.temp = None
         _sync_directory(os.path.dirname(pending.target) or ".")
+
+
+def _put_back(placed: list[tuple[_Pending, str | None, bool]]) -> None:
+    """Undo the renames of a commit that failed half-way: each output already in
+    place gives way to what it replaced (or disappears when it replaced nothing)."""
+    for pending, kept, existed in reversed(placed):
+        target = pending.target
+        if target is None:
+            continue
+        with contextlib.suppress(OSError):
+            if kept is not None:
+                if pending.directory:
+                    if os.path.lexists(target) and pending.temp is None:
+                        shutil.rmtree(target)
+                    os.rename(kept, target)
+                else:
+                    os.replace(kept, target)
+            elif not existed and pending.temp is None:
+                if pending.directory:
+                    shutil.rmtree(target)
+                else:
+                    os.unlink(target)
+
+
+def _remove(path: str) -> None:
+    """Remove a kept previous output (a file or a directory), quietly."""
+    with contextlib.suppress(OSError):
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
 
 
 def _sync_file(name: str, path: str) -> None:
@@ -551,6 +700,7 @@ __all__ = [
     "OutputError",
     "Outputs",
     "Terminated",
+    "check_stop",
     "default_termination",
     "handle_termination",
     "printable",

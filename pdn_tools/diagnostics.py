@@ -259,6 +259,14 @@ CATALOGUE: dict[str, Code] = {
             "character U+FFFD; the message names the encoding.",
         ),
         _c(
+            "W39",
+            "warning",
+            "Symbolic link out of the folder not followed",
+            "A symbolic link inside a folder (or matched by a pattern) leads to a file or "
+            "folder outside it; it is not read, so that a planted link cannot pour other "
+            "files into the report.  --follow-links reads it.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -308,7 +316,10 @@ CATALOGUE: dict[str, Code] = {
             "error",
             "Resource limit exceeded",
             "A game larger than the size limit, or variations nested deeper than the "
-            "depth limit; the game is reported and skipped, its neighbours are read.",
+            "depth limit: the game is reported and skipped, its neighbours are read.  "
+            "Compressed data that expands more than the expansion limit: the rest of the "
+            "file is not read.  A zip archive with more members than the member limit: "
+            "none is read.",
         ),
         _c(
             "E12",
@@ -329,9 +340,10 @@ CATALOGUE: dict[str, Code] = {
             "error",
             "Input cannot be read",
             "A file found in a folder cannot be opened (permission denied, a symbolic link "
-            "to nothing, a symbolic link loop), a member of a zip archive cannot be "
-            "extracted, or compressed data is damaged (the rest of the file is not read); "
-            "the other files are read as usual.",
+            "to nothing, a symbolic link loop), a zip archive found in a folder is damaged, "
+            "a member of a zip archive cannot be extracted or has a name that is never "
+            "opened (absolute, or climbing out with '..'), or compressed data is damaged "
+            "(the rest of the file is not read); the other files are read as usual.",
         ),
         _c(
             "E15",

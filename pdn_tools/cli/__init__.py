@@ -22,6 +22,7 @@ import click
 
 from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
 from pdn_tools.cli.config import ConfigError
+from pdn_tools.cli.terminal import mend_closed_streams
 from pdn_tools.version import __version__, version_line
 
 #: The sub-commands: name -> (module, attribute).  A command's module is imported when
@@ -84,6 +85,7 @@ class _Group(click.Group):
         **extra: Any,
     ) -> NoReturn:
         handle_termination()
+        mend_closed_streams()
         original = sys.stdout
         stdout = GuardedStdout() if hasattr(original, "buffer") else None
         if stdout is not None:

@@ -17,12 +17,15 @@ Unknown settings and bad values are usage errors (exit status 2), named with the
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
+
+from pdn_tools.atomic import printable
 
 #: The settings a file may hold: name → the command option (parameter) it sets.
 SETTINGS: dict[str, str] = {
@@ -34,11 +37,18 @@ SETTINGS: dict[str, str] = {
     "encoding": "encoding",
     "max-game-size": "max_game_size",
     "max-depth": "max_depth",
+    "max-expansion": "max_expansion",
+    "max-members": "max_members",
     "exclude": "exclude",
     "extend-exclude": "extend_exclude",
     "respect-gitignore": "respect_gitignore",
     "rules": "rule",
 }
+LIMITS = frozenset({"max-game-size", "max-depth", "max-expansion", "max-members"})
+"""Settings that bound the work of one input: a file may lower them, never raise them
+above their defaults (the file may come with untrusted input; docs/security.md)."""
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest configuration file read (1 MiB)."""
 PDN_TOML = "pdn.toml"
 PYPROJECT = "pyproject.toml"
 
@@ -71,14 +81,22 @@ class Config:
 
 def _table(path: str) -> dict[str, Any] | None:
     """The pdn settings in the file at *path*: the whole of a ``pdn.toml``, the
-    ``[tool.pdn]`` table of any other file (None when it has none)."""
+    ``[tool.pdn]`` table of any other file (None when it has none).
+
+    The file may come with untrusted input: anything but a regular file of at most
+    :data:`MAX_CONFIG_BYTES` of UTF-8 TOML is refused with one line.
+    """
+    shown = printable(path)
     try:
         with open(path, "rb") as handle:
-            data = tomllib.load(handle)
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ConfigError(f"{shown}: not a regular file")
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
     except OSError as exc:
-        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{shown}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{shown}: larger than {MAX_CONFIG_BYTES >> 20} MiB; not a configuration")
+    data = _parse(raw, shown)
     if os.path.basename(path) == PDN_TOML:
         return data
     tool = data.get("tool")
@@ -86,6 +104,18 @@ def _table(path: str) -> dict[str, Any] | None:
     if table is not None and not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.pdn] is not a table")
     return table
+
+
+def _parse(raw: bytes, where: str) -> dict[str, Any]:
+    """The TOML document *raw*; one line saying why it cannot be read otherwise."""
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: not valid TOML (nested too deeply)") from None
 
 
 def find(start: str) -> str | None:
@@ -157,7 +187,7 @@ def load(paths: Iterable[str], config: tuple[str, ...], isolated: bool) -> Confi
     for text in overrides:
         try:
             value = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
+        except (tomllib.TOMLDecodeError, RecursionError):
             raise ConfigError(
                 f"--config {text!r}: neither a configuration file nor KEY = VALUE"
             ) from None

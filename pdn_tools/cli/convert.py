@@ -26,7 +26,7 @@ from typing import IO, Any
 
 import click
 
-from pdn_tools.atomic import OutputError, Outputs, printable
+from pdn_tools.atomic import OutputError, Outputs, printable, shown
 from pdn_tools.cli.options import (
     Common,
     comparison,
@@ -40,7 +40,7 @@ from pdn_tools.cli.options import (
 )
 from pdn_tools.cli.run import find_files, require_cluster
 from pdn_tools.collection.duplicates import TagLending
-from pdn_tools.diagnostics import Issue
+from pdn_tools.diagnostics import CATALOGUE, Issue
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError, parse_partitioning
 from pdn_tools.export.sinks import (
@@ -56,6 +56,7 @@ from pdn_tools.export.sinks import (
 )
 from pdn_tools.export.split import SPLIT_KEYS, SplitSink
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.run.check import not_read_message
 from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.convert import (
     Conversion,
@@ -77,11 +78,14 @@ class _Usage(Exception):
 def _empty(name: str, issues: list[Issue]) -> None:
     """A file without games: its findings on stderr."""
     for issue in issues:
-        click.echo(f"{name}: {issue.level.value} {issue.code} {issue.message}", err=True)
+        message = shown(issue.message)
+        click.echo(f"{printable(name)}: {issue.level.value} {issue.code} {message}", err=True)
 
 
 def _unreadable(entry: Found) -> None:
-    click.echo(f"{entry.name}: error E14 file cannot be read: {entry.problem}", err=True)
+    level = CATALOGUE[entry.code].severity.value
+    message = not_read_message(entry.code, entry.problem or "")
+    click.echo(f"{entry.name}: {level} {entry.code} {shown(message)}", err=True)
 
 
 @click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
@@ -196,7 +200,7 @@ def convert(
     """
     if common.dask is not None:
         require_cluster("convert", paths)
-    files = find_files("convert", paths, common, warn_none=False)
+    files = find_files("convert", paths, common)
     collect = _Collect(
         StageOptions(
             repair=repair,
@@ -440,18 +444,15 @@ def _split(
         raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
-    named = {"--rejects": rejects}
-    check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
-    folder = os.path.realpath(out)
-    _refuse_input_folder(paths, folder, out)
-    inputs = {os.path.realpath(entry.path) for entry in files if entry.path != "-"}
-    rejected = os.path.realpath(rejects) if rejects is not None and rejects != "-" else None
+    named = [("-o", out)] + ([("--rejects", rejects)] if rejects else [])
+    collisions = check_outputs(paths, [entry.path for entry in files], named, folders=("-o",))
+    rejected = collisions.output("--rejects", rejects) if rejects is not None else None
 
     def check(path: str) -> None:
-        real = os.path.realpath(path)
-        if real in inputs:
-            raise OutputCollision(f"-o {printable(path)} is also an input")
-        if real == rejected:
+        """Each group file, before it is opened: not an input, not standard input's
+        file, not the rejects file."""
+        collisions.check("-o", path)
+        if rejected is not None and rejected.same(collisions.output("-o", path)):
             raise OutputCollision(f"-o {printable(path)} and --rejects are the same file")
 
     made = not os.path.isdir(out)
@@ -535,16 +536,3 @@ def _convert_on_cluster(
         except (ConvertError, ConvertInputError, cluster.ClusterError) as exc:
             raise _Usage(str(exc)) from None
     return run.counts()
-
-
-def _refuse_input_folder(paths: tuple[str, ...], folder: str, out: str) -> None:
-    """A split directory inside (or equal to) an input directory would be read back."""
-    for path in paths:
-        if path == "-" or not os.path.isdir(path):
-            continue
-        root = os.path.realpath(path)
-        if folder == root or folder.startswith(root.rstrip(os.sep) + os.sep):
-            raise OutputCollision(
-                f"-o {printable(out)} lies inside input directory {printable(path)} "
-                "and would be read back"
-            )

@@ -18,7 +18,7 @@ import click
 from click.core import ParameterSource
 from click.shell_completion import CompletionItem
 
-from pdn_tools.cli.config import SETTINGS, Config, ConfigError, load
+from pdn_tools.cli.config import LIMITS, SETTINGS, Config, ConfigError, load
 from pdn_tools.cli.terminal import COLOR_CHOICES
 from pdn_tools.collection.duplicates import Comparison
 from pdn_tools.collection.filters import (
@@ -32,6 +32,7 @@ from pdn_tools.collection.filters import (
     parse_reach,
     parse_tag_test,
 )
+from pdn_tools.pdn.archives import MAX_EXPANSION, MAX_MEMBERS
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.source import EncodingError, check_encoding
 from pdn_tools.replay.rule_options import (
@@ -45,6 +46,7 @@ from pdn_tools.rules import Variant, variant_by_name, variants
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import DEFAULT_EXCLUDE, PatternError, Patterns, WalkOptions
 from pdn_tools.run.parallel import default_jobs
+from pdn_tools.run.storage import DATA_SCHEMES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -165,6 +167,15 @@ def reading_options(func: F) -> F:
                 help="Deepest variation nesting read; deeper games are reported (E11).",
             ),
             click.option(
+                "--max-expansion",
+                type=click.IntRange(min=1),
+                default=MAX_EXPANSION,
+                show_default=True,
+                metavar="RATIO",
+                help="Most bytes compressed input may expand to per compressed byte (past "
+                "the first 16 MiB); the rest of such a file is reported (E11).",
+            ),
+            click.option(
                 "--rule",
                 multiple=True,
                 metavar="NAME=VALUE",
@@ -217,6 +228,28 @@ def discovery_options(func: F) -> F:
                 default=True,
                 show_default=True,
                 help="Skip the files that .gitignore files ignore.",
+            ),
+            click.option(
+                "--follow-links",
+                is_flag=True,
+                help="Read files that symbolic links inside a folder lead to outside it "
+                "(by default they are reported, W39, and not read).",
+            ),
+            click.option(
+                "--max-members",
+                type=click.IntRange(min=1),
+                default=MAX_MEMBERS,
+                show_default=True,
+                metavar="N",
+                help="Most members a zip archive may have; a larger one is reported (E11).",
+            ),
+            click.option(
+                "--allow-scheme",
+                "allow_schemes",
+                multiple=True,
+                metavar="SCHEME",
+                help="Also read URLs of this scheme (e.g. ftp, hdfs); by default only "
+                f"{', '.join(DATA_SCHEMES)} URLs are read.  Repeat for several.",
             ),
         ],
     )
@@ -574,11 +607,19 @@ def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> 
         param = params[name]
         if param.multiple and isinstance(value, str):
             value = [value]
+        if isinstance(param.type, click.types.IntParamType) and isinstance(value, (bool, float)):
+            raise ConfigError(f"{config.where(key)}: {key}: {value!r} is not a whole number")
+        if key in LIMITS and isinstance(value, int) and value > param.default:  # type: ignore[operator]
+            raise ConfigError(
+                f"{config.where(key)}: {key}: {value} is above the default "
+                f"({param.default}); a configuration file may lower a limit, not raise it "
+                f"(give --{key} on the command line)"
+            )
         try:
             kwargs[name] = param.process_value(ctx, value)
         except click.BadParameter as exc:
             raise ConfigError(f"{config.where(key)}: {key}: {exc.message}") from None
-        except (TypeError, ValueError):  # a TOML value of the wrong kind (select = 5)
+        except (TypeError, ValueError, OverflowError):  # a TOML value of the wrong kind
             raise ConfigError(
                 f"{config.where(key)}: {key}: {value!r} is not a valid value"
             ) from None
@@ -601,7 +642,27 @@ def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:
         exclude.append(_config_patterns(config, "extend-exclude"))
     if cli_extend:
         exclude.append(_option_patterns(cli_extend, cwd, "--extend-exclude"))
-    return WalkOptions(exclude=exclude, respect_gitignore=kwargs.pop("respect_gitignore", True))
+    return WalkOptions(
+        exclude=exclude,
+        respect_gitignore=kwargs.pop("respect_gitignore", True),
+        follow_links=kwargs.pop("follow_links", False),
+        max_members=kwargs.pop("max_members", MAX_MEMBERS),
+        schemes=allowed_schemes(kwargs.pop("allow_schemes", ())),
+    )
+
+
+def allowed_schemes(values: Iterable[str]) -> tuple[str, ...]:
+    """The schemes of ``--allow-scheme``, in lower case (``ftp``, ``FTP://`` alike);
+    a value that is not a scheme name is a usage error."""
+    out = []
+    for value in values:
+        name = value.strip().lower().removesuffix("://")
+        if not name or not name[0].isalpha() or not all(c.isalnum() or c in "+.-" for c in name):
+            raise click.BadParameter(
+                f"{value!r} is not a URL scheme", param_hint="'--allow-scheme'"
+            )
+        out.append(name)
+    return tuple(out)
 
 
 def _option_patterns(patterns: tuple[str, ...], cwd: str, option: str) -> Patterns:
@@ -659,6 +720,7 @@ def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, 
         variant=kwargs.pop("variant"),
         max_game_chars=kwargs.pop("max_game_size"),
         max_depth=kwargs.pop("max_depth"),
+        max_expansion=kwargs.pop("max_expansion"),
     )
     syntax_only = kwargs.pop("syntax_only", False)
     common = Common(

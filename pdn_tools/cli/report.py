@@ -23,6 +23,7 @@ from pdn_tools.cli.run import Run, fail
 from pdn_tools.cli.validate import report_games
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.html import HtmlReporter
+from pdn_tools.run.collisions import OutputCollision, check_outputs
 
 
 @click.command(short_help="Write an HTML report with a board for every finding.")
@@ -63,6 +64,10 @@ def report(
     chosen = selection(select, ignore)
     run = Run("report", paths, common, replace(common.check, detail=True, selection=chosen))
     level = Severity(fail_on)
+    try:
+        check_outputs(paths, run.found, [("-o", output)])
+    except OutputCollision as exc:
+        fail("report", str(exc))
     try:
         with Outputs() as outputs:
             reporter = HtmlReporter(outputs.text(output), show_info=show_info, fail_on=level)

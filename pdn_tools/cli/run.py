@@ -17,7 +17,7 @@ from typing import BinaryIO, NoReturn
 
 import click
 
-from pdn_tools.atomic import Terminated
+from pdn_tools.atomic import Terminated, check_stop, printable
 from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
 from pdn_tools.cli.terminal import colour_wanted, stderr
@@ -42,13 +42,11 @@ def os_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
-def find_files(
-    command: str, paths: tuple[str, ...], common: Common, *, warn_none: bool = True
-) -> list[Found]:
+def find_files(command: str, paths: tuple[str, ...], common: Common) -> list[Found]:
     """The files *paths* name, walked as configured; notes about skipped entries go
-    to stderr (unless quiet), a path that cannot be read ends the command (exit 2).
-    Finding no file at all is a warning with *warn_none* (a command for which it is
-    an error says so itself)."""
+    to stderr (unless quiet).  A path that cannot be read ends the command (exit 2),
+    and so do paths that name no file at all (folders without PDN files): every
+    command treats an input it cannot find alike (docs/cli.md, exit status)."""
     if paths.count("-") > 1:
         fail(command, "standard input ('-') can be read only once")
     discovery = Discovery(common.walk)
@@ -59,8 +57,9 @@ def find_files(
     if not common.quiet:
         for note in discovery.notes:
             click.echo(f"pdn {command}: note: {note}", err=True)
-        if not found and warn_none:
-            click.echo(f"pdn {command}: warning: no *.pdn files found", err=True)
+    if not found:
+        shown = ", ".join(printable(path) for path in paths)
+        fail(command, f"no PDN files found in {shown} (*.pdn, also compressed, and .zip)")
     return found
 
 
@@ -104,6 +103,8 @@ class Run:
                     err=True,
                 )
         found = find_files(command, paths, common)
+        self.found = [entry.path for entry in found]
+        """The paths of the files found (for the collision checks of outputs)."""
         self.files = len(found)
         """How many files are read (those that cannot be read included)."""
         self.filtered = 0
@@ -133,6 +134,7 @@ class Run:
             # never left to the cycle collector (which may run in one of their threads).
             with closing(self._checked(stdin)) as results:
                 for weight, checked in results:
+                    check_stop()
                     progress.clear()
                     for game in checked:
                         if game.filtered:

@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from pdn_tools.atomic import Outputs, printable
+from pdn_tools.atomic import Outputs, printable, shown
 from pdn_tools.cli.options import Common, configured, reading_options
 from pdn_tools.cli.run import fail, os_message
-from pdn_tools.pdn.archives import path_of_name, split_member
+from pdn_tools.pdn.archives import ArchiveError, path_of_name, split_member
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.reader import read_games
 from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
@@ -18,6 +18,7 @@ from pdn_tools.report.show import ShowRequest, show_lines, show_svg
 from pdn_tools.report.svg import COORDINATES, Coordinates
 from pdn_tools.rules import Color, variant_by_name
 from pdn_tools.run.check import CheckOptions, replay_checked
+from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.paths import InputError, check
 
 
@@ -85,7 +86,13 @@ def show(
     options = common.check
     variant = common.read.variant
     name = (common.stdin_filename or "<stdin>") if path == "-" else printable(path)
-    game = _find_game(path_of_name(path), name, game_no, options)
+    try:
+        source = path_of_name(path)
+        if svg_path is not None:
+            check_outputs((path,), [source], [("--svg", svg_path)])
+    except (ArchiveError, OutputCollision) as exc:
+        fail("show", str(exc))
+    game = _find_game(source, name, game_no, options)
     replay = replay_checked(game, options)
     nodes = main_line(game)
     wanted = len(nodes) if ply is None else ply
@@ -126,7 +133,7 @@ def show(
             return
     request = ShowRequest(wanted, around, black_first)
     for line in show_lines(game, nodes, at, request, why):
-        click.echo(line)
+        click.echo(shown(line))
 
 
 def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 import click
@@ -58,7 +59,8 @@ def stats(
 
     PATH is a file, a folder (searched for *.pdn) or - for stdin.  Games are
     read and replayed as by pdn validate, so the codes counted are the same.
-    Exit status 0, or 2 for usage or input errors.
+    Exit status 0, 1 when a game or file has an error (as pdn validate), or 2
+    for usage or input errors.
     """
     chosen = selection(select, ignore)
     options = replace(common.check, selection=chosen, comparison=comparison(moves_only, prefix))
@@ -67,3 +69,4 @@ def stats(
     for checked in run.games():
         report.add(game_report(checked, chosen, Severity.ERROR), checked.key)
     report.close(run.files, run.filtered if run.filtering else None)
+    sys.exit(1 if report.total.severities["error"] else 0)

@@ -15,12 +15,49 @@ A progress bar moves the cursor, so it is drawn only on a terminal that can do s
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import sys
 from typing import TextIO
 
 #: The values of ``--color``.
 COLOR_CHOICES = ("auto", "always", "never")
+
+
+class _Closed(io.RawIOBase):
+    """A standard stream the process was started without (``pdn validate - <&-``):
+    every read or write fails with an :class:`OSError` that says so."""
+
+    def __init__(self, which: str) -> None:
+        super().__init__()
+        self.which = which
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def _fail(self) -> OSError:
+        return OSError(errno.EBADF, f"standard {self.which} is closed")
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        raise self._fail()
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:  # type: ignore[override]
+        raise self._fail()
+
+
+def mend_closed_streams() -> None:
+    """Stand in for standard input and output when the process was started with them
+    closed (Python then makes them None), so that using them is an error of one line
+    (exit status 2), not a traceback."""
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_Closed("input")), encoding="utf-8")
+    if sys.stdout is None:
+        closed = _Closed("output")
+        sys.stdout = io.TextIOWrapper(closed, encoding="utf-8", write_through=True)
 
 
 def stdout() -> TextIO:

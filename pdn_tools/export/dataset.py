@@ -29,12 +29,14 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pyarrow.parquet as pq
 
+from pdn_tools.atomic import OutputError, printable
 from pdn_tools.export.parquet import (
     GAMES_LIMITS,
     MOVES_LIMITS,
@@ -145,6 +147,9 @@ class PartSet:
         self.parts = 0
         self.finals: dict[Path | None, Path] = {}
         """The final path of each part, by its temporary path."""
+        self.made: list[TableFile] = []
+        """Every part begun, whatever became of it: :meth:`abort` removes them all,
+        also one whose writing failed half-way (a full disk)."""
 
     def _part(self, key: tuple[Any, ...]) -> TableFile:
         part = self.open.get(key)
@@ -159,6 +164,7 @@ class PartSet:
         name = f"part-{self.stem}-{self.parts:05d}.parquet"
         temporary = f".{name}.{self.token}.tmp" if self.token else f".{name}.tmp"
         part = TableFile(self.schema, self.limits, path=directory / temporary)
+        self.made.append(part)
         self.finals[part.path] = directory / name
         self.open[key] = part
         return part
@@ -208,17 +214,27 @@ class PartSet:
         return out
 
     def abort(self) -> None:
-        """Drop every part written so far (the dataset is left as it was)."""
-        parts = [*self.open.values(), *self.finished]
+        """Drop every part begun so far (the dataset is left as it was)."""
+        parts = self.made
         self.open.clear()
         self.finished = []
+        self.made = []
         for part in parts:
             if part.writer is not None:
-                with contextlib.suppress(OSError):
+                with contextlib.suppress(Exception):  # a writer that failed may fail again
                     part.writer.close()
                 part.writer = None
             if part.path is not None:
-                part.path.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    part.path.unlink(missing_ok=True)
+        for part in parts:  # partition folders this conversion made and left empty
+            folder = part.path.parent if part.path is not None else self.root
+            while folder != self.root and self.root in folder.parents:
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break
+                folder = folder.parent
 
 
 class DatasetWriter:
@@ -249,6 +265,9 @@ class DatasetWriter:
         if not checked:
             for path, table in zip(roots, ("games", "moves"), strict=False):
                 check_dataset(path, table, partition_by)
+        self.made_roots = [path for path in roots if not path.exists()]
+        """The dataset folders this conversion makes (removed again by :meth:`abort`
+        when it leaves them empty)."""
         for path in roots:
             path.mkdir(parents=True, exist_ok=True)
         self.tables = TableRows(
@@ -295,10 +314,25 @@ class DatasetWriter:
 
     def _add(self, row: dict[str, Any], plies: list[dict[str, Any]]) -> None:
         key = tuple(row[name] for name in self.partition_by)
-        self.games.add(key, row)
+        with self._named(self.games):
+            self.games.add(key, row)
         if self.moves is not None:
-            for ply in plies:
-                self.moves.add(key, ply)
+            with self._named(self.moves):
+                for ply in plies:
+                    self.moves.add(key, ply)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _named(parts: PartSet) -> Iterator[None]:
+        """Turn a write error of a part (a full disk) into an :class:`OutputError`
+        naming the dataset directory, as every output's errors are named."""
+        try:
+            yield
+        except OutputError:
+            raise
+        except OSError as exc:
+            reason = os.strerror(exc.errno) if exc.errno else (exc.strerror or str(exc))
+            raise OutputError(printable(str(parts.root)), exc.errno, reason) from None
 
     def close(self) -> None:
         """Finish every part, then rename them all into place."""
@@ -309,9 +343,11 @@ class DatasetWriter:
         """Finish every part under its temporary name; returns (temporary, final)
         paths for whoever renames them into place (every part removed on failure)."""
         try:
-            renames = self.games.close()
+            with self._named(self.games):
+                renames = self.games.close()
             if self.moves is not None:
-                renames += self.moves.close()
+                with self._named(self.moves):
+                    renames += self.moves.close()
         except BaseException:
             self.abort()
             raise
@@ -322,3 +358,6 @@ class DatasetWriter:
         self.games.abort()
         if self.moves is not None:
             self.moves.abort()
+        for path in self.made_roots:
+            with contextlib.suppress(OSError):
+                path.rmdir()

@@ -8,7 +8,9 @@ value becomes a file name that is safe on every common file system and the same 
 every run (:func:`file_stem`): lower case, letters and digits of any script kept,
 every other run of characters one ``-``; a missing or unknown value is ``_unknown``,
 which no value can give.  Values that differ only in letter case, punctuation or
-spacing share a file.
+spacing share a file.  A long value is cut to 80 characters and 120 bytes and given
+a hash suffix of the whole value, so that one hostile tag cannot make a name the
+file system refuses.
 
 Every file is written through :meth:`pdn_tools.atomic.Outputs.file`: a temporary
 beside it, renamed into place with the run's other outputs when the run completes.
@@ -40,6 +42,10 @@ OPEN_FILES = 32
 """Most group files open at once."""
 _NAME_CHARS = 80
 """Longest file stem, in characters; a longer value is cut and given a hash suffix."""
+_NAME_BYTES = 120
+"""Longest file stem in bytes of UTF-8 (hash suffix included), so that every name —
+with its extension, and as a temporary with its mark — stays well within the 255
+bytes file systems allow, whatever script the value is written in."""
 _UNSAFE = re.compile(r"[^\w.-]+")
 _ENDINGS = re.compile(r"(\.(pdn|json|jsonl|ndjson|txt))?(\.(gz|bz2|xz))?\Z", re.IGNORECASE)
 """The endings of an input's name left out of its group's file name."""
@@ -60,12 +66,22 @@ def file_stem(value: str | None) -> str:
     stem = _DASHES.sub("-", _UNSAFE.sub("-", text)).strip("-._")
     if not stem:
         return UNKNOWN
-    if len(stem) > _NAME_CHARS:
+    if len(stem) > _NAME_CHARS or len(stem.encode("utf-8", "surrogatepass")) > _NAME_BYTES:
         digest = blake2b(value.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
-        stem = stem[:_NAME_CHARS].rstrip("-._") + "-" + digest
+        stem = _cut(stem[:_NAME_CHARS], _NAME_BYTES - 1 - len(digest)).rstrip("-._")
+        stem = stem + "-" + digest
     if stem.split(".")[0] in _RESERVED:
         stem += "_"
     return stem
+
+
+def _cut(text: str, budget: int) -> str:
+    """The longest start of *text* whose UTF-8 takes at most *budget* bytes (never a
+    part of a character)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= budget:
+        return text
+    return data[:budget].decode("utf-8", "ignore")
 
 
 def group_stems(game: Game, by: str) -> tuple[str, ...]:

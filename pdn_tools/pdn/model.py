@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 from mypy_extensions import mypyc_attr
 
 from pdn_tools.diagnostics import DrawEvent, Issue, status_of
+from pdn_tools.pdn.archives import MAX_EXPANSION
 
 if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
     from pdn_tools.rules.board import Board
@@ -466,12 +467,16 @@ class ReadOptions:
     ``strict`` turns every deviation from the PDN 3.0 writing grammar into an error.
     ``max_game_chars`` and ``max_depth`` bound the memory and the work one game may
     take; a game over a limit is reported (E11) and skipped, its neighbours are read.
+    ``max_expansion`` bounds how far compressed input may expand.
     """
 
     strict: bool = False
     encoding: str | None = None
     max_game_chars: int = 2_000_000
     max_depth: int = 100
+    max_expansion: int = MAX_EXPANSION
+    """The most bytes compressed data may expand to per compressed byte (beyond
+    16 MiB); the rest of such a file is reported (E11) and not read."""
     variant: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
     keep_source: bool = False

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import IO, BinaryIO
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.archives import open_input
+from pdn_tools.pdn.archives import open_input, path_of_name
 from pdn_tools.pdn.build import build_game
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.records import Outcome, Record, records
@@ -71,7 +71,8 @@ def read_games(
     """
     opts = options or ReadOptions()
     if isinstance(source, (str, os.PathLike)):
-        with open_input(os.fspath(source)) as handle:
+        path = path_of_name(os.fspath(source))  # games.zip:round1.pdn, as reports name it
+        with open_input(path, opts.max_expansion) as handle:
             yield from _read(handle, opts, name or str(source), report)
     else:
         label = name or str(getattr(source, "name", "<stream>"))
@@ -82,7 +83,7 @@ def _read(
     stream: BinaryIO, opts: ReadOptions, name: str, report: FileReport | None
 ) -> Iterator[Game]:
     decoding = Decoding()
-    pieces = read_pieces(stream, opts.encoding, decoding)
+    pieces = read_pieces(stream, opts.encoding, decoding, opts.max_expansion)
     chunks = split_chunks(pieces, opts.max_game_chars, opts.max_depth)
     yield from build_games(chunks, decoding, opts, name, report)
 

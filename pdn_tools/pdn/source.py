@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.archives import damage, decompressed
+from pdn_tools.pdn.archives import MAX_EXPANSION, damage, damaged_kind, decompressed, over_limit
 from pdn_tools.pdn.codepages import detect_codepage
 
 #: Bytes looked at to choose the encoding.
@@ -486,17 +486,21 @@ def _utf8_sample(sample: bytes) -> bool | None:
 
 
 def read_pieces(
-    stream: BinaryIO, encoding: str | None = None, decoding: Decoding | None = None
+    stream: BinaryIO,
+    encoding: str | None = None,
+    decoding: Decoding | None = None,
+    max_expansion: int = MAX_EXPANSION,
 ) -> Iterator[Piece]:
     """Decode *stream* and yield its lines as :class:`Piece` objects.
 
     *encoding* forces an encoding (no detection, no W30; :func:`check_encoding`
     raises :class:`EncodingError` for a name that cannot be used).  Findings about
-    the file go to *decoding*.
+    the file go to *decoding*.  Compressed data stops being read when it expands
+    more than *max_expansion* times (E11, :func:`pdn_tools.pdn.archives.decompressed`).
     """
     info = decoding if decoding is not None else Decoding()
     forced = check_encoding(encoding) if encoding is not None else None
-    stream, kind = decompressed(stream)
+    stream, kind = decompressed(stream, max_expansion)
     if kind == "zip":
         info.binary = True
         info.issues.append(
@@ -558,13 +562,15 @@ def read_pieces(
         yield from _by_lines(stream, sample, _LineDecoder(info, utf8 is None), lines)
     problem = damage(stream)
     if problem is not None:
+        layer = damaged_kind(stream)
+        if over_limit(stream):
+            message = f"the {layer} data is not read on: {problem}"
+            code = "E11"
+        else:
+            message = f"the {layer} data is damaged ({problem})"
+            code = "E14"
         info.issues.append(
-            Issue(
-                "E14",
-                f"the {kind} data is damaged ({problem}); the rest of the file is not read",
-                lines.line,
-                1,
-            )
+            Issue(code, f"{message}; the rest of the file is not read", lines.line, 1)
         )
 
 

@@ -4,13 +4,15 @@
 and warnings map to ``error`` and ``warning``; info findings (only with ``--info``)
 to ``notice``.  Values are escaped as the Actions runner expects: ``%``, CR and LF
 everywhere, and also ``:`` and ``,`` in properties, so a message can never end the
-command early or inject another one.
+command early or inject another one; control characters of the input are escaped
+first (:func:`pdn_tools.atomic.shown`), so a log viewer never receives one.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
+from pdn_tools.atomic import printable, shown
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.text import where
@@ -43,13 +45,13 @@ class GithubReporter:
             props = ",".join(
                 f"{key}={escape_property(value)}"
                 for key, value in (
-                    ("file", game.file),
+                    ("file", printable(game.file)),
                     ("line", str(max(1, issue.line))),
                     ("col", str(max(1, issue.column))),
                     ("title", issue.code),
                 )
             )
-            message = escape_data(f"{issue.message} [{where(game.game, issue)}]")
+            message = escape_data(f"{shown(issue.message)} [{where(game.game, issue)}]")
             self.out.write(f"::{_COMMAND[issue.level]} {props}::{message}\n")
 
     def close(self, totals: Totals) -> None:

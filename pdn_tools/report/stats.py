@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from pdn_tools.atomic import shown
 from pdn_tools.report.base import GameReport
 
 
@@ -117,7 +118,7 @@ class Stats:
         ]
         if self.is_total and self.filtered is not None:
             lines.append(f"  filtered  {self.filtered} game(s) left out by the filter options")
-        return lines
+        return [shown(line) for line in lines]
 
 
 class StatsReport:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
+from pdn_tools.atomic import printable, shown, shown_context
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 
@@ -37,19 +38,22 @@ def issue_lines(
     path: str, game: int, issues: Iterable[Issue], show_info: bool = False, colour: bool = False
 ) -> list[str]:
     """One line per issue of one game (info-level issues only if *show_info*),
-    coloured with ANSI escapes when *colour*."""
+    coloured with ANSI escapes when *colour*.  What the input wrote (the file name,
+    quoted text, the source line) is escaped (:func:`pdn_tools.atomic.shown`), so
+    that no escape sequence of the input reaches the terminal."""
     lines = []
     for issue in issues:
         if issue.level is Severity.INFO and not show_info:
             continue
-        place = f"{path}:{issue.line}:{issue.column}:"
+        place = f"{printable(path)}:{issue.line}:{issue.column}:"
         level = issue.level.value
         if colour:
             place = f"{_BOLD}{place}{_RESET}"
             level = f"{_COLOURS[issue.level]}{level}{_RESET}"
-        lines.append(f"{place} {level} {issue.code} {issue.message} [{where(game, issue)}]")
+        message = shown(issue.message)
+        lines.append(f"{place} {level} {issue.code} {message} [{where(game, issue)}]")
         if issue.context is not None:
-            lines.extend("    " + part for part in issue.context.split("\n"))
+            lines.extend("    " + part for part in shown_context(issue.context).split("\n"))
     return lines
 
 

@@ -31,6 +31,8 @@ _PIECES = {
 }
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _SEPARATORS = re.compile(r"[-xX:]")
+_FEN_START = re.compile(r"\s*[WBwb]\s*:")
+"""How a FEN begins (the side to move, a colon): ``Board("W:W31-50:B1-20")``."""
 
 
 class IllegalMoveError(ValueError):
@@ -71,9 +73,10 @@ class Board:
     """A position of a variant that moves can be played on.
 
     ``Board()`` is the international start position; ``Board(variant="russian")``
-    another variant's; :meth:`from_fen` any position.  Variants are given by name,
-    alias or GameType number (``"english"``, ``"checkers"``, ``"21"``) or as a
-    :class:`~pdn_tools.rules.variant.Variant`.
+    another variant's; :meth:`from_fen` any position, and ``Board("W:W31-50:B1-20")``
+    (a FEN where the variant goes, as python-chess takes one) an international one.
+    Variants are given by name, alias or GameType number (``"english"``,
+    ``"checkers"``, ``"21"``) or as a :class:`~pdn_tools.rules.variant.Variant`.
 
     >>> board = Board()
     >>> board.push("32-28").to_sq
@@ -89,6 +92,9 @@ class Board:
     def __init__(
         self, variant: Variant | str = INTERNATIONAL, position: Position | None = None
     ) -> None:
+        if isinstance(variant, str) and position is None and _FEN_START.match(variant):
+            position = parse_fen(variant, INTERNATIONAL).position
+            variant = INTERNATIONAL
         self.variant: Variant = _variant(variant)
         self._position = position if position is not None else Position.initial(self.variant)
         self._legal: list[Move] | None = None
@@ -121,7 +127,13 @@ class Board:
         return write_fen(self._position)
 
     def piece_at(self, square: int) -> tuple[Color, bool] | None:
-        """(colour, is king) of the piece on *square*, or None when it is empty."""
+        """(colour, is king) of the piece on *square*, or None when it is empty.
+
+        Raises ``ValueError`` for a number that is not a square of the board.
+        """
+        size = self._position.geometry.size
+        if not 1 <= square <= size:
+            raise ValueError(f"{square} is not a square of {self.variant.name} (1 to {size})")
         return self._position.piece_at(square)
 
     @property
@@ -147,9 +159,9 @@ class Board:
         Raises :class:`IllegalMoveError` when it names no legal move or several.
         """
         geo = self._position.geometry
-        parts = [p for p in _SEPARATORS.split(text.strip()) if p]
-        squares = [geo.square_named(p) for p in parts]
-        if len(squares) < 2 or None in squares:
+        parts = _SEPARATORS.split(text.strip())
+        squares = [geo.square_named(p) for p in parts if p]
+        if len(squares) < 2 or None in squares or "" in parts:
             raise IllegalMoveError(f"{text!r} is not a move on this board")
         numbers = tuple(s for s in squares if s is not None)
         capture = bool(re.search(r"[xX:]", text))

@@ -30,7 +30,7 @@ from pdn_tools.report.detail import game_detail
 from pdn_tools.report.records import Checked, file_checked, filtered_out, game_record
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import storage
-from pdn_tools.run.discover import unreadable_reason
+from pdn_tools.run.discover import InputError, unreadable_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,18 +113,25 @@ def iter_file(
         for game in read_games(source, options.read, name=name, report=report):
             any_game = True
             yield checked(file_no, game, options)
-    except OSError as exc:
+    except (OSError, InputError) as exc:
         if any_game or not isinstance(source, str):
             raise
-        yield unreadable(file_no, name, unreadable_reason(source, exc))
+        reason = unreadable_reason(source, exc) if isinstance(exc, OSError) else str(exc)
+        yield unreadable(file_no, name, reason)
         return
     if report.without_games:
         yield file_checked(file_no, name, report.issues)
 
 
-def unreadable(file_no: int, name: str, reason: str) -> Checked:
-    """The record of a file that cannot be read (E14)."""
-    return file_checked(file_no, name, [Issue("E14", f"file cannot be read: {reason}", 1, 1)])
+def unreadable(file_no: int, name: str, reason: str, code: str = "E14") -> Checked:
+    """The record of a file that is not read: it cannot be (E14), it is over a limit
+    (E11), or it is a symbolic link out of the folder read (W39)."""
+    return file_checked(file_no, name, [Issue(code, not_read_message(code, reason), 1, 1)])
+
+
+def not_read_message(code: str, reason: str) -> str:
+    """The message of a file that is not read, for :func:`unreadable`."""
+    return f"file cannot be read: {reason}" if code == "E14" else reason
 
 
 def check_slots(file_no: int, name: str, slots: list[Slot], options: CheckOptions) -> list[Checked]:

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -98,17 +100,8 @@ def connect(address: str) -> Iterator[Client]:
         workers = int(local.group(1)) if local.group(1) else default_jobs()
         if workers < 1:
             raise ClusterError(f"{address}: at least one worker is needed")
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            # no dashboard, and the scheduler's HTTP routes on a free loopback port
-            # (by default they take 8787, or warn when another cluster holds it)
-            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            silence_logs=logging.CRITICAL,
-        )
+        with _workers_leave_interrupts():
+            cluster = _local_cluster(LocalCluster, workers)
         try:
             with Client(cluster) as client:
                 yield client
@@ -119,8 +112,14 @@ def connect(address: str) -> Iterator[Client]:
         raise ClusterError(
             f"{address}: not a scheduler address (tcp://host:port) nor local or local:N"
         )
+    with _quiet_client():
+        yield from _remote(Client, address)
+
+
+def _remote(factory: Any, address: str) -> Iterator[Client]:
+    """A client of the scheduler at *address*, with a worker."""
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
+        client = factory(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
@@ -131,6 +130,63 @@ def connect(address: str) -> Iterator[Client]:
                 f"no worker joined the Dask scheduler at {address} within {CONNECT_TIMEOUT} s"
             ) from None
         yield client
+
+
+@contextmanager
+def _quiet_client() -> Iterator[None]:
+    """Keep the client's own log records (a lost scheduler logs each failed attempt
+    to reconnect with its chain of tracebacks) off standard error while it runs: the
+    run reports what went wrong itself, in one line (:class:`ClusterError`)."""
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def _local_cluster(factory: Any, workers: int) -> Any:
+    """A cluster of *workers* worker processes on this machine, listening on the
+    loopback interface only, without a dashboard."""
+    return factory(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        # no dashboard, and the scheduler's HTTP routes on a free loopback port
+        # (by default they take 8787, or warn when another cluster holds it)
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.CRITICAL,
+        # a worker (re)started later leaves Ctrl-C to this process too
+        preload=["pdn_tools.run.cluster_worker"],
+    )
+
+
+@contextmanager
+def _workers_leave_interrupts() -> Iterator[None]:
+    """Ignore SIGINT while a local cluster starts its worker processes.
+
+    They run in this process's group, so a Ctrl-C at the terminal reaches each of
+    them, and each would print a traceback; a process started while SIGINT is ignored
+    keeps ignoring it (Python then installs no handler of its own).  This process,
+    which stops the workers, handles Ctrl-C again as soon as they have started; a
+    Ctrl-C during that second or two is not seen.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

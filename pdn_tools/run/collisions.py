@@ -1,21 +1,32 @@
 """Outputs that would overwrite an input or each other, refused before anything is written.
 
+Every command that writes a file (``convert`` with its rejects, moves table, dataset
+and split files; ``report -o``; ``show --svg``) asks here first, so that one rule
+holds everywhere: an output never replaces an input.
+
 Two names are the same file when they resolve to the same path (symbolic links
-followed, relative paths made absolute) or, for files that exist, when they have the
-same device and inode (hard links, bind mounts).  Standard input and output are
-compared by what they are opened on (``pdn convert - -o F < F``).  An output that a
-directory walk of an input would find (a ``*.pdn`` file inside an input directory)
-is refused too: the run would read its own output back.
+followed, relative paths made absolute, ``file://`` URLs taken as the paths they
+name, other URLs compared in one spelling) or, for files that exist, when they have
+the same device and inode (hard links, bind mounts).  Standard input and output are
+compared by what they are opened on (``pdn convert - -o F < F``, also for the files
+of ``--split-by``).  An output that a directory walk of an input would find (a
+``*.pdn`` file inside an input directory) is refused too: the run would read its own
+output back.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pdn_tools.atomic import printable
+from pdn_tools.run.storage import is_url, local_path
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*)://")
 
 
 class OutputCollision(Exception):
@@ -40,10 +51,24 @@ def _identity(st: os.stat_result) -> tuple[int, int]:
     return (st.st_dev, st.st_ino)
 
 
+def _url(url: str) -> str:
+    """One spelling of a URL: the scheme in lower case, the path normalised
+    (``S3://b//x/./y.pdn`` and ``s3://b/x/y.pdn`` are one object)."""
+    match = _SCHEME.match(url)
+    if match is None:
+        return url
+    rest = url[match.end() :]
+    path = posixpath.normpath("/" + rest).lstrip("/") if rest else rest
+    return f"{match.group(1).lower()}://{path}"
+
+
 def _path(path: str, label: str) -> _File:
-    """A named file; a device or FIFO (``/dev/null``) is nobody's data and collides
-    with nothing."""
-    real = os.path.realpath(path)
+    """A named file or URL; a device or FIFO (``/dev/null``) is nobody's data and
+    collides with nothing."""
+    local = local_path(path)
+    if local is None and is_url(path):
+        return _File(label, _url(path), None)
+    real = os.path.realpath(local if local is not None else path)
     try:
         st = os.stat(real)
     except OSError:
@@ -72,6 +97,60 @@ def reads_pdn(name: str) -> bool:
     return name.lower().endswith(".pdn")
 
 
+class Collisions:
+    """The inputs of one run, against which each output is checked (:meth:`check`).
+
+    *inputs* are the paths as given (files, directories, URLs, ``-``), *files* the
+    files they expand to.
+    """
+
+    def __init__(
+        self,
+        inputs: Sequence[str],
+        files: Sequence[str],
+        *,
+        stdin_fd: int | None = 0,
+        stdout_fd: int | None = 1,
+        read_back: Callable[[str], bool] = reads_pdn,
+    ) -> None:
+        self._stdout_fd = stdout_fd
+        self._read_back = read_back
+        self._files = [_path(path, printable(path)) for path in files if path != "-"]
+        self._stdin = _stream(stdin_fd, "standard input") if "-" in inputs else None
+        self._folders: list[tuple[str, str]] = []
+        for given in inputs:
+            folder = local_path(given) or given
+            if folder != "-" and not is_url(folder) and os.path.isdir(folder):
+                self._folders.append((printable(given), os.path.realpath(folder)))
+
+    def output(self, option: str, path: str) -> _File:
+        """How the output *path* of *option* is compared (``-``: standard output)."""
+        if path == "-":
+            return _stream(self._stdout_fd, f"{option} - (standard output)")
+        return _path(path, f"{option} {printable(path)}")
+
+    def check(self, option: str, path: str, *, folder: bool = False) -> None:
+        """Raise :class:`OutputCollision` when the output *path* given by *option* is
+        an input, the file standard input is redirected from, or (a ``*.pdn`` file,
+        or with *folder* a directory) lies inside an input directory."""
+        output = self.output(option, path)
+        for source in self._files:
+            if output.same(source):
+                raise OutputCollision(f"{output.label} is also an input ({source.label})")
+        stdin = self._stdin
+        if stdin is not None and stdin.identity is not None and output.identity == stdin.identity:
+            raise OutputCollision(f"{output.label} is the file standard input is redirected from")
+        if path == "-" or output.real is None:
+            return
+        if not folder and not self._read_back(os.path.basename(path)):
+            return
+        for shown, root in self._folders:
+            if output.real == root or output.real.startswith(root.rstrip(os.sep) + os.sep):
+                raise OutputCollision(
+                    f"{output.label} lies inside input directory {shown} and would be read back"
+                )
+
+
 def check_outputs(
     inputs: Sequence[str],
     files: Sequence[str],
@@ -80,51 +159,29 @@ def check_outputs(
     stdin_fd: int | None = 0,
     stdout_fd: int | None = 1,
     read_back: Callable[[str], bool] = reads_pdn,
-) -> None:
+    folders: Sequence[str] = (),
+) -> Collisions:
     """Raise :class:`OutputCollision` when two *outputs* are the same file, or one is
-    an input.
+    an input (:meth:`Collisions.check`); returns the checker for outputs named later
+    (the files of ``--split-by``).
 
     *inputs* are the paths as given (files, directories, ``-``), *files* the files they
-    expand to; *outputs* are (option, path) pairs, ``-`` meaning standard output.
-    The message is one line naming both paths.
+    expand to; *outputs* are (option, path) pairs, ``-`` meaning standard output;
+    the options in *folders* write directories (a dataset, split files), refused
+    inside an input directory whatever their names.  The message is one line naming
+    both paths.
     """
-    named: list[_File] = []
-    for option, path in outputs:
-        if path == "-":
-            named.append(_stream(stdout_fd, f"{option} - (standard output)"))
-        else:
-            named.append(_path(path, f"{option} {printable(path)}"))
+    collisions = Collisions(
+        inputs, files, stdin_fd=stdin_fd, stdout_fd=stdout_fd, read_back=read_back
+    )
+    named = [collisions.output(option, path) for option, path in outputs]
     for i, first in enumerate(named):
         for second in named[i + 1 :]:
             if first.same(second):
                 raise OutputCollision(f"{first.label} and {second.label} are the same file")
-    for path in files:
-        if path == "-":
-            continue
-        source = _path(path, printable(path))
-        for output in named:
-            if output.same(source):
-                raise OutputCollision(f"{output.label} is also an input ({source.label})")
-    if "-" in inputs:
-        stdin = _stream(stdin_fd, "standard input")
-        if stdin.identity is not None:
-            for output in named:
-                if output.identity == stdin.identity:
-                    raise OutputCollision(
-                        f"{output.label} is the file standard input is redirected from"
-                    )
-    for folder in inputs:
-        if folder == "-" or not os.path.isdir(folder):
-            continue
-        root = os.path.realpath(folder)
-        for (_option, path), output in zip(outputs, named, strict=True):
-            if path == "-" or output.real is None or not read_back(os.path.basename(path)):
-                continue
-            if output.real.startswith(root.rstrip(os.sep) + os.sep):
-                raise OutputCollision(
-                    f"{output.label} lies inside input directory {printable(folder)} "
-                    "and would be read back"
-                )
+    for option, path in outputs:
+        collisions.check(option, path, folder=option in folders)
+    return collisions
 
 
-__all__ = ["OutputCollision", "check_outputs", "reads_pdn"]
+__all__ = ["Collisions", "OutputCollision", "check_outputs", "reads_pdn"]

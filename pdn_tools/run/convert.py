@@ -28,8 +28,9 @@ from contextlib import ExitStack, closing
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from pdn_tools.atomic import check_stop
 from pdn_tools.collection.duplicates import TagLending
-from pdn_tools.diagnostics import Issue
+from pdn_tools.diagnostics import CATALOGUE, Issue, Severity, status_of
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.pdn import write_game
 from pdn_tools.export.sinks import Exported, Piece, RejectsSink, Renderer, Sink
@@ -272,6 +273,8 @@ class Counts:
     rejected: int
     errors_written: int
     unreadable: int
+    """Inputs that failed as a whole: not read for an error (E14, E11), or read
+    without a game and with an error (E12 binary, E15 no PDN)."""
     stages: StageCounts = field(default_factory=StageCounts)
 
 
@@ -314,7 +317,9 @@ class Conversion:
         """Standard input's copy, when its rejected games may have to be copied."""
 
     def put(self, game: Converted, path: str) -> None:
-        """Write one converted game read from *path* (``-``: standard input)."""
+        """Write one converted game read from *path* (``-``: standard input); a run
+        told to stop stops here (:func:`pdn_tools.atomic.check_stop`)."""
+        check_stop()
         if self.observing is not None:
             if not game.filtered and game.key is not None:
                 self.observing.observe(game.key, game.tags)
@@ -361,13 +366,18 @@ class Conversion:
             self.empty(part.name, part.empty)
 
     def empty(self, name: str, issues: list[Issue]) -> None:
-        """A file without any game was read."""
+        """A file without any game was read: told, and counted as failed when one of
+        its findings is an error (binary input, no PDN)."""
+        if status_of(issues) == "error":
+            self.unreadable += 1
         if self.on_empty is not None:
             self.on_empty(name, issues)
 
     def unreadable_entry(self, entry: Found) -> None:
-        """An entry found in a folder cannot be read: counted, told, not converted."""
-        self.unreadable += 1
+        """An entry found in a folder is not read: told, not converted, and counted
+        as failed unless its finding is only a warning (W39, a link not followed)."""
+        if CATALOGUE[entry.code].severity is Severity.ERROR:
+            self.unreadable += 1
         if self.on_unreadable is not None:
             self.on_unreadable(entry)
 

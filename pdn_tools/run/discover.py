@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -41,10 +42,15 @@ from pathspec import GitIgnoreSpec
 
 from pdn_tools.atomic import printable
 from pdn_tools.pdn.archives import (
+    MAX_MEMBERS,
+    ArchiveError,
+    TooManyMembers,
     is_zip_name,
     member_name,
     member_path,
+    member_problem,
     path_of_name,
+    split_member,
     zip_members,
 )
 
@@ -77,7 +83,7 @@ def _pattern_problem(pattern: str) -> str | None:
     """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
     try:
         GitIgnoreSpec.from_lines([pattern])
-    except ValueError as exc:
+    except (ValueError, re.error) as exc:
         return str(exc.__cause__ or exc)
     return None
 
@@ -98,7 +104,7 @@ class Patterns:
         object.__setattr__(self, "base", os.path.abspath(self.base))
         try:
             spec = GitIgnoreSpec.from_lines(self.patterns)
-        except ValueError:
+        except (ValueError, re.error):
             for pattern in self.patterns:
                 reason = _pattern_problem(pattern)
                 if reason is not None:
@@ -128,22 +134,33 @@ def _relative(absolute: str, base: str, is_dir: bool) -> str:
 
 @dataclass
 class WalkOptions:
-    """How folders are walked: exclusions and whether ``.gitignore`` files count."""
+    """How folders are walked: exclusions, whether ``.gitignore`` files count, whether
+    symbolic links may lead out of the folder named, and how many members a zip
+    archive may have."""
 
     exclude: list[Patterns] = field(
         default_factory=lambda: [Patterns(DEFAULT_EXCLUDE, os.getcwd())]
     )
     respect_gitignore: bool = True
+    follow_links: bool = False
+    """Follow symbolic links that lead out of the folder named (``--follow-links``);
+    without it such a link is reported (W39) and not read."""
+    max_members: int = MAX_MEMBERS
+    schemes: tuple[str, ...] = ()
+    """URL schemes read beyond the data schemes (``--allow-scheme``; see
+    :mod:`pdn_tools.run.storage`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
     """A file to read: the path that opens it, the name reports show, and the reason
-    it cannot be read (None when it can)."""
+    it is not read (None when it is), reported under ``code``: E14 (cannot be read),
+    E11 (over a limit) or W39 (a symbolic link out of the folder, not followed)."""
 
     path: str
     name: str
     problem: str | None = None
+    code: str = "E14"
 
 
 _Ignore = tuple[str, GitIgnoreSpec]
@@ -162,7 +179,7 @@ def _ignore_file(folder: str, path: str) -> _Ignore | None:
         return None
     try:
         return folder, GitIgnoreSpec.from_lines(lines)
-    except ValueError:
+    except (ValueError, re.error):
         valid = [line for line in lines if _pattern_problem(line) is None]
         return folder, GitIgnoreSpec.from_lines(valid)
 
@@ -216,6 +233,13 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
 def _wanted(name: str) -> bool:
     lowered = name.lower()
     return lowered.endswith(PDN_ENDINGS) or is_zip_name(lowered)
@@ -229,6 +253,8 @@ class _Folder:
     absolute: str
     ignores: tuple[_Ignore, ...]
     ancestors: frozenset[tuple[int, int]]
+    root: str
+    """The real path of the folder named, which symbolic links may not leave."""
 
 
 class Discovery:
@@ -250,13 +276,28 @@ class Discovery:
             if raw == "-":
                 yield Found("-", "-")
                 continue
-            member = path_of_name(raw)
+            try:
+                member = path_of_name(raw)
+            except ArchiveError as exc:
+                raise InputError(printable(str(exc))) from None
             if member != raw:  # archive.zip:inner.pdn, as reports name it
+                through = split_member(member)
+                problem = member_problem(*through) if through is not None else None
+                if problem is not None:
+                    raise InputError(f"{printable(raw)}: {problem}")
                 yield Found(member, printable(raw))
                 continue
             try:
                 info = os.stat(raw)
             except OSError as exc:
+                through = split_member(raw)
+                if through is not None and isinstance(exc, (NotADirectoryError, FileNotFoundError)):
+                    # archive.zip/inner.pdn: a member named as a path through the archive
+                    problem = member_problem(*through)
+                    if problem is not None:
+                        raise InputError(f"{printable(raw)}: {problem}") from None
+                    yield Found(raw, printable(member_name(*through)))
+                    continue
                 if isinstance(exc, FileNotFoundError) and not os.path.islink(raw):
                     raise InputError(f"{printable(raw)}: no such file or directory") from None
                 raise InputError(f"{printable(raw)}: {unreadable_reason(raw, exc)}") from None
@@ -274,17 +315,27 @@ class Discovery:
                 raise InputError(f"{printable(raw)}: not a regular file or directory")
 
     def _archive(self, path: str, named: bool) -> Iterator[Found]:
+        """The members of the zip archive *path*; an archive found in a folder that
+        cannot be read is reported (E14), as an archive over the member limit is
+        (E11), and a member that is never opened (an unsafe name) too (E14)."""
         try:
-            members = zip_members(path)
+            members = zip_members(path, self.options.max_members)
+        except TooManyMembers as exc:
+            yield Found(path, printable(path), str(exc), "E11")
+            return
         except (zipfile.BadZipFile, OSError) as exc:
             if named:
                 raise InputError(f"{printable(path)}: not a readable zip archive ({exc})") from None
-            self.notes.append(f"{printable(path)}: skipped, not a readable zip archive ({exc})")
+            yield Found(path, printable(path), f"not a readable zip archive ({exc})")
             return
         if named and not members:
             self.notes.append(f"{printable(path)}: holds no .pdn file")
-        for member in members:
-            yield Found(member_path(path, member), printable(member_name(path, member)))
+        for member, reason in members:
+            name = printable(member_name(path, member))
+            if reason is None:
+                yield Found(member_path(path, member), name)
+            else:
+                yield Found(name, name, f"a zip member that is never opened: {reason}")
 
     def _walk(self, root: str, info: os.stat_result) -> Iterator[Found]:
         absolute = os.path.abspath(root)
@@ -301,7 +352,8 @@ class Discovery:
         if ident in self._folders:
             return
         self._folders.add(ident)
-        stack = [_Folder(root, absolute, ignores, frozenset({ident}))]
+        real = os.path.realpath(root)
+        stack = [_Folder(root, absolute, ignores, frozenset({ident}), real)]
         while stack:
             folder = stack.pop()
             found, subfolders = self._list(folder, exclude)
@@ -369,8 +421,13 @@ class Discovery:
                 continue
             if self._skipped(absolute, is_dir, exclude, ignores):
                 continue
+            if not self.options.follow_links and _is_link(entry):
+                outside = self.link_outside(path, folder.root)
+                if outside is not None:
+                    files.append(outside)
+                    continue
             if is_dir:
-                sub = self._subfolder(path, absolute, ignores, folder.ancestors, files)
+                sub = self._subfolder(path, absolute, ignores, folder.ancestors, files, folder.root)
                 if sub is not None:
                     subfolders.append(sub)
             else:
@@ -384,6 +441,7 @@ class Discovery:
         ignores: tuple[_Ignore, ...],
         ancestors: frozenset[tuple[int, int]],
         problems: list[Found],
+        root: str,
     ) -> _Folder | None:
         try:
             info = os.stat(path)
@@ -402,7 +460,26 @@ class Discovery:
         if ident in self._folders or os.path.exists(os.path.join(path, "pyvenv.cfg")):
             return None  # walked already, or a virtual environment
         self._folders.add(ident)
-        return _Folder(path, absolute, ignores, ancestors | {ident})
+        return _Folder(path, absolute, ignores, ancestors | {ident}, root)
+
+    @staticmethod
+    def link_outside(path: str, root: str) -> Found | None:
+        """The W39 entry of *path* when it leads out of the folder whose real path is
+        *root* through a symbolic link, else None.  The message quotes the link as
+        written, never where it leads on this machine."""
+        if _within(os.path.realpath(path), root):
+            return None
+        try:
+            written = f"a symbolic link to {printable(os.readlink(path))!r}"
+        except OSError:
+            written = "reached through a symbolic link"
+        return Found(
+            path,
+            printable(path),
+            f"{written}, which leads out of the folder read; not followed "
+            "(--follow-links reads it)",
+            "W39",
+        )
 
     def _file(self, entry: os.DirEntry[str], path: str) -> list[Found]:
         try:

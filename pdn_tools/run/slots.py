@@ -46,7 +46,9 @@ def cut_batches(
     decoding = Decoding()
     outcome = Outcome()
     chunks = split_chunks(
-        read_pieces(stream, options.encoding, decoding), options.max_game_chars, options.max_depth
+        read_pieces(stream, options.encoding, decoding, options.max_expansion),
+        options.max_game_chars,
+        options.max_depth,
     )
     batch = SlotBatch()
     chars = 0

@@ -283,7 +283,7 @@ def _scan(
     index: LineIndex,
 ) -> Iterator[Span]:
     decoding = Decoding()
-    pieces = read_pieces(cast(BinaryIO, index), options.encoding, decoding)
+    pieces = read_pieces(cast(BinaryIO, index), options.encoding, decoding, options.max_expansion)
     chunks = split_chunks(pieces, options.max_game_chars, options.max_depth)
     games = 0
     chars = 0
@@ -423,7 +423,7 @@ def span_records(span: Span, options: ReadOptions, outcome: Outcome) -> Iterator
             resume = Resume(span.line, span.legacy_main, span.legacy)
             pieces = resume_pieces(handle, options.encoding, resume, own)
         else:
-            pieces = read_pieces(handle, options.encoding, own)
+            pieces = read_pieces(handle, options.encoding, own, options.max_expansion)
         if span.end_line:
             pieces = _until(pieces, span.end_line)
         if span.prefix:

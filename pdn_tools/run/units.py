@@ -102,7 +102,7 @@ def found_inputs(
     unreadable_files: list[Checked] = []
     for number, entry in enumerate(found):
         if entry.problem is not None:
-            unreadable_files.append(unreadable(number, entry.name, entry.problem))
+            unreadable_files.append(unreadable(number, entry.name, entry.problem, entry.code))
         else:
             name = (stdin_name or "<stdin>") if entry.path == "-" else entry.name
             inputs.append(Input(number, entry.path, name))

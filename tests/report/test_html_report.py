@@ -223,7 +223,7 @@ def test_the_output_appears_only_when_complete(tmp_path: Path) -> None:
     inputs = tmp_path / "in"
     inputs.mkdir()
     (inputs / "a.pdn").write_text(Path(FAULTS).read_text(encoding="utf-8"), encoding="utf-8")
-    (inputs / "b.pdn").symlink_to(tmp_path / "gone.pdn")
+    (inputs / "b.pdn").symlink_to(inputs / "gone.pdn")  # a link to nothing, in the folder
     earlier = tmp_path / "r.html"
     earlier.write_text("earlier", encoding="utf-8")
     named = [str(inputs / "a.pdn"), str(inputs / "b.pdn")]
