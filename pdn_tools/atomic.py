@@ -99,6 +99,16 @@ def handle_termination() -> None:
             signal.signal(signum, _terminate)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupt)
+    sys.unraisablehook = _unraisable
+
+
+def _unraisable(info: Any) -> None:
+    """Python's hook for an exception it cannot raise (in a finaliser): a stopping
+    signal's exception lost there is already noted in :data:`_RECEIVED` and acted on
+    (:func:`check_stop`), so it is not printed; anything else is, as by default."""
+    if isinstance(info.exc_value, KeyboardInterrupt) and _RECEIVED:
+        return
+    sys.__unraisablehook__(info)
 
 
 def check_stop() -> None:

@@ -12,18 +12,30 @@ Layer 6, the top of the pipeline: it may import every layer and none imports it.
 
 from __future__ import annotations
 
-import errno
-import importlib
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
 
-import click
+try:
+    import errno
+    import importlib
+    from collections.abc import Sequence
+    from typing import Any, NoReturn
 
-from pdn_tools.atomic import STDOUT_NAME, GuardedStdout, OutputError, Terminated, handle_termination
-from pdn_tools.cli.config import ConfigError
-from pdn_tools.cli.terminal import mend_closed_streams
-from pdn_tools.version import __version__, version_line
+    import click
+
+    from pdn_tools.atomic import (
+        STDOUT_NAME,
+        GuardedStdout,
+        OutputError,
+        Terminated,
+        check_stop,
+        handle_termination,
+    )
+    from pdn_tools.cli.config import ConfigError
+    from pdn_tools.cli.terminal import mend_closed_streams
+    from pdn_tools.version import __version__, version_line
+except KeyboardInterrupt:  # Ctrl-C while the command starts, before its handlers exist
+    sys.stderr.write("pdn: interrupted\n")
+    raise SystemExit(130) from None
 
 #: The sub-commands: name -> (module, attribute).  A command's module is imported when
 #: the command is asked for, so that ``pdn validate`` does not start by importing
@@ -111,6 +123,8 @@ class _Group(click.Group):
                 status = code if isinstance(code, int) else 0
             except SystemExit as exc:
                 status = _exit_status(exc)
+            if status < 128:
+                check_stop()  # a signal whose exception was lost in a finaliser
             if stdout is not None:
                 stdout.finish()
             return status

@@ -173,7 +173,9 @@ def load(paths: Iterable[str], config: tuple[str, ...], isolated: bool) -> Confi
     path = files[0] if files else None if isolated else find(start_folder(paths))
     if path is not None:
         if not os.path.isfile(path):
-            raise ConfigError(f"{path}: no such configuration file")
+            if os.path.exists(path):
+                raise ConfigError(f"{printable(path)}: not a regular file")
+            raise ConfigError(f"{printable(path)}: no such configuration file")
         table = _table(path)
         if table is None:
             raise ConfigError(f"{path}: has no [tool.pdn] table")

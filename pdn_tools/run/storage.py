@@ -274,10 +274,16 @@ def expand(paths: tuple[str, ...]) -> Iterator[str]:
 def _expand_url(url: str) -> Iterator[str]:
     """The URLs of the files *url* stands for: itself, a directory's ``.pdn`` files
     or a glob's matches; always itself for the web."""
+    fs, inner = _filesystem(url)
     if schemes_of(url)[0] in _NOT_LISTED:
+        try:
+            there = fs.exists(inner)
+        except Exception as exc:
+            raise _storage_error(url, exc) from None
+        if not there:
+            raise InputError(f"{printable(url)}: no such file or directory")
         yield url
         return
-    fs, inner = _filesystem(url)
     try:
         if fs.isfile(inner):
             yield url

@@ -6,8 +6,9 @@ for a bounded time each, and say how many inputs were tried.
 With atheris installed (``pip install atheris``) each target runs coverage-guided in
 a process of its own, under a memory limit (``-rss_limit_mb``) and a time limit per
 input; the inputs that reach new code are written to a temporary folder, and with
-``--keep`` the smallest of them are added to ``tests/fuzz/corpus/TARGET/``.  Without atheris, the stored inputs are mutated at random
-(bytes flipped, inserted, removed, runs repeated, inputs spliced) for the same time.
+``--keep`` the smallest of them are added to ``tests/fuzz/corpus/TARGET/``.  Without
+atheris, the stored inputs are mutated at random (bytes flipped, inserted, removed,
+runs repeated, inputs spliced) for the same time.
 
 Exit status 0 when no input made a target fail, 1 otherwise (the failing input is
 written to ``tests/fuzz/failures/`` and its traceback printed).

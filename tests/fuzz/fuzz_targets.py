@@ -23,12 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pdn_tools.cli import main as command_line
+from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import check_game
 from pdn_tools.replay.options import ReplayOptions
 from pdn_tools.rules import FenError, parse_fen, variant_by_name
 from pdn_tools.run.discover import Discovery, InputError
-from pdn_tools.pdn.model import ReadOptions
 
 #: Small limits, so that one input cannot take the fuzzer's time (the limits are
 #: part of what is tested: a game over them must be a finding, not a failure).

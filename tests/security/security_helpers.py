@@ -3,6 +3,7 @@ what it printed, and a listener on the loopback interface."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -83,10 +84,8 @@ def popen(*args: str, cwd: Path, **kwargs: object) -> subprocess.Popen[bytes]:
 
 def stop_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill what is left of a process group started by :func:`popen`."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 class Listener:

@@ -37,8 +37,8 @@ def planted(tmp_path: Path) -> tuple[Path, Path]:
         tmp_path / "evil.zip",
         [
             ("ok.pdn", GAME.encode()),
-            (str(local), b"[Event \"in the archive\"]\n1. 31-27 *\n"),
-            ("../local/private.pdn", b"[Event \"in the archive\"]\n1. 31-27 *\n"),
+            (str(local), b'[Event "in the archive"]\n1. 31-27 *\n'),
+            ("../local/private.pdn", b'[Event "in the archive"]\n1. 31-27 *\n'),
         ],
     )
     return local, archive
@@ -138,7 +138,13 @@ def test_the_expansion_limit_can_be_raised(tmp_path: Path) -> None:
     stopped = pdn("stats", str(path), "--format", "json", "--isolated", cwd=tmp_path)
     assert json.loads(stopped.stdout)["total"]["codes"].get("E11") == 1
     raised = pdn(
-        "stats", str(path), "--format", "json", "--max-expansion", "100000", "--isolated",
+        "stats",
+        str(path),
+        "--format",
+        "json",
+        "--max-expansion",
+        "100000",
+        "--isolated",
         cwd=tmp_path,
     )
     total = json.loads(raised.stdout)["total"]

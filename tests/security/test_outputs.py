@@ -1,0 +1,148 @@
+"""Outputs never replace inputs, and a run's outputs appear all together or not at all
+(docs/security.md, "What is written")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from security_helpers import GAME, no_traceback, one_line, pdn
+
+from pdn_tools.atomic import OLD_MARK, TEMP_MARK, OutputError, Outputs
+from pdn_tools.export.split import file_stem
+
+
+def _games(events: list[str]) -> str:
+    return "\n".join(GAME.replace('[Event "x"]', f'[Event "{event}"]') for event in events)
+
+
+@pytest.fixture
+def game_file(tmp_path: Path) -> Path:
+    path = tmp_path / "games.pdn"
+    path.write_text(GAME, encoding="utf-8")
+    return path
+
+
+def test_report_refuses_to_overwrite_its_input(game_file: Path) -> None:
+    before = game_file.read_bytes()
+    done = pdn("report", str(game_file), "-o", str(game_file), "--isolated")
+    assert done.returncode == 2
+    assert "is also an input" in one_line(done)
+    assert game_file.read_bytes() == before
+
+
+def test_show_refuses_to_draw_over_its_input(game_file: Path) -> None:
+    before = game_file.read_bytes()
+    done = pdn("show", str(game_file), "--svg", str(game_file), "--isolated")
+    assert done.returncode == 2
+    assert "is also an input" in one_line(done)
+    assert game_file.read_bytes() == before
+
+
+def test_a_split_file_is_not_the_file_standard_input_comes_from(tmp_path: Path) -> None:
+    out = tmp_path / "by-event"
+    out.mkdir()
+    alpha = out / "alpha.pdn"
+    alpha.write_text(_games(["Alpha", "Beta"]), encoding="utf-8")
+    before = alpha.read_bytes()
+    with open(alpha, "rb") as stdin:
+        done = subprocess.run(
+            ["python3", "-m", "pdn_tools", "convert", "-", "-o", str(out), "--split-by", "event"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 2, done.stderr
+    assert "is the file standard input is redirected from" in done.stderr
+    assert alpha.read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["alpha.pdn"]
+
+
+def test_hostile_group_names_fit_the_file_system(tmp_path: Path) -> None:
+    long_event = "\U00020000" * 80
+    source = tmp_path / "in.pdn"
+    source.write_text(_games([long_event, "Normal", "x" * 300]), encoding="utf-8")
+    out = tmp_path / "split"
+    done = pdn("convert", str(source), "-o", str(out), "--split-by", "event", "--isolated")
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in out.iterdir())
+    assert len(names) == 3
+    assert all(len(os.fsencode(name)) <= 130 for name in names)
+    assert f"{file_stem(long_event)}.pdn" in names
+
+
+def test_a_failed_rename_puts_back_what_was_replaced(tmp_path: Path) -> None:
+    """Three outputs; the third cannot be renamed into place (a directory is there).
+    The first two had already replaced their files: they are put back."""
+    first, second, third = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "c.txt"
+    first.write_text("old a", encoding="utf-8")
+    outputs = Outputs()
+    outputs.text(str(first)).write("new a")
+    outputs.text(str(second)).write("new b")
+    outputs.text(str(third)).write("new c")
+    third.mkdir()  # appears after the temporaries were opened
+    (third / "keep").write_text("x", encoding="utf-8")
+    with pytest.raises(OutputError):
+        outputs.commit()
+    assert first.read_text(encoding="utf-8") == "old a"
+    assert not second.exists()
+    assert (third / "keep").exists()
+    leftovers = [p.name for p in tmp_path.iterdir() if TEMP_MARK in p.name or OLD_MARK in p.name]
+    assert leftovers == []
+
+
+def test_a_name_too_long_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    long_name = tmp_path / ("x" * 300 + ".pdn")
+    outputs = Outputs()
+    with pytest.raises(OutputError, match="File name too long"):
+        outputs.text(str(long_name))
+    outputs.discard()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KB tmpfs (needs root and a mount the sandbox allows)."""
+    mount = tmp_path / "tiny"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_a_full_disk_under_a_dataset_leaves_nothing_and_names_it(
+    tiny_disk: Path, tmp_path: Path
+) -> None:
+    source = tmp_path / "many.pdn"
+    variants = ["20", "21", "22", "25", "26"]
+    games = [GAME.replace("[Event", f'[GameType "{variants[n % 5]}"]\n[Event') for n in range(4000)]
+    source.write_text("\n".join(games), encoding="utf-8")
+    done = pdn(
+        "convert", str(source), "-o", "ds", "--partition-by", "variant", "--isolated", cwd=tiny_disk
+    )
+    assert done.returncode == 2
+    assert one_line(done) == "pdn convert: ds: No space left on device"
+    assert list(tiny_disk.iterdir()) == []
+
+
+def test_a_binary_file_fails_convert_as_it_fails_validate(tmp_path: Path) -> None:
+    photo = tmp_path / "photo.pdn"
+    photo.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01" + bytes(range(256)) * 20)
+    converted = pdn("convert", str(photo), "-o", str(tmp_path / "x.jsonl"), "--isolated")
+    validated = pdn("validate", str(photo), "--isolated")
+    assert converted.returncode == validated.returncode == 1
+    assert "E12" in converted.stderr

@@ -1,0 +1,261 @@
+"""Bounded work and clean stops: real signals at every stage, a lost cluster, input
+that used to end in a traceback (docs/security.md, "Work" and "Errors")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from security_helpers import GAME, PDN, no_traceback, one_line, pdn, popen, stop_group
+
+from pdn_tools.atomic import TEMP_MARK
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_perft_stops_at_once(tmp_path: Path, sig: signal.Signals, status: int) -> None:
+    """The count runs in compiled code on the compiled build, which looks for signals
+    every few milliseconds (a count of depth 64 would never end)."""
+    proc = popen("perft", "64", cwd=tmp_path)
+    try:
+        time.sleep(1.5)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        stop_group(proc)
+    assert proc.returncode == status
+    assert err.decode().strip().endswith(("interrupted", "terminated"))
+    assert b"Traceback" not in err
+
+
+def test_ctrl_c_while_the_command_starts(tmp_path: Path) -> None:
+    """SIGINT at every moment of the start: an exit status 130 with one line, or the
+    default death by signal before Python has a handler; never a traceback of ours.
+    (A Ctrl-C inside the interpreter's own start — its ``site`` hooks — is the
+    interpreter's to report.)"""
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    ours = []
+    for step in range(25):
+        proc = subprocess.Popen(
+            [*PDN, "validate", "--isolated", str(tmp_path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        time.sleep(0.008 * step)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        text = err.decode(errors="replace")
+        if "init_import_site" in text:
+            continue  # the interpreter's own start (site-packages hooks): not ours
+        if "Traceback" in text or proc.returncode not in (0, 130, -signal.SIGINT):
+            ours.append(f"status {proc.returncode}: {text}")
+    assert ours == []
+
+
+def test_a_signal_lost_in_a_finaliser_still_stops_the_commit(tmp_path: Path) -> None:
+    """Python raises a signal's exception wherever the main thread is; inside a
+    finaliser it is printed as ignored and lost.  The run still never puts its
+    outputs in place."""
+    script = textwrap.dedent(
+        """
+        import os, signal
+        from pdn_tools.atomic import Outputs, handle_termination
+
+        handle_termination()
+
+        class Finaliser:
+            def __del__(self):
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(10000):  # the handler runs here; its exception is lost
+                    pass
+
+        outputs = Outputs()
+        outputs.text("out.txt").write("new")
+        Finaliser()
+        print("went on")  # the interrupt was lost: the script goes on
+        try:
+            outputs.commit()
+        except KeyboardInterrupt:
+            print("refused")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["went", "on", "refused"]
+    assert done.stderr == ""  # the lost exception is not printed as "ignored" either
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "big.pdn"
+    path.write_text("\n".join(GAME for _ in range(20000)), encoding="utf-8")
+    return path
+
+
+def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path, big: Path) -> None:
+    (tmp_path / "out.jsonl").write_text("earlier", encoding="utf-8")
+    proc = popen("convert", str(big), "-o", "out.jsonl", "--isolated", cwd=tmp_path)
+    try:
+        time.sleep(2.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        stop_group(proc)
+    assert proc.returncode == 130, err
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == "earlier"
+    assert not [p for p in tmp_path.iterdir() if TEMP_MARK in p.name]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.8, 5.0])
+def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay: float) -> None:
+    pytest.importorskip("distributed", reason="--dask needs the dask extra")
+    proc = popen("validate", str(big), "--dask", "local:2", "--isolated", cwd=tmp_path)
+    try:
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
+        _, err = proc.communicate(timeout=90)
+    finally:
+        stop_group(proc)
+    text = err.decode(errors="replace")
+    assert "Traceback" not in text
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) <= 1, text  # "interrupted", or nothing when it finished first
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A real scheduler and worker on 127.0.0.1, stopped at the end."""
+    pytest.importorskip("distributed", reason="--dask needs the dask extra")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    common = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": tmp_path}
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        start_new_session=True,
+        **common,  # type: ignore[arg-type]
+    )
+    worker = subprocess.Popen(
+        ["dask", "worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
+        start_new_session=True,
+        **common,  # type: ignore[arg-type]
+    )
+    try:
+        yield address, scheduler
+    finally:
+        for proc in (worker, scheduler):
+            stop_group(proc)  # type: ignore[arg-type]
+            proc.wait(timeout=30)
+
+
+@pytest.mark.slow
+def test_losing_the_scheduler_is_one_line(
+    cluster: tuple[str, subprocess.Popen[bytes]], tmp_path: Path, big: Path
+) -> None:
+    address, scheduler = cluster
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+    proc = popen("validate", str(big), "--dask", address, "--isolated", cwd=tmp_path, env=env)
+    try:
+        time.sleep(8)
+        os.killpg(scheduler.pid, signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        stop_group(proc)
+    text = err.decode(errors="replace")
+    assert proc.returncode == 2, text
+    assert "Traceback" not in text
+    assert len(text.strip().splitlines()) == 1, text
+
+
+# ---------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"\xff\xfe not utf-8", "not UTF-8 text (byte 0)"),
+        (bytes(range(256)) * 4, "not UTF-8 text"),
+        (b"select = " + b"[" * 5000 + b"]" * 5000, "not valid TOML (nested too deeply)"),
+        (b"max-game-size = 1e400", "max-game-size: inf is not a whole number"),
+        (b"max-depth = 3.5", "max-depth: 3.5 is not a whole number"),
+        (b"max-depth = 500", "max-depth: 500 is above the default (100)"),
+        (b"# " + b"x" * (1 << 20) + b"\n", "larger than 1 MiB; not a configuration"),
+    ],
+    ids=["not-utf8", "binary", "nested", "infinite", "fraction", "raised-limit", "huge"],
+)
+def test_a_hostile_configuration_is_one_line(tmp_path: Path, content: bytes, expected: str) -> None:
+    (tmp_path / "pdn.toml").write_bytes(content)
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    done = pdn("validate", "a.pdn", cwd=tmp_path)
+    assert done.returncode == 2
+    assert expected in one_line(done)
+
+
+def test_a_configuration_that_is_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    """Opening a FIFO would wait for a writer forever: found, it is passed over; named,
+    it is refused."""
+    os.mkfifo(tmp_path / "pdn.toml")
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    found = pdn("validate", "a.pdn", cwd=tmp_path, timeout=60)
+    assert found.returncode == 0, found.stderr
+    named = pdn("validate", "a.pdn", "--config", "pdn.toml", cwd=tmp_path, timeout=60)
+    assert named.returncode == 2
+    assert one_line(named) == "pdn validate: pdn.toml: not a regular file"
+
+
+@pytest.mark.parametrize("pattern", ["[z-a]", "!", "\\"])
+def test_a_bad_exclusion_pattern_is_one_line(tmp_path: Path, pattern: str) -> None:
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    done = pdn("validate", ".", "--exclude", pattern, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "is not a valid pattern" in one_line(done)
+    (tmp_path / ".gitignore").write_text(f"{pattern}\n*.tmp\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    walked = pdn("validate", ".", "--isolated", cwd=tmp_path)
+    no_traceback(walked)
+    assert walked.returncode == 0
+
+
+def test_closed_standard_streams_are_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    closed_in = subprocess.run(
+        [*PDN, "validate", "-"], stdin=subprocess.DEVNULL, capture_output=True, text=True
+    )
+    assert closed_in.returncode == 0  # an empty standard input is an empty file
+    done = subprocess.run(
+        [*PDN, "validate", "-", "--isolated"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        close_fds=True,
+        preexec_fn=lambda: os.close(0),
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert one_line(done) == "pdn validate: standard input is closed"
+    out = subprocess.run(
+        [*PDN, "convert", "a.pdn", "-o", "-", "--to", "pdn", "--isolated"],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=lambda: os.close(1),
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert out.stderr.strip() == "pdn convert: <stdout>: standard output is closed"
