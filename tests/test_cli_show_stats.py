@@ -89,7 +89,7 @@ def test_stats_text_and_json(tmp_path: Path) -> None:
     path.write_text(MIXED, encoding="utf-8")
     (tmp_path / "empty.pdn").write_bytes(b"")
     text = run("stats", str(tmp_path))
-    assert text.returncode == 0, text.stderr
+    assert text.returncode == 1, text.stderr  # a game has an error, as for validate
     blocks = text.stdout.strip().split("\n\n")
     assert [b.splitlines()[0] for b in blocks] == [
         str(tmp_path / "empty.pdn"),
