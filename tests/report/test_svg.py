@@ -3,6 +3,7 @@ kind of board, read back by parsing the SVG; and ``pdn show --svg``."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,43 @@ def test_a_move_and_its_reverse_are_drawn_side_by_side() -> None:
     assert red[0] != green[1]  # on opposite sides of the line
 
 
+@pytest.mark.parametrize("variant", ["international", "english", "italian", "turkish"])
+def test_colours_are_presentation_attributes(variant: str) -> None:
+    """Renderers that read no CSS (librsvg, ImageMagick, office imports) get every
+    colour from the elements themselves: no style sheet, no class decides a colour, no
+    ``<use>``, ``<marker>`` or ``transform`` that some of them ignore."""
+    board = Board(variant=variant)
+    move = board.legal_moves[0]
+    text = board_svg(board, arrows=[Arrow.of_move(move), Arrow.of_move(move, "green")])
+    for banned in ("<style", "<use", "<marker", "transform=", "href=", 'class="l"'):
+        assert banned not in text, banned
+    root = ET.fromstring(text)
+    for node in root.iter():
+        tag = node.tag.removeprefix("{http://www.w3.org/2000/svg}")
+        if tag in ("rect", "circle", "polygon", "path", "polyline", "text"):
+            assert node.get("fill") is not None, (tag, node.attrib)
+        if tag == "text":
+            assert node.get("font-family", "").endswith("sans-serif")
+            assert int(node.get("font-size", "0")) >= 14
+
+
+def test_recorded_and_repair_arrows_differ() -> None:
+    """Red (the move as recorded) is solid and wide; green (the repair) dashed and
+    narrower: two arrows over the same squares can still be told apart."""
+    text = board_svg(Board(), arrows=[Arrow((39, 43), "red"), Arrow((43, 39), "green")])
+    root = ET.fromstring(text)
+    lines = {
+        g.get("class"): g.find("{http://www.w3.org/2000/svg}polyline")
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if "arrow" in (g.get("class") or "")
+    }
+    red, green = lines["arrow red"], lines["arrow green"]
+    assert red is not None and green is not None
+    assert red.get("stroke-dasharray") is None and green.get("stroke-dasharray")
+    assert float(red.get("stroke-width", "")) > float(green.get("stroke-width", ""))
+    assert red.get("stroke") != green.get("stroke")
+
+
 def test_algebraic_coordinates_and_flipping() -> None:
     board = Board(variant="russian")
     plain = read_diagram(board_svg(board, coordinates="algebraic"))
@@ -170,7 +208,13 @@ def test_size_title_and_description() -> None:
     diagram = read_diagram(board_svg(board, size=320, title="a <b> & c", description="d"))
     assert (diagram.width, diagram.height) == ("320", "320")
     assert diagram.title == "a <b> & c"
-    assert read_diagram(board_svg(board)).width is None  # fills its box: crisp at any size
+    # By default a size that reads well: 48 px a square (10x10: 480 px, 8x8: 384 px,
+    # with the algebraic margin 405 px, as python-chess's 390 px chess board).
+    assert read_diagram(board_svg(board)).width == "480"
+    assert read_diagram(board_svg(Board(variant="english"))).width == "384"
+    russian = read_diagram(board_svg(Board(variant="russian"), coordinates="algebraic"))
+    assert (russian.width, russian.height) == ("405", "405")
+    assert read_diagram(board_svg(board, size=0)).width is None  # fills its box
     text = board_svg(board, coordinates="none")
     assert "<text" not in text and "<image" not in text
 
