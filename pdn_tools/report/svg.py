@@ -216,17 +216,10 @@ def layout_for(
     )
 
 
-def _text(x: int, y: int, content: str, fill: str, size: int, anchor: str = "start") -> str:
-    common = (
-        f'x="{x}" y="{y}" font-family="{FONT}" font-size="{size}" font-weight="bold" '
-        f'text-anchor="{anchor}"'
-    )
-    return f'<text {common} fill="{fill}">{content}</text>'
-
-
 def board_frame(layout: Layout) -> list[str]:
     """The SVG elements of the empty board: the light background and the playing
-    squares (each a ``<rect>`` carrying its number as ``data-sq``)."""
+    squares (each a ``<rect>`` carrying its number as ``data-sq``, in a group that
+    gives them their colour)."""
     spec = layout.spec
     side = spec.width * SQUARE
     tall = spec.height * SQUARE
@@ -238,33 +231,36 @@ def board_frame(layout: Layout) -> list[str]:
         if spec.all_squares
         else f'fill="{DARK}"'
     )
+    out.append(f"<g {paint}>")
     for square in range(1, len(layout.cells)):
         x, y = layout.cells[square]
-        out.append(
-            f'<rect data-sq="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" {paint}/>'
-        )
+        out.append(f'<rect data-sq="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
+    out.append("</g>")
     return out
 
 
 def board_labels(layout: Layout) -> list[str]:
     """What is drawn over the pieces: square numbers (each over a halo of its square's
     colour, so that a piece never hides it) or the algebraic coordinates in the
-    margin, and the board's edge."""
+    margin, and the board's edge.  The texts take their font and colours from the
+    groups around them."""
     spec = layout.spec
     out: list[str] = []
     if layout.coordinates == "numbers":
         fill, halo = _NUMBER["t" if spec.all_squares else "d"]
-        for square in range(1, len(layout.cells)):
-            x, y = layout.cells[square]
-            common = (
-                f'x="{x + 3}" y="{y + 14}" font-family="{FONT}" font-size="{NUMBER_SIZE}" '
-                'font-weight="bold"'
-            )
-            out.append(
-                f'<text {common} fill="none" stroke="{halo}" stroke-width="3" '
-                f'stroke-linejoin="round" stroke-opacity="0.85">{square}</text>'
-            )
-            out.append(f'<text data-sq="{square}" {common} fill="{fill}">{square}</text>')
+        places = [(square, *layout.cells[square]) for square in range(1, len(layout.cells))]
+        out.append(
+            f'<g font-family="{FONT}" font-size="{NUMBER_SIZE}" font-weight="bold">'
+            f'<g fill="none" stroke="{halo}" stroke-width="3" stroke-linejoin="round" '
+            'stroke-opacity="0.85">'
+        )
+        out.extend(f'<text x="{x + 3}" y="{y + 14}">{square}</text>' for square, x, y in places)
+        out.append(f'</g><g fill="{fill}">')
+        out.extend(
+            f'<text data-sq="{square}" x="{x + 3}" y="{y + 14}">{square}</text>'
+            for square, x, y in places
+        )
+        out.append("</g></g>")
     elif layout.coordinates == "algebraic":
         out.extend(_algebraic(layout))
     side = spec.width * SQUARE
@@ -279,17 +275,21 @@ def board_labels(layout: Layout) -> list[str]:
 def _algebraic(layout: Layout) -> list[str]:
     """Files under the board and ranks left of it (a1 is White's near-left corner)."""
     spec = layout.spec
-    out = []
+    out = [
+        f'<g font-family="{FONT}" font-size="15" font-weight="bold" fill="{_COORDINATE}" '
+        'text-anchor="middle">'
+    ]
     for col in range(spec.width):
         shown = spec.width - 1 - col if layout.flipped else col
         x = layout.left + shown * SQUARE + SQUARE // 2
         y = spec.height * SQUARE + MARGIN - 5
-        out.append(_text(x, y, chr(ord("a") + col), _COORDINATE, 15, "middle"))
+        out.append(f'<text x="{x}" y="{y}">{chr(ord("a") + col)}</text>')
     for rank in range(1, spec.height + 1):
         row = spec.height - rank
         shown = spec.height - 1 - row if layout.flipped else row
         y = shown * SQUARE + SQUARE // 2 + 5
-        out.append(_text(MARGIN // 2, y, str(rank), _COORDINATE, 15, "middle"))
+        out.append(f'<text x="{MARGIN // 2}" y="{y}">{rank}</text>')
+    out.append("</g>")
     return out
 
 

@@ -36,6 +36,18 @@ def _classes(node: ET.Element) -> list[str]:
     return (node.get("class") or "").split()
 
 
+def inherited(root: ET.Element, node: ET.Element, name: str) -> str | None:
+    """The presentation attribute *name* of *node*: its own or its nearest group's."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    current: ET.Element | None = node
+    while current is not None:
+        value = current.get(name)
+        if value is not None:
+            return value
+        current = parents.get(current)
+    return None
+
+
 def read_diagram(text: str) -> Diagram:
     """Parse a diagram (an ``<svg>`` element as text)."""
     root = ET.fromstring(text)
@@ -72,6 +84,6 @@ def read_diagram(text: str) -> Diagram:
             ]
             path = tuple(int(s) for s in (node.get("data-path") or "").split("-"))
             diagram.arrows.append((classes[1], path, points))
-        elif tag == "text" and node.text and node.get("fill") != "none":
+        elif tag == "text" and node.text and inherited(root, node, "fill") != "none":
             diagram.texts.append(node.text)
     return diagram

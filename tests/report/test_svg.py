@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from svg_helpers import read_diagram
+from svg_helpers import inherited, read_diagram
 
 import pdn_tools
 from pdn_tools import Board
@@ -163,10 +163,10 @@ def test_colours_are_presentation_attributes(variant: str) -> None:
     for node in root.iter():
         tag = node.tag.removeprefix("{http://www.w3.org/2000/svg}")
         if tag in ("rect", "circle", "polygon", "path", "polyline", "text"):
-            assert node.get("fill") is not None, (tag, node.attrib)
+            assert inherited(root, node, "fill") is not None, (tag, node.attrib)
         if tag == "text":
-            assert node.get("font-family", "").endswith("sans-serif")
-            assert int(node.get("font-size", "0")) >= 14
+            assert (inherited(root, node, "font-family") or "").endswith("sans-serif")
+            assert int(inherited(root, node, "font-size") or "0") >= 14
 
 
 def test_recorded_and_repair_arrows_differ() -> None:
