@@ -502,9 +502,8 @@ class HtmlReporter:
                 f'<svg xmlns="http://www.w3.org/2000/svg" class="pdn-board" role="img" '
                 f'viewBox="0 0 {layout.width} {layout.height}" width="{width}" '
                 f'height="{height}" data-key="{layout.key}">'
-                '<g shape-rendering="crispEdges">'
                 + "".join(board_frame(layout))
-                + '</g><g class="labels">'
+                + '<g class="labels">'
                 + "".join(board_labels(layout))
                 + "</g></svg>"
             )

@@ -76,6 +76,7 @@ _NUMBER = {"d": ("#fff8e6", "#4a2f18"), "t": ("#3d2a14", "#f4e7cc")}
 """Fill and halo of the square numbers on dark squares (``d``) and on the squares of an
 all-squares board (``t``)."""
 _COORDINATE = "#5a4128"
+_GRID = "#8a6a44"
 _FRAME = "#4a3520"
 
 ARROWS: dict[str, tuple[int, str | None, float]] = {
@@ -226,16 +227,19 @@ def board_frame(layout: Layout) -> list[str]:
     out: list[str] = []
     if not spec.all_squares:
         out.append(f'<rect x="{layout.left}" y="0" width="{side}" height="{tall}" fill="{LIGHT}"/>')
-    paint = (
-        f'fill="{TURKISH}" stroke="#7a5a36" stroke-width="1"'
-        if spec.all_squares
-        else f'fill="{DARK}"'
-    )
-    out.append(f"<g {paint}>")
+    out.append(f'<g fill="{TURKISH if spec.all_squares else DARK}" shape-rendering="crispEdges">')
     for square in range(1, len(layout.cells)):
         x, y = layout.cells[square]
         out.append(f'<rect data-sq="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
     out.append("</g>")
+    if spec.all_squares:
+        # The lines between the squares, 2 units wide: a thinner stroke on the cell
+        # edges is placed differently by each renderer.
+        lines = [f"M{layout.left + k * SQUARE},0V{tall}" for k in range(1, spec.width)]
+        lines += [
+            f"M{layout.left},{k * SQUARE}H{layout.left + side}" for k in range(1, spec.height)
+        ]
+        out.append(f'<path d="{"".join(lines)}" fill="none" stroke="{_GRID}" stroke-width="2"/>')
     return out
 
 
@@ -471,9 +475,7 @@ def board_svg(
     ]
     if description:
         parts.append(f"<desc>{escape(description)}</desc>")
-    parts.append('<g shape-rendering="crispEdges">')
     parts.extend(board_frame(layout))
-    parts.append("</g>")
     parts.extend(highlight_elements(layout, highlights or {}))
     parts.extend(piece_elements(layout, pieces_of(position)))
     parts.extend(arrow_elements(layout, arrows))
