@@ -3,6 +3,7 @@ kind of board, read back by parsing the SVG; and ``pdn show --svg``."""
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -315,3 +316,54 @@ def test_show_svg_without_a_board_or_a_folder_exits_2(tmp_path: Path) -> None:
         main, ["show", "corpus/clean/club-evening.pdn", "--svg", str(missing)]
     )
     assert result.exit_code == 2 and f"cannot write {missing}" in result.stderr
+
+
+# -- pdn show --png / --gif ----------------------------------------------------------------
+def test_show_writes_a_png_and_a_gif(tmp_path: Path) -> None:
+    pytest.importorskip("cairosvg", reason="the png extra: pip install 'pdn-tools[png]'")
+    from PIL import Image, ImageSequence
+
+    from pdn_tools.report.svg import BLACK_PIECE, DARK, WHITE_PIECE
+
+    png, gif = tmp_path / "b.png", tmp_path / "g.gif"
+    game = "corpus/faults/illegal-moves.pdn"
+    args = ["show", game, "--game", "4", "--ply", "3", "--png", str(png), "--gif", str(gif)]
+    result = CliRunner().invoke(main, [*args, "--frame-ms", "250"])
+    assert result.exit_code == 0, result.output
+    picture = Image.open(png).convert("RGB")
+    assert picture.size == (480, 480)  # the default size
+    board = next(g for g in pdn_tools.validate(game) if g.index == 4).node_at(3).board()
+    layout = layout_for(board.position.geometry.spec)
+    seen = 0
+    for square in range(1, 51):
+        piece = board.piece_at(square)
+        if piece is not None and piece[1]:
+            continue  # a king: its crown is at the centre
+        x, y = layout.centre(square)
+        found = picture.getpixel((round(x * 0.96), round(y * 0.96)))
+        assert isinstance(found, tuple)
+        colour = DARK if piece is None else WHITE_PIECE if piece[0].value == "W" else BLACK_PIECE
+        wanted = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+        if square in (42, 47):  # the squares of the move of ply 3, highlighted
+            continue
+        assert all(abs(a - b) <= 12 for a, b in zip(found, wanted, strict=True)), square
+        seen += 1
+    assert seen > 40
+    frames = [
+        (frame.info["duration"], frame.convert("RGB").tobytes())
+        for frame in ImageSequence.Iterator(Image.open(gif))
+    ]
+    assert [duration for duration, _ in frames] == [250, 250, 250, 500]  # plies 0 to 3
+    assert len({pixels for _, pixels in frames}) == 4  # each ply differs
+
+
+def test_show_png_without_the_extra_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    target = tmp_path / "b.png"
+    result = CliRunner().invoke(
+        main, ["show", "corpus/clean/club-evening.pdn", "--png", str(target)]
+    )
+    assert result.exit_code == 2 and "pip install 'pdn-tools[png]'" in result.stderr
+    assert not target.exists() and list(tmp_path.iterdir()) == []
