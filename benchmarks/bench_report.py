@@ -79,9 +79,12 @@ def open_in_browser(path: Path) -> dict[str, float | int]:
         browser.open(path)
         loaded = time.perf_counter() - began
         timing = browser.evaluate(
-            """(() => { const n = performance.getEntriesByType('navigation')[0];
-                const p = performance.getEntriesByName('first-contentful-paint')[0];
-                return [p ? p.startTime : -1, n.domContentLoadedEventEnd, n.loadEventEnd]; })()"""
+            """new Promise(done => setTimeout(done, 300)).then(() => {
+                const n = performance.getEntriesByType('navigation')[0];
+                const at = name => (performance.getEntriesByName(name)[0] || {startTime: -1000})
+                  .startTime;
+                return [at('first-contentful-paint'), n.domContentLoadedEventEnd,
+                        n.loadEventEnd, at('pdn-list-shown'), at('pdn-boards-shown')]; })"""
         )
         heap = browser.send("Runtime.getHeapUsage")["usedSize"]
         began = time.perf_counter()
@@ -113,6 +116,8 @@ def open_in_browser(path: Path) -> dict[str, float | int]:
         browser.close()
     return {
         "first_paint_s": round(timing[0] / 1000, 2),
+        "list_shown_s": round(timing[3] / 1000, 2),
+        "boards_shown_s": round(timing[4] / 1000, 2),
         "dom_ready_s": round(timing[1] / 1000, 2),
         "load_event_s": round(timing[2] / 1000, 2),
         "open_s": round(loaded, 2),

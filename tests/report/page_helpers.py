@@ -122,3 +122,13 @@ def codes(html: Page) -> list[str]:
 def words(text: str) -> str:
     """*text* with its whitespace runs made single spaces."""
     return re.sub(r"\s+", " ", text).strip()
+
+
+def house_style(games: int, errors: tuple[int, ...] = ()) -> str:
+    """*games* games whose writer puts 'x' in the quiet moves of plies 1 and 2 (W12
+    twice a game); the games numbered in *errors* end with an illegal move (E05)."""
+    out = []
+    for n in range(1, games + 1):
+        bad = " 3. 28-22" if n in errors else ""
+        out.append(f'[Event "Club {n}"]\n[GameType "20"]\n1. 32x28 18x22 2. 37-32 12-18{bad} *\n')
+    return "\n".join(out)

@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_html_report import house_style
+from page_helpers import house_style
 
 from pdn_tools.cli import main
 from pdn_tools.diagnostics import Issue

@@ -23,6 +23,7 @@ from page_helpers import (
     board_of,
     codes,
     digest,
+    house_style,
     in_list_order,
     many_findings,
     page,
@@ -322,13 +323,3 @@ def test_errors_come_first_and_a_habit_is_one_finding(tmp_path: Path) -> None:
     # In the codes table, errors first.
     table = target.read_text(encoding="utf-8").split('id="codes"')[1].split("</table>")[0]
     assert table.index("E05") < table.index("W12")
-
-
-def house_style(games: int, errors: tuple[int, ...] = ()) -> str:
-    """*games* games whose writer puts 'x' in the quiet moves of plies 1 and 2 (W12
-    twice a game); the games numbered in *errors* end with an illegal move (E05)."""
-    out = []
-    for n in range(1, games + 1):
-        bad = " 3. 28-22" if n in errors else ""
-        out.append(f'[Event "Club {n}"]\n[GameType "20"]\n1. 32x28 18x22 2. 37-32 12-18{bad} *\n')
-    return "\n".join(out)

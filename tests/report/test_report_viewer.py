@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from browser import Browser, chromium
 from click.testing import CliRunner
+from page_helpers import house_style
 from PIL import Image
-from test_html_report import house_style
 
 from pdn_tools.cli import main
 

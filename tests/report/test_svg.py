@@ -320,7 +320,10 @@ def test_show_svg_without_a_board_or_a_folder_exits_2(tmp_path: Path) -> None:
 
 # -- pdn show --png / --gif ----------------------------------------------------------------
 def test_show_writes_a_png_and_a_gif(tmp_path: Path) -> None:
-    pytest.importorskip("cairosvg", reason="the png extra: pip install 'pdn-tools[png]'")
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError) as exc:  # OSError: the Cairo library is missing
+        pytest.skip(f"the png extra (pip install 'pdn-tools[png]') and Cairo are needed: {exc}")
     from PIL import Image, ImageSequence
 
     from pdn_tools.report.svg import BLACK_PIECE, DARK, WHITE_PIECE
