@@ -37,7 +37,10 @@
     sev: document.getElementById("f-sev"),
     file: document.getElementById("f-file"),
   };
+  var withFindings = {};
+  findings.forEach(function (f) { withFindings[f[0]] = true; });
   files.forEach(function (name, n) {
+    if (!withFindings[n]) return;  // the filter offers the files that have findings
     var option = document.createElement("option");
     option.value = String(n);
     option.textContent = shorten(name, 60);
