@@ -41,7 +41,7 @@ def _c(code: str, severity: str, title: str, description: str) -> Code:
     return Code(code, Severity(severity), title, description)
 
 
-#: The catalogue.  W/E codes follow the PDN format reference (§12); codes from
+#: The catalogue.  W/E codes follow the policy of docs/pdn-format.md §12; codes from
 #: E11 on are pdn-tools' own (resource limits, input the reader cannot use).
 CATALOGUE: dict[str, Code] = {
     c.code: c

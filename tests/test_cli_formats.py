@@ -30,8 +30,13 @@ def test_text_lines_and_summary(mixed: Path) -> None:
     assert lines[0].endswith("[game 1, ply 1]")
     e05 = next(line for line in lines if " E05 " in line)
     assert e05.startswith(f"{mixed}:9:19: error E05 ") and e05.endswith("[game 2, ply 3]")
-    assert done.stderr.strip().endswith("1 game(s) with errors")
-    assert "2 game(s)" in done.stderr
+    # The summary, then the codes by severity, errors first.
+    assert done.stderr.splitlines() == [
+        "1 file(s), 2 game(s): 1 error(s), 1 warning(s), 1 info; 1 game(s) with errors",
+        "  errors:   E05 1",
+        "  warnings: W10 1",
+        "  info:     W27 1",
+    ]
 
 
 def test_json_document(mixed: Path) -> None:

@@ -748,8 +748,8 @@ def selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Selection:
 
 
 def verdict_options(func: F) -> F:
-    """``--info``, ``--fail-on`` and ``--exit-zero``: what a report lists and when the
-    run fails (``validate`` and ``report``)."""
+    """``--info``, ``--fail-on``, ``--exit-zero`` and ``--no-group``: what a report
+    lists and when the run fails (``validate`` and ``report``)."""
     return _apply(
         func,
         [
@@ -770,6 +770,14 @@ def verdict_options(func: F) -> F:
                 "--exit-zero",
                 is_flag=True,
                 help="Exit 0 even when games have errors (2 still means 2).",
+            ),
+            click.option(
+                "--no-group",
+                "no_group",
+                is_flag=True,
+                help="List every occurrence of a file's habits (a warning in most of its "
+                "games) instead of one finding per habit (text, github, html; json's "
+                "habits list).",
             ),
         ],
     )

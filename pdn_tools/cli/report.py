@@ -48,6 +48,7 @@ def report(
     show_info: bool,
     fail_on: str,
     exit_zero: bool,
+    no_group: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     common: Common,
@@ -70,12 +71,16 @@ def report(
         fail("report", str(exc))
     try:
         with Outputs() as outputs:
-            reporter = HtmlReporter(outputs.text(output), show_info=show_info, fail_on=level)
+            reporter = HtmlReporter(
+                outputs.text(output), show_info=show_info, fail_on=level, group=not no_group
+            )
             totals = report_games(run, reporter, chosen, level)
     except OSError as exc:
         fail("report", f"cannot write {output}: {exc.strerror or exc}")
     if not common.quiet:
         click.echo(totals.line(), err=True)
+        for line in totals.code_lines():
+            click.echo(line, err=True)
         if output != "-":
             click.echo(f"pdn report: wrote {output}", err=True)
     sys.exit(1 if totals.failed and not exit_zero else 0)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pdn_tools.atomic import Outputs, printable, shown
+from pdn_tools.atomic import OutputError, Outputs, printable, shown
 from pdn_tools.cli.options import Common, configured, reading_options
 from pdn_tools.cli.run import fail, os_message
 from pdn_tools.pdn.archives import ArchiveError, path_of_name, split_member
@@ -14,9 +14,10 @@ from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.reader import read_games
 from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
 from pdn_tools.report.detail import coordinates_of
+from pdn_tools.report.raster import MissingExtra, board_png, game_gif
 from pdn_tools.report.show import ShowRequest, show_lines, show_svg
 from pdn_tools.report.svg import COORDINATES, Coordinates
-from pdn_tools.rules import Color, variant_by_name
+from pdn_tools.rules import Color, Variant, variant_by_name
 from pdn_tools.run.check import CheckOptions, replay_checked
 from pdn_tools.run.collisions import OutputCollision, check_outputs
 from pdn_tools.run.paths import InputError, check
@@ -55,12 +56,43 @@ from pdn_tools.run.paths import InputError, check
     default=None,
     help="Also write the board as an SVG diagram to FILE ('-': standard output only).",
 )
-@click.option("--flip", is_flag=True, help="In the SVG diagram, put Black at the bottom.")
+@click.option(
+    "--png",
+    "png_path",
+    metavar="FILE",
+    default=None,
+    help="Also write the board as a PNG picture to FILE (needs pip install 'pdn-tools[png]').",
+)
+@click.option(
+    "--gif",
+    "gif_path",
+    metavar="FILE",
+    default=None,
+    help="Write the game as an animated GIF to FILE: one frame per ply from --from-ply to "
+    "--ply (default: the whole game); needs pip install 'pdn-tools[png]'.",
+)
+@click.option(
+    "--from-ply",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    metavar="P",
+    help="The first ply of the --gif.",
+)
+@click.option(
+    "--frame-ms",
+    type=click.IntRange(min=20, max=60000),
+    default=1000,
+    show_default=True,
+    metavar="MS",
+    help="How long each --gif frame shows, in milliseconds.",
+)
+@click.option("--flip", is_flag=True, help="In the diagrams, put Black at the bottom.")
 @click.option(
     "--coordinates",
     type=click.Choice(COORDINATES),
     default=None,
-    help="Square names in the SVG diagram (default: as the game writes its moves).",
+    help="Square names in the diagrams (default: as the game writes its moves).",
 )
 @reading_options
 @configured
@@ -70,6 +102,10 @@ def show(
     ply: int | None,
     around: int,
     svg_path: str | None,
+    png_path: str | None,
+    gif_path: str | None,
+    from_ply: int,
+    frame_ms: int,
     flip: bool,
     coordinates: Coordinates | None,
     common: Common,
@@ -79,7 +115,8 @@ def show(
     Prints the board after the ply (with square numbers), the side to move and
     the FEN, the main line with the ply in brackets, and the findings of pdn
     validate near it; --svg FILE also writes the board, with the move of the
-    ply, as an SVG diagram.  A member of a zip archive is named as reports name
+    ply, as an SVG diagram, --png FILE as a picture; --gif FILE writes plies
+    --from-ply to P as an animated picture.  A member of a zip archive is named as reports name
     it (games.zip:round1.pdn).  Exit status 0, or 2 when the file, game or ply
     does not exist.
     """
@@ -88,8 +125,8 @@ def show(
     name = (common.stdin_filename or "<stdin>") if path == "-" else printable(path)
     try:
         source = path_of_name(path)
-        if svg_path is not None:
-            check_outputs((path,), [source], [("--svg", svg_path)])
+        named = [("--svg", svg_path), ("--png", png_path), ("--gif", gif_path)]
+        check_outputs((path,), [source], [(option, out) for option, out in named if out])
     except (ArchiveError, OutputCollision) as exc:
         fail("show", str(exc))
     game = _find_game(source, name, game_no, options)
@@ -101,6 +138,7 @@ def show(
     at: PlyPosition | None = None
     why = None
     black_first = False
+    rules: Variant | None = None
     try:
         rules = variant_by_name(variant if game.variant == "unknown" and variant else game.variant)
     except KeyError:
@@ -113,27 +151,58 @@ def show(
             at = PlyPosition(start, 0) if wanted == 0 else None
         else:
             at = position_at(game, rules, replay, wanted)
-    if svg_path is not None:
-        if at is None or at.position is None:
+    chosen: Coordinates = coordinates or coordinates_of(nodes)
+    drawings = {name: path for name, path in (("svg", svg_path), ("png", png_path)) if path}
+    if drawings or gif_path is not None:
+        if at is None or at.position is None or rules is None:
             fail("show", f"no board to draw: {why or 'the position is unknown'}")
-        svg = show_svg(
-            game,
-            at.position,
-            at.reached,
-            replay,
-            coordinates=coordinates or coordinates_of(nodes),
-            flipped=flip,
-        )
+        svg = show_svg(game, at.position, at.reached, replay, coordinates=chosen, flipped=flip)
+        pictures: dict[str, str | bytes] = {}
         try:
-            with Outputs() as outputs:
-                outputs.text(svg_path).write(svg)
-        except OSError as exc:
-            fail("show", f"cannot write {svg_path}: {exc.strerror or exc}")
-        if svg_path == "-":
+            if "svg" in drawings:
+                pictures[drawings["svg"]] = svg
+            if "png" in drawings:
+                pictures[drawings["png"]] = board_png(svg)
+            if gif_path is not None:
+                if from_ply > wanted:
+                    fail("show", f"--from-ply {from_ply} comes after ply {wanted}")
+                frames = []
+                for step in range(from_ply, wanted + 1):
+                    seen = position_at(game, rules, replay, step) if replay else None
+                    if seen is None or seen.position is None or seen.reached < step:
+                        break
+                    frames.append(
+                        show_svg(
+                            game, seen.position, step, replay, coordinates=chosen, flipped=flip
+                        )
+                    )
+                if not frames:
+                    fail("show", "no board to draw: the game was not replayed that far")
+                pictures[gif_path] = game_gif(frames, frame_ms)
+        except MissingExtra as exc:
+            fail("show", str(exc))
+        _write(pictures)
+        if "-" in pictures:
             return
     request = ShowRequest(wanted, around, black_first)
     for line in show_lines(game, nodes, at, request, why):
         click.echo(shown(line))
+
+
+def _write(pictures: dict[str, str | bytes]) -> None:
+    """Write each picture to its file ('-': standard output), all or none."""
+    if len(pictures) > 1 and "-" in pictures:
+        fail("show", "only one picture can go to standard output ('-')")
+    try:
+        with Outputs() as outputs:
+            for path, picture in pictures.items():
+                if isinstance(picture, str):
+                    outputs.text(path).write(picture)
+                else:
+                    outputs.binary(path).write(picture)
+    except OSError as exc:
+        name = exc.name if isinstance(exc, OutputError) else exc.filename or ", ".join(pictures)
+        fail("show", f"cannot write {name}: {exc.strerror or exc}")
 
 
 def _find_game(path: str, name: str, number: int, options: CheckOptions) -> Game:

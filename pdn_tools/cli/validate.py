@@ -52,6 +52,7 @@ def validate(
     show_info: bool,
     fail_on: str,
     exit_zero: bool,
+    no_group: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     common: Common,
@@ -69,11 +70,15 @@ def validate(
     level = Severity(fail_on)
     out = stdout()
     colour = fmt == "text" and colour_wanted(common.color, out)
-    reporter = make_reporter(fmt, out, show_info=show_info, fail_on=level, colour=colour)
+    reporter = make_reporter(
+        fmt, out, show_info=show_info, fail_on=level, colour=colour, group=not no_group
+    )
     totals = report_games(run, reporter, chosen, level)
     out.flush()
     if fmt in HUMAN and not common.quiet:
         click.echo(totals.line(), err=True)
+        for line in totals.code_lines():
+            click.echo(line, err=True)
     sys.exit(1 if totals.failed and not exit_zero else 0)
 
 

@@ -312,7 +312,7 @@ def game_row(
     """
     date_text = game.tag("Date")
     if known_text(date_text) is None and game.tag("Anno") is not None:
-        date_text = game.tag("Anno")  # Italian exporters: the date as "Anno" (§5.5)
+        date_text = game.tag("Anno")  # Italian exporters: the date as "Anno" (pdn-format.md §5.5)
     date = parse_date(date_text)
     start_fen = _start_fen(game, replay)
     issues = head["issues"]

@@ -8,6 +8,7 @@ order and write as they go, so a report of any size streams.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -69,6 +70,10 @@ class Totals:
     failed: int = 0
     filtered: int | None = None
     """Games the filter options left out (None: no filter option was given)."""
+    codes: dict[str, Counter[str]] = field(
+        default_factory=lambda: {"error": Counter(), "warning": Counter(), "info": Counter()}
+    )
+    """Reported findings by severity and code."""
 
     def add(self, game: GameReport) -> None:
         """Count one game's reported findings."""
@@ -76,6 +81,7 @@ class Totals:
             self.games += 1
         for issue in game.issues:
             self.counts[issue.level.value] += 1
+            self.codes[issue.level.value][issue.code] += 1
         if game.status == "error" and game.game:
             self.with_errors += 1  # a file without games (E12, game 0) is no game
         if game.failed:
@@ -91,6 +97,18 @@ class Totals:
         if self.filtered is not None:
             line += f"; {self.filtered} game(s) filtered out"
         return line
+
+    def code_lines(self) -> list[str]:
+        """The codes by severity, errors first, each severity's codes by count
+        (printed under :meth:`line` by the formats read by people)."""
+        out = []
+        for level, label in (("error", "errors"), ("warning", "warnings"), ("info", "info")):
+            found = self.codes[level]
+            if found:
+                ranked = sorted(found.items(), key=lambda item: (-item[1], item[0]))
+                counts = ", ".join(f"{code} {count:,}" for code, count in ranked)
+                out.append(f"  {label + ':':<9} {counts}")
+        return out
 
     def to_dict(self) -> dict[str, int]:
         """The summary as JSON data (``filtered`` only when a filter was given)."""

@@ -8,6 +8,10 @@ moves closest to what was written (green); for each draw event, the position in 
 the condition held with the move that reached it (blue).  The header finding that
 compares the result with the final position (W32) gets the final position.
 
+Every game, with findings or not, also gets what the report's game viewer needs to
+step through it: the start position and, for each ply of the main line, the engine
+move it stands for (:func:`engine_token`), and its variations as text.
+
 The detail is plain data (picklable: games are checked in worker processes) and is
 made only when a report asks for it (``CheckOptions.detail``), so the other report
 formats pay nothing for it.
@@ -43,6 +47,10 @@ from pdn_tools.rules import (
 
 TAG_CHARS = 300
 """Longest tag value kept (longer ones are cut, with an ellipsis)."""
+VARIATION_CHARS = 400
+"""Longest text of one variation kept for the game viewer (cut with an ellipsis)."""
+VARIATIONS = 40
+"""Most variations of one game kept for the game viewer."""
 ALTERNATIVES = 6
 """Most legal moves drawn in green when the replay proposed no repair."""
 _PIECE_CHARS = {
@@ -112,6 +120,17 @@ class GameDetail:
     boards: list[BoardView] = field(default_factory=list)
     issue_boards: list[int | None] = field(default_factory=list)
     draw_boards: list[int | None] = field(default_factory=list)
+    spec: BoardSpec | None = None
+    """The board the game is played on (None when it was not replayed)."""
+    start: str = ""
+    """The start position as :attr:`BoardView.pieces` (empty when not replayed)."""
+    engine: list[str] = field(default_factory=list)
+    """For each main-line ply that replayed, its :func:`engine_token`; shorter than
+    ``moves`` when the replay stopped."""
+    stop: str | None = None
+    """Why the replay stopped before the end of the main line, if it did."""
+    variations: list[tuple[int, str]] = field(default_factory=list)
+    """(ply, text) of each variation: an alternative to main-line ply *ply*."""
 
     def only(self, kept: Sequence[int]) -> GameDetail:
         """The detail for the findings at indices *kept* (``--select``/``--ignore``)."""
@@ -132,9 +151,11 @@ def game_detail(
         issue_boards=[None] * len(game.issues),
         draw_boards=[None] * (len(replay.draws) if replay is not None else 0),
     )
+    detail.variations = variations_of(game)
     variant = game_variant(game, default_variant)
     if replay is None or not replay.replayed or variant is None:
         return detail
+    _steps(game, replay, variant, detail)
     wanted = [i for i in game.issues if i.ply is not None or i.code == "W32"]
     if not wanted and not replay.draws:
         return detail
@@ -151,8 +172,93 @@ def game_detail(
     return detail
 
 
-def _cut(value: str) -> str:
-    return value if len(value) <= TAG_CHARS else value[: TAG_CHARS - 1] + "…"
+def _cut(value: str, most: int = TAG_CHARS) -> str:
+    return value if len(value) <= most else value[: most - 1] + "…"
+
+
+def engine_token(move: Move) -> str:
+    """A replayed move as the game viewer applies it: ``32-28`` (from-to), or a
+    capture's route and the squares it takes (``28x19/23``, ``47x36x27/41.31``),
+    with ``K`` after a man that is crowned."""
+    if move.captures:
+        route = "x".join(map(str, move.paths[0]))
+        text = f"{route}/" + ".".join(map(str, sorted(move.captures)))
+    else:
+        text = f"{move.from_sq}-{move.to_sq}"
+    return text + ("K" if move.promotes else "")
+
+
+def _steps(game: Game, replay: ReplayResult, variant: Variant, detail: GameDetail) -> None:
+    """The start position and one :func:`engine_token` per replayed main-line ply
+    (``=`` for a ply merged into the move before it, W24; ``@pieces;`` before the
+    token of a ply that follows a set-up)."""
+    if replay.start_fen is None:
+        return
+    try:
+        start = parse_fen(replay.start_fen, variant).position
+    except FenError:
+        return
+    detail.spec = start.geometry.spec
+    detail.start = BoardView.of(start).pieces
+    by_ply = {done.ply: done for done in replay.moves}
+    merged = {id(node) for done in replay.moves for node in done.merged}
+    setup: str | None = None
+    ply = 0
+    for node in game.mainline():
+        if node.kind == "setup":
+            try:
+                setup = BoardView.of(parse_fen(node.fen or "", variant).position).pieces
+            except FenError:
+                break
+            continue
+        ply += 1
+        done = by_ply.get(ply)
+        if done is not None and done.node is node:
+            token = engine_token(done.move)
+        elif id(node) in merged:
+            token = "="
+        else:
+            break
+        detail.engine.append(f"@{setup};{token}" if setup is not None else token)
+        setup = None
+    if len(detail.engine) < len(detail.moves):
+        stop = replay.stop
+        reason = stop.reason if stop is not None else ""
+        detail.stop = f"the replay stopped before ply {len(detail.engine) + 1}" + (
+            f": {reason}" if reason else ""
+        )
+
+
+def variations_of(game: Game) -> list[tuple[int, str]]:
+    """Each variation of the main line as text, with the ply it is an alternative to
+    (at most :data:`VARIATIONS`, each cut at :data:`VARIATION_CHARS`)."""
+    out: list[tuple[int, str]] = []
+    node: Node = game
+    ply = 0
+    while node.variations and len(out) < VARIATIONS:
+        following = node.variations[0]
+        step = 0 if following.kind == "setup" else 1
+        for alternative in node.variations[1:]:
+            out.append((ply + step, _cut(_line_text(alternative), VARIATION_CHARS)))
+        node = following
+        ply += step
+    return out[:VARIATIONS]
+
+
+def _line_text(node: Node, depth: int = 0) -> str:
+    """The moves of the line that starts at *node*, nested variations in brackets."""
+    words: list[str] = []
+    current: Node | None = node
+    pending: list[Node] = []
+    total = 0
+    while current is not None and total < VARIATION_CHARS:
+        words.append(current.element_text())
+        total += len(words[-1]) + 1
+        # Alternatives to this node hang on the node before it.
+        words.extend(f"({_line_text(other, depth + 1)})" for other in pending)
+        pending = current.variations[1:] if depth < 3 else []
+        current = current.next()
+    return " ".join(word for word in words if word)
 
 
 def coordinates_of(nodes: list[Node]) -> Coordinates:

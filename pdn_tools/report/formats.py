@@ -28,13 +28,15 @@ def make_reporter(
     show_info: bool = False,
     fail_on: Severity = Severity.ERROR,
     colour: bool = False,
+    group: bool = True,
 ) -> Reporter:
     """The reporter for format *name*, writing to *out* (``text`` in colour when
-    *colour*)."""
+    *colour*; a file's habits reported once when *group*, see
+    :mod:`pdn_tools.report.habits`)."""
     if name == "text":
         from pdn_tools.report.text import TextReporter
 
-        return TextReporter(out, show_info, colour)
+        return TextReporter(out, show_info, colour, group)
     if name == "jsonl":
         from pdn_tools.report.jsonfmt import JsonlReporter
 
@@ -42,11 +44,11 @@ def make_reporter(
     if name == "json":
         from pdn_tools.report.jsonfmt import JsonReporter
 
-        return JsonReporter(out)
+        return JsonReporter(out, group)
     if name == "github":
         from pdn_tools.report.github import GithubReporter
 
-        return GithubReporter(out, show_info)
+        return GithubReporter(out, show_info, group)
     if name == "sarif":
         from pdn_tools.report.sarif import SarifReporter
 
@@ -58,5 +60,5 @@ def make_reporter(
     if name == "html":
         from pdn_tools.report.html import HtmlReporter
 
-        return HtmlReporter(out, show_info=show_info, fail_on=fail_on)
+        return HtmlReporter(out, show_info=show_info, fail_on=fail_on, group=group)
     raise ValueError(f"unknown report format {name!r}")

@@ -5,16 +5,20 @@ and warnings map to ``error`` and ``warning``; info findings (only with ``--info
 to ``notice``.  Values are escaped as the Actions runner expects: ``%``, CR and LF
 everywhere, and also ``:`` and ``,`` in properties, so a message can never end the
 command early or inject another one; control characters of the input are escaped
-first (:func:`pdn_tools.atomic.shown`), so a log viewer never receives one.
+first (:func:`pdn_tools.atomic.shown`), so a log viewer never receives one.  A file's
+habits (:mod:`pdn_tools.report.habits`) are one annotation each, at their first
+occurrence.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TextIO
 
 from pdn_tools.atomic import printable, shown
-from pdn_tools.diagnostics import Severity
+from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.habits import ByFile, Habits, split
 from pdn_tools.report.text import where
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -33,26 +37,37 @@ def escape_property(text: str) -> str:
 class GithubReporter:
     """Writes workflow annotations on stdout, where the Actions runner reads them."""
 
-    def __init__(self, out: TextIO, show_info: bool = False) -> None:
+    def __init__(self, out: TextIO, show_info: bool = False, group: bool = True) -> None:
         self.out = out
         self.show_info = show_info
+        self.files = ByFile(self._file, group=group)
 
     def add(self, game: GameReport) -> None:
-        """Write one annotation per finding of the game."""
-        for issue in game.issues:
-            if issue.level is Severity.INFO and not self.show_info:
-                continue
-            props = ",".join(
-                f"{key}={escape_property(value)}"
-                for key, value in (
-                    ("file", printable(game.file)),
-                    ("line", str(max(1, issue.line))),
-                    ("col", str(max(1, issue.column))),
-                    ("title", issue.code),
-                )
+        """Take the game's findings (written when its file is complete)."""
+        self.files.add(game)
+
+    def _file(self, games: Iterator[GameReport], habits: Habits) -> None:
+        for game in games:
+            for issue in split(game, habits):
+                self._write(game.file, issue, f"{issue.message} [{where(game.game, issue)}]")
+        for habit in habits.found:
+            self._write(habit.file, habit.first, f"{habit.message} [{habit.where()}]")
+
+    def _write(self, file: str, issue: Issue, message: str) -> None:
+        """One annotation (none for an info-level finding without ``--info``)."""
+        if issue.level is Severity.INFO and not self.show_info:
+            return
+        props = ",".join(
+            f"{key}={escape_property(value)}"
+            for key, value in (
+                ("file", printable(file)),
+                ("line", str(max(1, issue.line))),
+                ("col", str(max(1, issue.column))),
+                ("title", issue.code),
             )
-            message = escape_data(f"{shown(issue.message)} [{where(game.game, issue)}]")
-            self.out.write(f"::{_COMMAND[issue.level]} {props}::{message}\n")
+        )
+        self.out.write(f"::{_COMMAND[issue.level]} {props}::{escape_data(shown(message))}\n")
 
     def close(self, totals: Totals) -> None:
-        """Nothing to finish."""
+        """Write the last file's annotations."""
+        self.files.flush()

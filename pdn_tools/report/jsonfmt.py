@@ -1,17 +1,28 @@
 """The JSON formats: ``jsonl`` (one record per game) and ``json`` (one document).
 
-Both carry the per-game record of :mod:`pdn_tools.report.records` with the reported
-findings.  ``json`` wraps the records as ``{"tool": …, "games": […], "summary": …}``
-and is written as it goes, one game per line, so it streams like ``jsonl``.
+Both carry the per-game record of :mod:`pdn_tools.report.records` with every reported
+finding: nothing is grouped away from the records.  ``json`` wraps the records as
+``{"tool": …, "games": […], "habits": […], "summary": …}`` and is written one game per
+line, file by file; ``habits`` lists each file's habits
+(:mod:`pdn_tools.report.habits`) with every occurrence under it (empty with
+``--no-group``).  ``jsonl`` is written game by game as each is checked.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TextIO
+import tempfile
+from collections.abc import Iterator
+from typing import IO, TextIO
 
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.habits import ByFile, Habits, split
 from pdn_tools.version import __version__
+
+
+def _spool() -> IO[str]:
+    """A text buffer kept in memory up to 8 MB, then on disk."""
+    return tempfile.SpooledTemporaryFile(max_size=1 << 23, mode="w+", encoding="utf-8")
 
 
 def _dump(data: object) -> str:
@@ -33,19 +44,37 @@ class JsonlReporter:
 
 
 class JsonReporter:
-    """A single JSON document holding every record and the run's summary."""
+    """A single JSON document holding every record, the habits and the run's summary."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, group: bool = True) -> None:
         self.out = out
         self.first = True
+        self.habits = _spool()
+        self.habit_count = 0
+        self.files = ByFile(self._file, group=group)
         tool = _dump({"name": "pdn-tools", "version": __version__})
         self.out.write(f'{{"tool": {tool},\n "games": [')
 
     def add(self, game: GameReport) -> None:
-        """Write the game's record as the next element of ``games``."""
-        self.out.write(("\n  " if self.first else ",\n  ") + _dump(game.record))
-        self.first = False
+        """Take the game (its record is written when its file is complete)."""
+        self.files.add(game)
+
+    def _file(self, games: Iterator[GameReport], habits: Habits) -> None:
+        for game in games:
+            split(game, habits)
+            self.out.write(("\n  " if self.first else ",\n  ") + _dump(game.record))
+            self.first = False
+        for habit in habits.found:
+            self.habits.write(("," if self.habit_count else "") + "\n  " + _dump(habit.to_dict()))
+            self.habit_count += 1
 
     def close(self, totals: Totals) -> None:
-        """Close ``games`` and write the summary."""
-        self.out.write(f'\n ],\n "summary": {_dump(totals.to_dict())}}}\n')
+        """Close ``games``, write the habits and the summary."""
+        self.files.flush()
+        self.out.write('\n ],\n "habits": [')
+        self.habits.seek(0)
+        while block := self.habits.read(1 << 16):
+            self.out.write(block)
+        self.habits.close()
+        end = "\n ]" if self.habit_count else "]"
+        self.out.write(f'{end},\n "summary": {_dump(totals.to_dict())}}}\n')

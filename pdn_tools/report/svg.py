@@ -7,16 +7,23 @@ turned board (its near-left corner is light) and the orthogonal Turkish board on
 all 64 squares are played.  Square numbers (or algebraic coordinates) show where a
 move such as 32-28 goes; the board can be turned so that Black sits at the bottom.
 
-The picture is vector only: a ``viewBox`` in whole units (a square is
-:data:`SQUARE` units wide) and no raster, so it stays crisp at any size; the
-``<title>`` holds the FEN for screen readers and tooltips.
+The picture renders the same everywhere SVG is read: in browsers, in librsvg
+(``rsvg-convert``, Inkscape, GNOME), in ImageMagick's own renderer, in LaTeX and
+office imports.  So every element carries its colours as presentation attributes
+(``fill``, ``stroke``): there is no ``<style>``, no CSS class that decides a colour, no
+``<use>``, no ``<marker>`` and no ``transform``, which some of those renderers ignore;
+a piece is its circles, an arrow head is a triangle computed here.  Text names a list
+of fonts ending in the generic ``sans-serif``.  Square numbers are drawn last, over the
+pieces, with a halo in the square's colour, so that they stay legible at the default
+size (:data:`PIXELS_PER_SQUARE` pixels a square, 384 px for an 8x8 board and 480 px
+for 10x10, as python-chess's 390 px for chess).
 
-Pieces and capture marks are ``<use>`` references to shapes in :data:`DEFS`, and
-colours are CSS classes (:data:`CSS`).  A standalone diagram (:func:`board_svg`)
-carries both; the HTML report (:mod:`pdn_tools.report.html`) puts them in the page
-once and draws its boards in the browser from :func:`board_frame` and the same
-classes, so a board in the report and a board written by ``pdn show --svg`` look
-alike.
+The ``viewBox`` is in whole units (a square is :data:`SQUARE` units wide), so the
+diagram stays crisp at any size; the ``<title>`` holds the FEN for screen readers and
+tooltips.  The HTML report (:mod:`pdn_tools.report.html`) draws its boards in the
+browser from :func:`board_frame` and the numbers of :func:`page_style`, with the
+elements :func:`board_svg` writes, so a board in the report and one written by
+``pdn show --svg`` look alike (the browser tests compare them element by element).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from typing import Literal
+from typing import Any, Literal
 
 from pdn_tools.rules import Board, BoardSpec, Color, Move, Position, geometry_for, write_fen
 
@@ -36,86 +43,84 @@ square, files and ranks in the margin, or nothing."""
 
 COORDINATES: tuple[Coordinates, ...] = ("numbers", "algebraic", "none")
 COLOURS: tuple[str, ...] = ("red", "green", "blue")
-"""Colours of highlights, arrows and capture marks (CSS classes of :data:`CSS`)."""
+"""Colours of highlights, arrows and capture marks."""
 
 SQUARE = 50
 """Width of one square in viewBox units."""
-MARGIN = 18
+MARGIN = 22
 """Width of the margins that hold algebraic coordinates (left and bottom)."""
 RADIUS = 19
 """Radius of a piece."""
+PIXELS_PER_SQUARE = 48
+"""Default size of a square in pixels (the ``width`` of a diagram follows from it)."""
+FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+"""The fonts of numbers and coordinates, the generic family last."""
+NUMBER_SIZE = 14
+"""Font size of the square numbers, in viewBox units (about 13 px at the default size)."""
 
-_PIECE_IDS = {
-    (Color.WHITE, False): "pdn-wm",
-    (Color.WHITE, True): "pdn-wk",
-    (Color.BLACK, False): "pdn-bm",
-    (Color.BLACK, True): "pdn-bk",
-}
-
-PALETTE = {"red": "#d7261e", "green": "#1e9c3a", "blue": "#2f6fd0"}
+PALETTE = {"red": "#d7261e", "green": "#12813a", "blue": "#2f6fd0"}
 """The colour of each of :data:`COLOURS`."""
-
-CSS = (
-    ".pdn-board .l{fill:#efe2c6}"
-    ".pdn-board .d{fill:#9c6b43}"
-    ".pdn-board .t{fill:#e8d3a9;stroke:#7a5a36;stroke-width:1}"
-    ".pdn-board .f{fill:none;stroke:#4a3520;stroke-width:2}"
-    ".pdn-board text{font-family:sans-serif;font-weight:600}"
-    ".pdn-board .n{font-size:10px;fill:#f6ead0}"
-    ".pdn-board .nt{font-size:10px;fill:#6b4f2e}"
-    ".pdn-board .c{font-size:12px;fill:#6b4f2e;text-anchor:middle}"
-    ".pdn-board .hl{fill-opacity:.5}"
-    ".pdn-board .arrow{fill:none;stroke-width:6;stroke-linecap:round;"
-    "stroke-linejoin:round;stroke-opacity:.85}"
-    ".pdn-board .arrow.red{stroke-width:9}"
-    ".pdn-board .arrow.green{stroke-width:5}"
-    ".pdn-board .x{fill:none;stroke-width:5;stroke-linecap:round}"
-) + "".join(
-    f".pdn-board .arrow.{name},.pdn-board .x.{name}{{stroke:{value}}}"
-    f".pdn-board .hl.{name}{{fill:{value}}}"
-    for name, value in PALETTE.items()
-)
-"""The diagram's colours, by class: ``l``/``d`` light and dark squares, ``t`` the
-squares of a board where every square is played, ``n``/``nt``/``c`` square numbers
-and margin coordinates, ``hl`` a highlighted square, ``arrow`` a move, ``x`` a
-captured piece; ``red``, ``green``, ``blue`` colour the last three."""
-
+LIGHT = "#efe2c6"
+DARK = "#9c6b43"
+TURKISH = "#e8d3a9"
+"""Colours of the light squares, the dark playing squares and the squares of a board
+on which every square is played."""
 WHITE_PIECE = "#fbf7ec"
 BLACK_PIECE = "#262626"
 CROWN = "#d9a621"
 """Fill colours of the pieces and of a king's crown (the pixel tests read them)."""
+_EDGE = {"w": "#3a3a3a", "b": "#000000"}
+_RING = {"w": "#b9b2a0", "b": "#5c5c5c"}
+_FILL = {"w": WHITE_PIECE, "b": BLACK_PIECE}
+_NUMBER = {"d": ("#fff8e6", "#4a2f18"), "t": ("#3d2a14", "#f4e7cc")}
+"""Fill and halo of the square numbers on dark squares (``d``) and on the squares of an
+all-squares board (``t``)."""
+_COORDINATE = "#5a4128"
+_GRID = "#8a6a44"
+_FRAME = "#4a3520"
 
-_CROWN_POINTS = "-11,7 -13,-6 -6,0 0,-10 6,0 13,-6 11,7"
+ARROWS: dict[str, tuple[int, str | None, float]] = {
+    "red": (9, None, 0.85),
+    "green": (6, "12 7", 0.95),
+    "blue": (7, None, 0.85),
+}
+"""Stroke width, dash pattern and opacity of each arrow colour: the move as recorded
+(red) is a wide solid line, the repair or alternative (green) a narrower dashed one,
+so that the two stay apart even where they overlap."""
+HEAD = (20, 12)
+"""Length and half width of an arrow head (a triangle whose tip is the target's centre)."""
+LANE = 8
+"""How far (viewBox units) two arrows between the same two squares are drawn apart."""
+HIGHLIGHT_OPACITY = 0.5
+MARK_WIDTH = 5
+
+_PIECE_LETTERS = {
+    (Color.WHITE, False): "w",
+    (Color.WHITE, True): "W",
+    (Color.BLACK, False): "b",
+    (Color.BLACK, True): "B",
+}
+_CROWN_POINTS = ((-11, 7), (-13, -6), (-6, 0), (0, -10), (6, 0), (13, -6), (11, 7))
 
 
-def _piece(ident: str, fill: str, edge: str, ring: str, king: bool) -> str:
-    crown = f'<polygon points="{_CROWN_POINTS}" fill="{CROWN}" stroke="{edge}"/>' if king else ""
-    return (
-        f'<g id="{ident}"><circle r="{RADIUS}" fill="{fill}" stroke="{edge}" stroke-width="2"/>'
-        f'<circle r="{RADIUS - 6}" fill="none" stroke="{ring}" stroke-width="1.5"/>{crown}</g>'
-    )
-
-
-def _head(colour: str) -> str:
-    # The tip of the head lies on the end of the line: the arrow points at the
-    # centre of its target square.
-    return (
-        f'<marker id="pdn-head-{colour}" viewBox="0 0 10 10" refX="7" '
-        'refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse">'
-        f'<path d="M0,0L10,5L0,10z" fill="{PALETTE[colour]}"/></marker>'
-    )
-
-
-DEFS = (
-    _piece("pdn-wm", WHITE_PIECE, "#3a3a3a", "#b9b2a0", king=False)
-    + _piece("pdn-wk", WHITE_PIECE, "#3a3a3a", "#b9b2a0", king=True)
-    + _piece("pdn-bm", BLACK_PIECE, "#000", "#5c5c5c", king=False)
-    + _piece("pdn-bk", BLACK_PIECE, "#000", "#5c5c5c", king=True)
-    + '<path id="pdn-x" d="M-12,-12L12,12M12,-12L-12,12"/>'
-    + "".join(_head(colour) for colour in COLOURS)
-)
-"""The shapes the diagrams refer to: the four pieces (centred on 0,0), the capture
-mark and one arrow head per colour."""
+def page_style() -> dict[str, Any]:
+    """Every number and colour the HTML report's script needs to draw a board as
+    :func:`board_svg` does (it is put into the page as data)."""
+    return {
+        "square": SQUARE,
+        "radius": RADIUS,
+        "palette": PALETTE,
+        "fill": _FILL,
+        "edge": _EDGE,
+        "ring": _RING,
+        "crown": CROWN,
+        "crownPoints": _CROWN_POINTS,
+        "arrows": ARROWS,
+        "head": HEAD,
+        "lane": LANE,
+        "highlight": HIGHLIGHT_OPACITY,
+        "mark": MARK_WIDTH,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,13 @@ class Layout:
             parts.append("flipped")
         return "-".join(parts)
 
+    def pixels(self) -> tuple[int, int]:
+        """The default width and height in pixels (:data:`PIXELS_PER_SQUARE`)."""
+        return (
+            round(self.width * PIXELS_PER_SQUARE / SQUARE),
+            round(self.height * PIXELS_PER_SQUARE / SQUARE),
+        )
+
 
 @cache
 def layout_for(
@@ -206,48 +218,82 @@ def layout_for(
 
 
 def board_frame(layout: Layout) -> list[str]:
-    """The SVG elements of the empty board: squares, coordinates and the frame.
-
-    Every playing square is a ``<rect>`` carrying its number as ``data-sq``.
-    """
+    """The SVG elements of the empty board: the light background and the playing
+    squares (each a ``<rect>`` carrying its number as ``data-sq``, in a group that
+    gives them their colour)."""
     spec = layout.spec
     side = spec.width * SQUARE
     tall = spec.height * SQUARE
     out: list[str] = []
     if not spec.all_squares:
-        out.append(f'<rect class="l" x="{layout.left}" y="0" width="{side}" height="{tall}"/>')
-    square_class = "t" if spec.all_squares else "d"
-    number_class = "nt" if spec.all_squares else "n"
-    numbers: list[str] = []
+        out.append(f'<rect x="{layout.left}" y="0" width="{side}" height="{tall}" fill="{LIGHT}"/>')
+    out.append(f'<g fill="{TURKISH if spec.all_squares else DARK}" shape-rendering="crispEdges">')
     for square in range(1, len(layout.cells)):
         x, y = layout.cells[square]
+        out.append(f'<rect data-sq="{square}" x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}"/>')
+    out.append("</g>")
+    if spec.all_squares:
+        # The lines between the squares, 2 units wide: a thinner stroke on the cell
+        # edges is placed differently by each renderer.
+        lines = [f"M{layout.left + k * SQUARE},0V{tall}" for k in range(1, spec.width)]
+        lines += [
+            f"M{layout.left},{k * SQUARE}H{layout.left + side}" for k in range(1, spec.height)
+        ]
+        out.append(f'<path d="{"".join(lines)}" fill="none" stroke="{_GRID}" stroke-width="2"/>')
+    return out
+
+
+def board_labels(layout: Layout) -> list[str]:
+    """What is drawn over the pieces: square numbers (each over a halo of its square's
+    colour, so that a piece never hides it) or the algebraic coordinates in the
+    margin, and the board's edge.  The texts take their font and colours from the
+    groups around them."""
+    spec = layout.spec
+    out: list[str] = []
+    if layout.coordinates == "numbers":
+        fill, halo = _NUMBER["t" if spec.all_squares else "d"]
+        places = [(square, *layout.cells[square]) for square in range(1, len(layout.cells))]
         out.append(
-            f'<rect class="{square_class}" data-sq="{square}" x="{x}" y="{y}" '
-            f'width="{SQUARE}" height="{SQUARE}"/>'
+            f'<g font-family="{FONT}" font-size="{NUMBER_SIZE}" font-weight="bold">'
+            f'<g fill="none" stroke="{halo}" stroke-width="3" stroke-linejoin="round" '
+            'stroke-opacity="0.85">'
         )
-        if layout.coordinates == "numbers":
-            numbers.append(f'<text class="{number_class}" x="{x + 3}" y="{y + 11}">{square}</text>')
-    out.extend(numbers)
-    if layout.coordinates == "algebraic":
+        out.extend(f'<text x="{x + 3}" y="{y + 14}">{square}</text>' for square, x, y in places)
+        out.append(f'</g><g fill="{fill}">')
+        out.extend(
+            f'<text data-sq="{square}" x="{x + 3}" y="{y + 14}">{square}</text>'
+            for square, x, y in places
+        )
+        out.append("</g></g>")
+    elif layout.coordinates == "algebraic":
         out.extend(_algebraic(layout))
-    out.append(f'<rect class="f" x="{layout.left}" y="0" width="{side}" height="{tall}"/>')
+    side = spec.width * SQUARE
+    tall = spec.height * SQUARE
+    out.append(
+        f'<rect x="{layout.left}" y="0" width="{side}" height="{tall}" fill="none" '
+        f'stroke="{_FRAME}" stroke-width="2"/>'
+    )
     return out
 
 
 def _algebraic(layout: Layout) -> list[str]:
     """Files under the board and ranks left of it (a1 is White's near-left corner)."""
     spec = layout.spec
-    out = []
+    out = [
+        f'<g font-family="{FONT}" font-size="15" font-weight="bold" fill="{_COORDINATE}" '
+        'text-anchor="middle">'
+    ]
     for col in range(spec.width):
         shown = spec.width - 1 - col if layout.flipped else col
         x = layout.left + shown * SQUARE + SQUARE // 2
-        y = spec.height * SQUARE + MARGIN - 4
-        out.append(f'<text class="c" x="{x}" y="{y}">{chr(ord("a") + col)}</text>')
+        y = spec.height * SQUARE + MARGIN - 5
+        out.append(f'<text x="{x}" y="{y}">{chr(ord("a") + col)}</text>')
     for rank in range(1, spec.height + 1):
         row = spec.height - rank
         shown = spec.height - 1 - row if layout.flipped else row
-        y = shown * SQUARE + SQUARE // 2 + 4
-        out.append(f'<text class="c" x="{MARGIN // 2}" y="{y}">{rank}</text>')
+        y = shown * SQUARE + SQUARE // 2 + 5
+        out.append(f'<text x="{MARGIN // 2}" y="{y}">{rank}</text>')
+    out.append("</g>")
     return out
 
 
@@ -259,30 +305,45 @@ def highlight_elements(layout: Layout, highlights: Mapping[int, str]) -> list[st
         x, y = layout.corner(square)
         out.append(
             f'<rect class="hl {colour}" data-sq="{square}" x="{x}" y="{y}" '
-            f'width="{SQUARE}" height="{SQUARE}"/>'
+            f'width="{SQUARE}" height="{SQUARE}" fill="{PALETTE[colour]}" '
+            f'fill-opacity="{HIGHLIGHT_OPACITY}"/>'
         )
     return out
 
 
+def piece_element(x: int, y: int, letter: str) -> str:
+    """One piece (``w`` ``W`` ``b`` ``B``) centred on (x, y): a disc, an inner ring
+    and, for a king, a crown."""
+    side = letter.lower()
+    parts = [
+        f'<g data-piece="{letter}">',
+        f'<circle cx="{x}" cy="{y}" r="{RADIUS}" fill="{_FILL[side]}" stroke="{_EDGE[side]}" '
+        'stroke-width="2"/>',
+        f'<circle cx="{x}" cy="{y}" r="{RADIUS - 6}" fill="none" stroke="{_RING[side]}" '
+        'stroke-width="1.5"/>',
+    ]
+    if letter.isupper():
+        points = " ".join(f"{x + dx},{y + dy}" for dx, dy in _CROWN_POINTS)
+        parts.append(f'<polygon points="{points}" fill="{CROWN}" stroke="{_EDGE[side]}"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
 def piece_elements(layout: Layout, pieces: Iterable[tuple[int, Color, bool]]) -> list[str]:
-    """One ``<use>`` of a piece shape per (square, colour, is king), at the square's
-    centre."""
+    """One piece per (square, colour, is king), at the square's centre."""
     out = []
     for square, colour, king in pieces:
         x, y = layout.centre(square)
-        ident = _PIECE_IDS[(colour, king)]
-        out.append(f'<use href="#{ident}" data-sq="{square}" x="{x}" y="{y}"/>')
+        element = piece_element(x, y, _PIECE_LETTERS[(colour, king)])
+        out.append(element.replace("<g ", f'<g data-sq="{square}" ', 1))
     return out
 
 
-LANE = 6
-"""How far (viewBox units) two arrows between the same two squares are drawn apart."""
-
-
 def arrow_points(layout: Layout, arrows: Sequence[Arrow]) -> list[list[tuple[int, int]]]:
-    """The points of each arrow: the centres of its squares, except that arrows joining
-    the same two squares (a move and its reverse, as for "from and to swapped") are
-    each moved :data:`LANE` units to their left, so that both stay visible."""
+    """The points of each arrow's route: the centres of its squares, except that arrows
+    joining the same two squares (a move and its reverse, as for "from and to
+    swapped") are each moved :data:`LANE` units to their left, so that both stay
+    visible."""
     ends = [frozenset((arrow.path[0], arrow.path[-1])) for arrow in arrows]
     out = []
     for n, arrow in enumerate(arrows):
@@ -303,21 +364,56 @@ def _round(value: float) -> int:
     return math.floor(value + 0.5)
 
 
+Points = list[tuple[int, int]]
+
+
+def arrow_shape(points: Points) -> tuple[Points, Points]:
+    """The line and the head of an arrow along *points*: the line stops where the head
+    begins, and the head is a triangle whose tip is the last point."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    length = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    long, half = HEAD
+    bx, by = x2 - long * ux, y2 - long * uy
+    # The line ends a little inside the head, so that no gap shows between them.
+    line = [*points[:-1], (_round(bx + 2 * ux), _round(by + 2 * uy))]
+    head = [
+        (x2, y2),
+        (_round(bx - half * uy), _round(by + half * ux)),
+        (_round(bx + half * uy), _round(by - half * ux)),
+    ]
+    return line, head
+
+
+def _pairs(points: Iterable[tuple[int, int]]) -> str:
+    return " ".join(f"{x},{y}" for x, y in points)
+
+
 def arrow_elements(layout: Layout, arrows: Sequence[Arrow]) -> list[str]:
-    """Capture marks over the captured pieces, then a line with a head along each
-    route."""
+    """Capture marks over the captured pieces, then each arrow: a line along the
+    route and a triangular head (see :data:`ARROWS` for how the colours differ)."""
     out = []
     for arrow in arrows:
+        colour = PALETTE[arrow.colour]
         for square in arrow.captures:
             x, y = layout.centre(square)
             out.append(
-                f'<use class="x {arrow.colour}" href="#pdn-x" data-sq="{square}" x="{x}" y="{y}"/>'
+                f'<path class="x {arrow.colour}" data-sq="{square}" '
+                f'd="M{x - 12},{y - 12}L{x + 12},{y + 12}M{x + 12},{y - 12}L{x - 12},{y + 12}" '
+                f'fill="none" stroke="{colour}" stroke-width="{MARK_WIDTH}" '
+                'stroke-linecap="round"/>'
             )
     for arrow, points in zip(arrows, arrow_points(layout, arrows), strict=True):
-        shown = " ".join(f"{x},{y}" for x, y in points)
+        width, dash, opacity = ARROWS[arrow.colour]
+        colour = PALETTE[arrow.colour]
+        line, head = arrow_shape(points)
+        dashes = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
-            f'<polyline class="arrow {arrow.colour}" data-path="{"-".join(map(str, arrow.path))}" '
-            f'points="{shown}" marker-end="url(#pdn-head-{arrow.colour})"/>'
+            f'<g class="arrow {arrow.colour}" data-path="{"-".join(map(str, arrow.path))}" '
+            f'data-points="{_pairs(points)}" opacity="{opacity}">'
+            f'<polyline points="{_pairs(line)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{width}" stroke-linecap="butt" stroke-linejoin="round"{dashes}/>'
+            f'<polygon points="{_pairs(head)}" fill="{colour}"/></g>'
         )
     return out
 
@@ -353,21 +449,25 @@ def board_svg(
     *arrows* draw moves (:meth:`Arrow.of_move` for an engine move), with a cross over
     each captured piece; *highlights* colour squares (square -> colour); *coordinates*
     names the squares (``numbers``, ``algebraic``, ``none``); *flipped* puts Black at
-    the bottom.  *size* sets the width in pixels (the height follows); without it
-    the picture fills whatever box it is put in.  The ``<title>`` is *title*, by
-    default the FEN; *description* becomes a ``<desc>``.
+    the bottom.  *size* sets the width in pixels (the height follows); by default a
+    square is :data:`PIXELS_PER_SQUARE` pixels; ``size=0`` leaves width and height out,
+    so that the picture fills whatever box it is put in.  The ``<title>`` is *title*,
+    by default the FEN; *description* becomes a ``<desc>``.
 
     >>> svg = board_svg(Board.from_fen("W:W28:B23"), arrows=[Arrow((28, 19), "red", (23,))])
-    >>> svg.count('<use href="#pdn-'), 'data-path="28-19"' in svg
-    (2, True)
+    >>> svg.count('data-piece="'), 'data-path="28-19"' in svg, "<style" in svg
+    (2, True, False)
     """
     position = board.position if isinstance(board, Board) else board
     layout = layout_for(position.geometry.spec, coordinates, flipped)
     name = title if title is not None else write_fen(position)
-    dims = ""
-    if size is not None:
-        height = round(size * layout.height / layout.width)
-        dims = f' width="{size}" height="{height}"'
+    if size is None:
+        width, height = layout.pixels()
+        dims = f' width="{width}" height="{height}"'
+    elif size:
+        dims = f' width="{size}" height="{round(size * layout.height / layout.width)}"'
+    else:
+        dims = ""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="pdn-board" role="img" '
         f'viewBox="0 0 {layout.width} {layout.height}"{dims}>',
@@ -375,12 +475,10 @@ def board_svg(
     ]
     if description:
         parts.append(f"<desc>{escape(description)}</desc>")
-    parts.append(f"<defs><style>{CSS}</style>{DEFS}</defs>")
-    parts.append('<g shape-rendering="crispEdges">')
     parts.extend(board_frame(layout))
-    parts.append("</g>")
     parts.extend(highlight_elements(layout, highlights or {}))
     parts.extend(piece_elements(layout, pieces_of(position)))
     parts.extend(arrow_elements(layout, arrows))
+    parts.extend(board_labels(layout))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -1,5 +1,15 @@
 """The human format: ``path:line:col: severity CODE message [game N, ply P]``.
 
+Findings come game by game in file order.  A file's habits (the same finding in most of
+its games, :mod:`pdn_tools.report.habits`) are written once each, after the file's
+other findings, at the place of their first occurrence::
+
+    tinsley.pdn:12:7: warning W12 separator does not match the move: a quiet move
+    written with 'x' (22x18) — a habit of this file: 2,326 time(s) in 700 of its 724
+    games [habit; first in game 1, ply 3]
+
+(one line); ``--no-group`` lists every occurrence instead.
+
 With colour (a terminal, ``--color always``) the place is bold and the severity
 coloured as compilers and linters colour theirs: errors red, warnings yellow, info
 cyan.
@@ -7,12 +17,13 @@ cyan.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from pdn_tools.atomic import printable, shown, shown_context
 from pdn_tools.diagnostics import Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.habits import ByFile, Habit, Habits, split
 
 
 def where(game: int, issue: Issue) -> str:
@@ -57,18 +68,41 @@ def issue_lines(
     return lines
 
 
-class TextReporter:
-    """Writes one line per finding; the summary is the command's business (stderr)."""
+def habit_line(habit: Habit, colour: bool = False) -> str:
+    """The one line of a habit, at its first occurrence."""
+    place = f"{habit.file}:{habit.first.line}:{habit.first.column}:"
+    level = habit.severity.value
+    if colour:
+        place = f"{_BOLD}{place}{_RESET}"
+        level = f"{_COLOURS[habit.severity]}{level}{_RESET}"
+    return f"{place} {level} {habit.code} {habit.message} [{habit.where()}]"
 
-    def __init__(self, out: TextIO, show_info: bool = False, colour: bool = False) -> None:
+
+class TextReporter:
+    """Writes one line per finding and one per habit; the summary is the command's
+    business (stderr)."""
+
+    def __init__(
+        self, out: TextIO, show_info: bool = False, colour: bool = False, group: bool = True
+    ) -> None:
         self.out = out
         self.show_info = show_info
         self.colour = colour
+        self.files = ByFile(self._file, group=group)
 
     def add(self, game: GameReport) -> None:
-        """Write the game's findings."""
-        for text in issue_lines(game.file, game.game, game.issues, self.show_info, self.colour):
-            self.out.write(text + "\n")
+        """Take the game's findings (written when its file is complete)."""
+        self.files.add(game)
+
+    def _file(self, games: Iterator[GameReport], habits: Habits) -> None:
+        for game in games:
+            own = split(game, habits)
+            for text in issue_lines(game.file, game.game, own, self.show_info, self.colour):
+                self.out.write(text + "\n")
+        for habit in habits.found:
+            if habit.severity is not Severity.INFO or self.show_info:
+                self.out.write(habit_line(habit, self.colour) + "\n")
 
     def close(self, totals: Totals) -> None:
-        """Nothing to finish."""
+        """Write the last file's findings."""
+        self.files.flush()

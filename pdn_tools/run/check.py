@@ -41,8 +41,8 @@ class CheckOptions:
     read: ReadOptions = field(default_factory=ReadOptions)
     syntax_only: bool = False
     detail: bool = False
-    """Also keep the tags, moves and boards of games with findings or draws (what
-    the HTML report shows; :mod:`pdn_tools.report.detail`)."""
+    """Also keep the tags, moves and boards of every game (what the HTML report and
+    its game viewer show; :mod:`pdn_tools.report.detail`)."""
     rules: dict[str, Any] = field(default_factory=dict)
     keep: GameFilter | None = None
     """Which games are kept (None: all); tested where each game is replayed."""
@@ -79,7 +79,7 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     record = game_record(game, replay)
     record["issues"] = []
     detail = None
-    if options.detail and (game.issues or record["draws"]):
+    if options.detail:
         detail = game_detail(game, replay, options.read.variant)
     key = None
     if options.comparison is not None:

@@ -131,7 +131,7 @@ FRISIAN_FILE = "miskibin__py-draughts/test/games/frisian/random_pdns.extracted.p
 
 
 def test_corpus_frisian_games_replay_without_errors(corpus: Path) -> None:
-    """The 14 lidraughts Frisian movetexts (corpus README §2.8) replay completely.
+    """The 14 lidraughts Frisian movetexts (described in the corpus's README) replay completely.
 
     In this derived file headers and movetexts are separate records, so the movetexts
     carry no GameType (the reader guesses international from their squares); they

@@ -10,7 +10,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 SVG = "{http://www.w3.org/2000/svg}"
-PIECE_OF_HREF = {"#pdn-wm": "w", "#pdn-wk": "W", "#pdn-bm": "b", "#pdn-bk": "B"}
 
 
 @dataclass
@@ -37,6 +36,18 @@ def _classes(node: ET.Element) -> list[str]:
     return (node.get("class") or "").split()
 
 
+def inherited(root: ET.Element, node: ET.Element, name: str) -> str | None:
+    """The presentation attribute *name* of *node*: its own or its nearest group's."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    current: ET.Element | None = node
+    while current is not None:
+        value = current.get(name)
+        if value is not None:
+            return value
+        current = parents.get(current)
+    return None
+
+
 def read_diagram(text: str) -> Diagram:
     """Parse a diagram (an ``<svg>`` element as text)."""
     root = ET.fromstring(text)
@@ -56,21 +67,23 @@ def read_diagram(text: str) -> Diagram:
             diagram.squares[square] = (int(node.get("x", "")), int(node.get("y", "")))
         elif tag == "rect" and "hl" in classes:
             diagram.highlights[square] = classes[1]
-        elif tag == "use" and "x" in classes:
+        elif tag == "path" and "x" in classes:
             diagram.marks.append((square, classes[1]))
-        elif tag == "use" and node.get("href") in PIECE_OF_HREF:
+        elif tag == "g" and node.get("data-piece"):
+            disc = node.find(f"{SVG}circle")
+            assert disc is not None
             diagram.pieces[square] = (
-                PIECE_OF_HREF[node.get("href", "")],
-                int(node.get("x", "")),
-                int(node.get("y", "")),
+                node.get("data-piece", ""),
+                int(disc.get("cx", "")),
+                int(disc.get("cy", "")),
             )
-        elif tag == "polyline":
+        elif tag == "g" and "arrow" in classes:
             points = [
                 (int(x), int(y))
-                for x, y in (p.split(",") for p in (node.get("points") or "").split())
+                for x, y in (p.split(",") for p in (node.get("data-points") or "").split())
             ]
             path = tuple(int(s) for s in (node.get("data-path") or "").split("-"))
             diagram.arrows.append((classes[1], path, points))
-        elif tag == "text" and node.text:
+        elif tag == "text" and node.text and inherited(root, node, "fill") != "none":
             diagram.texts.append(node.text)
     return diagram

@@ -3,13 +3,15 @@ kind of board, read back by parsing the SVG; and ``pdn show --svg``."""
 
 from __future__ import annotations
 
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from svg_helpers import read_diagram
+from svg_helpers import inherited, read_diagram
 
 import pdn_tools
 from pdn_tools import Board
@@ -148,6 +150,43 @@ def test_a_move_and_its_reverse_are_drawn_side_by_side() -> None:
     assert red[0] != green[1]  # on opposite sides of the line
 
 
+@pytest.mark.parametrize("variant", ["international", "english", "italian", "turkish"])
+def test_colours_are_presentation_attributes(variant: str) -> None:
+    """Renderers that read no CSS (librsvg, ImageMagick, office imports) get every
+    colour from the elements themselves: no style sheet, no class decides a colour, no
+    ``<use>``, ``<marker>`` or ``transform`` that some of them ignore."""
+    board = Board(variant=variant)
+    move = board.legal_moves[0]
+    text = board_svg(board, arrows=[Arrow.of_move(move), Arrow.of_move(move, "green")])
+    for banned in ("<style", "<use", "<marker", "transform=", "href=", 'class="l"'):
+        assert banned not in text, banned
+    root = ET.fromstring(text)
+    for node in root.iter():
+        tag = node.tag.removeprefix("{http://www.w3.org/2000/svg}")
+        if tag in ("rect", "circle", "polygon", "path", "polyline", "text"):
+            assert inherited(root, node, "fill") is not None, (tag, node.attrib)
+        if tag == "text":
+            assert (inherited(root, node, "font-family") or "").endswith("sans-serif")
+            assert int(inherited(root, node, "font-size") or "0") >= 14
+
+
+def test_recorded_and_repair_arrows_differ() -> None:
+    """Red (the move as recorded) is solid and wide; green (the repair) dashed and
+    narrower: two arrows over the same squares can still be told apart."""
+    text = board_svg(Board(), arrows=[Arrow((39, 43), "red"), Arrow((43, 39), "green")])
+    root = ET.fromstring(text)
+    lines = {
+        g.get("class"): g.find("{http://www.w3.org/2000/svg}polyline")
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if "arrow" in (g.get("class") or "")
+    }
+    red, green = lines["arrow red"], lines["arrow green"]
+    assert red is not None and green is not None
+    assert red.get("stroke-dasharray") is None and green.get("stroke-dasharray")
+    assert float(red.get("stroke-width", "")) > float(green.get("stroke-width", ""))
+    assert red.get("stroke") != green.get("stroke")
+
+
 def test_algebraic_coordinates_and_flipping() -> None:
     board = Board(variant="russian")
     plain = read_diagram(board_svg(board, coordinates="algebraic"))
@@ -170,7 +209,13 @@ def test_size_title_and_description() -> None:
     diagram = read_diagram(board_svg(board, size=320, title="a <b> & c", description="d"))
     assert (diagram.width, diagram.height) == ("320", "320")
     assert diagram.title == "a <b> & c"
-    assert read_diagram(board_svg(board)).width is None  # fills its box: crisp at any size
+    # By default a size that reads well: 48 px a square (10x10: 480 px, 8x8: 384 px,
+    # with the algebraic margin 405 px, as python-chess's 390 px chess board).
+    assert read_diagram(board_svg(board)).width == "480"
+    assert read_diagram(board_svg(Board(variant="english"))).width == "384"
+    russian = read_diagram(board_svg(Board(variant="russian"), coordinates="algebraic"))
+    assert (russian.width, russian.height) == ("405", "405")
+    assert read_diagram(board_svg(board, size=0)).width is None  # fills its box
     text = board_svg(board, coordinates="none")
     assert "<text" not in text and "<image" not in text
 
@@ -271,3 +316,57 @@ def test_show_svg_without_a_board_or_a_folder_exits_2(tmp_path: Path) -> None:
         main, ["show", "corpus/clean/club-evening.pdn", "--svg", str(missing)]
     )
     assert result.exit_code == 2 and f"cannot write {missing}" in result.stderr
+
+
+# -- pdn show --png / --gif ----------------------------------------------------------------
+def test_show_writes_a_png_and_a_gif(tmp_path: Path) -> None:
+    try:
+        import cairosvg  # noqa: F401
+    except (ImportError, OSError) as exc:  # OSError: the Cairo library is missing
+        pytest.skip(f"the png extra (pip install 'pdn-tools[png]') and Cairo are needed: {exc}")
+    from PIL import Image, ImageSequence
+
+    from pdn_tools.report.svg import BLACK_PIECE, DARK, WHITE_PIECE
+
+    png, gif = tmp_path / "b.png", tmp_path / "g.gif"
+    game = "corpus/faults/illegal-moves.pdn"
+    args = ["show", game, "--game", "4", "--ply", "3", "--png", str(png), "--gif", str(gif)]
+    result = CliRunner().invoke(main, [*args, "--frame-ms", "250"])
+    assert result.exit_code == 0, result.output
+    picture = Image.open(png).convert("RGB")
+    assert picture.size == (480, 480)  # the default size
+    board = next(g for g in pdn_tools.validate(game) if g.index == 4).node_at(3).board()
+    layout = layout_for(board.position.geometry.spec)
+    seen = 0
+    for square in range(1, 51):
+        piece = board.piece_at(square)
+        if piece is not None and piece[1]:
+            continue  # a king: its crown is at the centre
+        x, y = layout.centre(square)
+        found = picture.getpixel((round(x * 0.96), round(y * 0.96)))
+        assert isinstance(found, tuple)
+        colour = DARK if piece is None else WHITE_PIECE if piece[0].value == "W" else BLACK_PIECE
+        wanted = (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
+        if square in (42, 47):  # the squares of the move of ply 3, highlighted
+            continue
+        assert all(abs(a - b) <= 12 for a, b in zip(found, wanted, strict=True)), square
+        seen += 1
+    assert seen > 40
+    frames = [
+        (frame.info["duration"], frame.convert("RGB").tobytes())
+        for frame in ImageSequence.Iterator(Image.open(gif))
+    ]
+    assert [duration for duration, _ in frames] == [250, 250, 250, 500]  # plies 0 to 3
+    assert len({pixels for _, pixels in frames}) == 4  # each ply differs
+
+
+def test_show_png_without_the_extra_says_how_to_get_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    target = tmp_path / "b.png"
+    result = CliRunner().invoke(
+        main, ["show", "corpus/clean/club-evening.pdn", "--png", str(target)]
+    )
+    assert result.exit_code == 2 and "pip install 'pdn-tools[png]'" in result.stderr
+    assert not target.exists() and list(tmp_path.iterdir()) == []
