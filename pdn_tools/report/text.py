@@ -70,12 +70,12 @@ def issue_lines(
 
 def habit_line(habit: Habit, colour: bool = False) -> str:
     """The one line of a habit, at its first occurrence."""
-    place = f"{habit.file}:{habit.first.line}:{habit.first.column}:"
+    place = f"{printable(habit.file)}:{habit.first.line}:{habit.first.column}:"
     level = habit.severity.value
     if colour:
         place = f"{_BOLD}{place}{_RESET}"
         level = f"{_COLOURS[habit.severity]}{level}{_RESET}"
-    return f"{place} {level} {habit.code} {habit.message} [{habit.where()}]"
+    return f"{place} {level} {habit.code} {shown(habit.message)} [{habit.where()}]"
 
 
 class TextReporter:

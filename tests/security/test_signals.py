@@ -138,7 +138,10 @@ def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay:
     text = err.decode(errors="replace")
     assert "Traceback" not in text
     lines = [line for line in text.splitlines() if line.strip()]
-    assert len(lines) <= 1, text  # "interrupted", or nothing when it finished first
+    if proc.returncode == 130:
+        assert lines == ["pdn validate: interrupted"], text
+    else:  # a Ctrl-C while the workers start is not seen (docs/security.md): it ran on
+        assert proc.returncode == 0, text
 
 
 def _free_port() -> int:
