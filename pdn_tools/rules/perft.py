@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from typing import TypeVar
 
 from pdn_tools.rules.generators import generator_for, legal_moves
 from pdn_tools.rules.movegen import Generator
@@ -20,6 +21,8 @@ from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
 CHECK_DEPTH = 4
 """The walk calls its *check* at each node this many plies or more above the leaves:
 every few milliseconds however deep the count, never in the hot last plies."""
+G = TypeVar("G", bound=Generator)
+"""A move generator: the diagonal one or a ray-walking one."""
 MAX_DEPTH = 64
 """Deepest perft asked for: the walk recurses once per ply, and no tree that deep could
 be counted anyway (from the start position, depth 12 already takes hours)."""
@@ -44,27 +47,25 @@ def perft(
     if depth == 0:
         return 1
     gen = generator_for(variant)
+    wm, wk = position.white_men, position.white_kings
+    bm, bk = position.black_men, position.black_kings
+    white = position.turn is Color.WHITE
     if variant.rays is not None:
-        from pdn_tools.rules.raygen import RayGenerator, ray_perft
+        from pdn_tools.rules.raygen import RayGenerator, ray_perft, ray_walk
 
         assert isinstance(gen, RayGenerator)
-        return ray_perft(gen, position, depth, check)
+        if check is not None and depth >= CHECK_DEPTH:
+            return _walk_checked(gen, wm, wk, bm, bk, white, depth, check, ray_walk)
+        return ray_perft(gen, position, depth)
     # The walk allocates millions of short-lived tuples and lists but never a reference
     # cycle, so the cyclic garbage collector has nothing to find; pausing it halves the
     # run time.  It is switched back on (if it was on) whatever happens.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _walk(
-            gen,
-            position.white_men,
-            position.white_kings,
-            position.black_men,
-            position.black_kings,
-            position.turn is Color.WHITE,
-            depth,
-            check,
-        )
+        if check is not None and depth >= CHECK_DEPTH:
+            return _walk_checked(gen, wm, wk, bm, bk, white, depth, check, _walk)
+        return _walk(gen, wm, wk, bm, bk, white, depth)
     finally:
         if was_enabled:
             gc.enable()
@@ -89,19 +90,8 @@ def divide(
     ]
 
 
-def _walk(
-    gen: Generator,
-    wm: int,
-    wk: int,
-    bm: int,
-    bk: int,
-    white: bool,
-    depth: int,
-    check: Callable[[], None] | None,
-) -> int:
+def _walk(gen: Generator, wm: int, wk: int, bm: int, bk: int, white: bool, depth: int) -> int:
     """Recursive perft on bitboards; *depth* >= 1."""
-    if check is not None and depth >= CHECK_DEPTH:
-        check()
     if white:
         if depth == 1:
             return gen.count_moves(wm, wk, bm | bk, bk, True)
@@ -111,12 +101,12 @@ def _walk(
             dst = 1 << to
             keep = ~cap
             if wm & src:
-                men = wm ^ src if promotes else wm ^ src | dst
-                kings = wk | dst if promotes else wk
+                if promotes:
+                    total += _walk(gen, wm ^ src, wk | dst, bm & keep, bk & keep, False, depth - 1)
+                else:
+                    total += _walk(gen, wm ^ src | dst, wk, bm & keep, bk & keep, False, depth - 1)
             else:
-                men = wm
-                kings = wk ^ src | dst
-            total += _walk(gen, men, kings, bm & keep, bk & keep, False, depth - 1, check)
+                total += _walk(gen, wm, wk ^ src | dst, bm & keep, bk & keep, False, depth - 1)
         return total
     if depth == 1:
         return gen.count_moves(bm, bk, wm | wk, wk, False)
@@ -126,10 +116,60 @@ def _walk(
         dst = 1 << to
         keep = ~cap
         if bm & src:
-            men = bm ^ src if promotes else bm ^ src | dst
-            kings = bk | dst if promotes else bk
+            if promotes:
+                total += _walk(gen, wm & keep, wk & keep, bm ^ src, bk | dst, True, depth - 1)
+            else:
+                total += _walk(gen, wm & keep, wk & keep, bm ^ src | dst, bk, True, depth - 1)
         else:
-            men = bm
-            kings = bk ^ src | dst
-        total += _walk(gen, wm & keep, wk & keep, men, kings, True, depth - 1, check)
+            total += _walk(gen, wm & keep, wk & keep, bm, bk ^ src | dst, True, depth - 1)
+    return total
+
+
+def _children(
+    gen: G, wm: int, wk: int, bm: int, bk: int, white: bool
+) -> list[tuple[int, int, int, int]]:
+    """The bitboards (white men, white kings, black men, black kings) after each legal
+    move of the side to move (for the few nodes far from the leaves)."""
+    out = []
+    own_men, own_kings = (wm, wk) if white else (bm, bk)
+    opp, opp_kings = (bm | bk, bk) if white else (wm | wk, wk)
+    for frm, to, cap, promotes in gen.raw_moves(own_men, own_kings, opp, opp_kings, white):
+        src = 1 << frm
+        dst = 1 << to
+        keep = ~cap
+        if own_men & src:
+            men = own_men ^ src if promotes else own_men ^ src | dst
+            kings = own_kings | dst if promotes else own_kings
+        else:
+            men = own_men
+            kings = own_kings ^ src | dst
+        if white:
+            out.append((men, kings, bm & keep, bk & keep))
+        else:
+            out.append((wm & keep, wk & keep, men, kings))
+    return out
+
+
+def _walk_checked(
+    gen: G,
+    wm: int,
+    wk: int,
+    bm: int,
+    bk: int,
+    white: bool,
+    depth: int,
+    check: Callable[[], None],
+    walk: Callable[[G, int, int, int, int, bool, int], int],
+) -> int:
+    """The perft of a node at least :data:`CHECK_DEPTH` plies above the leaves:
+    *check* first, then each child, by this walk while it is that far up and by the
+    variant's plain *walk* below, which stays as fast as it was: the few nodes up here
+    pay for the calls, the millions below do not."""
+    check()
+    total = 0
+    for cwm, cwk, cbm, cbk in _children(gen, wm, wk, bm, bk, white):
+        if depth - 1 >= CHECK_DEPTH:
+            total += _walk_checked(gen, cwm, cwk, cbm, cbk, not white, depth - 1, check, walk)
+        else:
+            total += walk(gen, cwm, cwk, cbm, cbk, not white, depth - 1)
     return total

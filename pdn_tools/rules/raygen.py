@@ -23,8 +23,6 @@ depends on the history of the game and so is kept by the replay, not by position
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import NO_CAPTURES, Move
 from pdn_tools.rules.movegen import (
@@ -430,14 +428,7 @@ class RayGenerator(Generator):
         return moves
 
 
-_CHECK_DEPTH = 4
-"""The walk calls its *check* this many plies or more above the leaves (as
-:data:`pdn_tools.rules.perft.CHECK_DEPTH`, which imports this module)."""
-
-
-def ray_perft(
-    gen: RayGenerator, position: Position, depth: int, check: Callable[[], None] | None = None
-) -> int:
+def ray_perft(gen: RayGenerator, position: Position, depth: int) -> int:
     """Perft (*depth* >= 1) for a ray-walking variant.
 
     Like :func:`pdn_tools.rules.perft.perft`'s walk, but it keeps the opponent's kings
@@ -445,7 +436,7 @@ def ray_perft(
     The Frisian limit on consecutive king moves depends on history and is not applied
     (it cannot matter before a king exists, many plies deep).
     """
-    return _walk(
+    return ray_walk(
         gen,
         position.white_men,
         position.white_kings,
@@ -453,22 +444,11 @@ def ray_perft(
         position.black_kings,
         position.turn is _WHITE,
         depth,
-        check,
     )
 
 
-def _walk(
-    gen: RayGenerator,
-    wm: int,
-    wk: int,
-    bm: int,
-    bk: int,
-    white: bool,
-    depth: int,
-    check: Callable[[], None] | None,
-) -> int:
-    if check is not None and depth >= _CHECK_DEPTH:
-        check()
+def ray_walk(gen: RayGenerator, wm: int, wk: int, bm: int, bk: int, white: bool, depth: int) -> int:
+    """The perft walk of a ray-walking variant from the given bitboards; *depth* >= 1."""
     if white:
         own_men, own_kings, opp_men, opp_kings = wm, wk, bm, bk
     else:
@@ -489,9 +469,9 @@ def _walk(
         else:
             men, kings = own_men, own_kings ^ src | dst
         if white:
-            total += _walk(gen, men, kings, bm & keep, bk & keep, False, depth - 1, check)
+            total += ray_walk(gen, men, kings, bm & keep, bk & keep, False, depth - 1)
         else:
-            total += _walk(gen, wm & keep, wk & keep, men, kings, True, depth - 1, check)
+            total += ray_walk(gen, wm & keep, wk & keep, men, kings, True, depth - 1)
     return total
 
 
