@@ -1,0 +1,579 @@
+"""Which move was mis-recorded: the backward search for the single edit that mends a
+line of play.
+
+A record stops replaying at ply *n*, but the mistake is often earlier: a move written
+wrongly that is legal where it stands (``23-28`` for ``32-28``) lets the game go on
+until a later move no longer fits.  :func:`search` takes the positions the replay
+reached (the replay runs forward once and keeps them) and tries the edits of the
+transcription-error model (:mod:`pdn_tools.replay.slips`) at plies *n*, *n* - 1, …
+back to the start of the line: the slips that always break the replay where they are
+made only at *n* (an exchange of moves also at the two plies before it), the slips
+that can leave a move legal at every ply.  For each edit only the suffix is replayed,
+from the edited ply on, and the replay of a suffix stops at its first illegal move or
+as soon as it reaches the position the record itself reached at that ply (then it
+breaks where the record broke).  An edit is kept when the whole rest of the line
+replays with it (or at least ``lookahead`` plies past *n*, when none does) and ranked
+by (replays to the end, fits the recorded result, prior of its kind, distance from
+*n*): once an edit that replays to the end is found, only kinds of a higher prior are
+looked for further back, so a search usually stops a few plies before *n*.  Every
+step of a suffix counts against a budget shared by the searches of one game
+(:class:`Budget`); a search whose budget runs out says so.
+
+The same search, with no failing ply, finds the edits after which a game whose
+recorded result contradicts its final position ends as its result says.
+
+This module works on positions and moves only: the replay turns nodes into
+:class:`Written` moves and the edits found back into findings.
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from pdn_tools.replay.slips import (
+    ANYWHERE,
+    DOUBLED,
+    EXCHANGED,
+    EXTRA,
+    OMITTED,
+    OTHER,
+    SHIFTED,
+    SLIPS,
+    move_slip,
+)
+from pdn_tools.rules import MatchKind, Move, Position, Variant, legal_moves, parse_move
+from pdn_tools.rules.generators import generator_for
+from pdn_tools.rules.raygen import KingMoveLimit
+
+MAX_BRANCHES: Final = 64
+"""Bound on the branches ambiguous captures may open while one suffix is replayed."""
+MERGE_PARTS: Final = 20
+"""Most written jumps merged into one capture written jump by jump."""
+
+
+class Written(NamedTuple):
+    """One move of the line as written."""
+
+    squares: tuple[int, ...] | None
+    """The squares as numbers, or None when one of them is not on the board."""
+    names: tuple[str, ...]
+    """The squares as written (normalised spelling: ``28``, ``c3``)."""
+    capture: bool
+    """Whether it was written with a capture separator."""
+    text: str
+    """The move as written."""
+    ply: int
+    """Its ply (the half-move slot of the line, as findings count them)."""
+
+
+class Budget:
+    """Plies a game's searches may still replay (shared by all of them)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+class Edit:
+    """One single edit of the record after which (part of) the line replays.
+
+    ``index`` is the written move edited (for an inserted move: the one it goes
+    before); ``move`` the move meant there, played in ``position`` (None: the written
+    move is deleted).  An exchange changes a second move: ``second`` (its index,
+    -1 if none), ``second_move`` and ``second_position``.
+    """
+
+    __slots__ = (
+        "distance",
+        "fits",
+        "index",
+        "kind",
+        "move",
+        "position",
+        "prior",
+        "replayed",
+        "second",
+        "second_move",
+        "second_position",
+        "to_end",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        index: int,
+        move: Move | None,
+        position: Position,
+        distance: int,
+    ) -> None:
+        self.kind = kind
+        self.index = index
+        self.move = move
+        self.position = position
+        self.distance = distance
+        self.prior = SLIPS[kind].prior
+        self.second = -1
+        self.second_move: Move | None = None
+        self.second_position: Position | None = None
+        self.replayed = 0
+        """Plies of the line replayed with the edit (from the line's first move)."""
+        self.to_end = False
+        """Whether the whole line replays with it."""
+        self.fits = False
+        """Whether the recorded result fits the line's final position with it."""
+
+    def rank(self) -> tuple[bool, bool, int, float, int]:
+        """Sort key, best last: replays to the end, fits the result, plies replayed
+        (when it does not reach the end), prior, nearness to the failing ply."""
+        return (
+            self.to_end,
+            self.fits,
+            0 if self.to_end else self.replayed,
+            self.prior,
+            -self.distance,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Edit({self.kind} at {self.index}: {self.move!r}, replayed={self.replayed}, "
+            f"to_end={self.to_end}, fits={self.fits})"
+        )
+
+
+class Finding:
+    """What a search found: the best edits (several when they tie), how many edits
+    it kept, and how far back it looked."""
+
+    __slots__ = ("best", "exhausted", "kept", "reached")
+
+    def __init__(self) -> None:
+        self.best: list[Edit] = []
+        """The edits of the best rank, in search order (nearest the break first)."""
+        self.kept = 0
+        """Edits kept in all (each lets the line replay to its end, or far enough)."""
+        self.reached = 0
+        """The lowest index the search tried an edit at."""
+        self.exhausted = False
+        """Whether the budget ran out before the search was done."""
+
+
+class _Stop(Exception):
+    """The budget ran out in the middle of a suffix."""
+
+
+class Line:
+    """A line of play as the replay left it: the written moves, the positions before
+    each one up to the failing move, and what ends it.
+
+    ``written[:fail]`` were played (``played``), each from ``positions[i]``;
+    ``positions[fail]`` is where ``written[fail]`` matched no legal move (``fail ==
+    len(written)``: the whole line replayed).  ``limits`` holds the Frisian run of
+    king moves before each of them (None for the other variants).  ``recorded`` holds
+    the outcomes the result tag and terminator say (``first-wins``, ``draw``, …) and
+    ``open_end`` whether the line stops at a set-up or placeholder, where no result
+    can be compared.
+    """
+
+    __slots__ = (
+        "fail",
+        "limits",
+        "open_end",
+        "played",
+        "positions",
+        "recorded",
+        "written",
+    )
+
+    def __init__(
+        self,
+        written: list[Written],
+        positions: list[Position],
+        played: list[Move],
+        limits: list[KingMoveLimit] | None,
+        recorded: tuple[str, ...],
+        open_end: bool,
+    ) -> None:
+        self.written = written
+        self.positions = positions
+        self.played = played
+        self.fail = len(played)
+        self.limits = limits
+        self.recorded = recorded
+        self.open_end = open_end
+
+
+class _Search:
+    """One backward search over a :class:`Line`."""
+
+    def __init__(
+        self,
+        line: Line,
+        variant: Variant,
+        names: tuple[str, ...],
+        budget: Budget,
+        lookahead: int,
+        merge_split: bool,
+        result_only: bool,
+    ) -> None:
+        self.line = line
+        self.written = line.written
+        self.positions = line.positions
+        self.count = len(line.written)
+        self.variant = variant
+        gen = generator_for(variant)
+        self.quiet_move = gen.quiet_move
+        self.short_capture = gen.short_capture
+        self.capture_between = gen.capture_between
+        self.names = names
+        spec = variant.board
+        self.row = spec.width // 2 if variant.rays is None else spec.width
+        self.budget = budget
+        self.lookahead = lookahead
+        self.merge_split = merge_split
+        self.result_only = result_only
+        self.first_mover = variant.first_mover
+        self.branches = 0
+        self.kept: list[Edit] = []
+
+    # -- replaying a suffix ----------------------------------------------------------
+    def options(self, position: Position, index: int) -> list[tuple[Move, int]]:
+        """The moves ``written[index]`` may stand for at *position*, each with the
+        written moves it uses (more than one for a capture written jump by jump);
+        empty when it is not legal there."""
+        entry = self.written[index]
+        squares = entry.squares
+        if squares is None:
+            return []
+        if len(squares) == 2:
+            frm, to = squares
+            if entry.capture:
+                fast = self.short_capture(position, frm, to) or self.capture_between(
+                    position, frm, to
+                )
+            else:
+                fast = self.quiet_move(position, frm, to)
+            if fast is not None:
+                return [(fast, 1)]
+        legal = legal_moves(position, self.variant)
+        if not legal:
+            return []
+        match = parse_move(squares, legal, self.variant, capture=entry.capture)
+        if match.move is not None:
+            return [(match.move, 1)]
+        if match.kind is MatchKind.AMBIGUOUS:
+            return [(c, 1) for c in match.candidates]
+        if match.kind is MatchKind.NO_MATCH and self.merge_split and legal[0].is_capture:
+            merged = self.merge(legal, index)
+            if merged is not None:
+                return [merged]
+        return []
+
+    def merge(self, legal: list[Move], index: int) -> tuple[Move, int] | None:
+        """A capture written jump by jump from ``written[index]`` on, as one move."""
+        first = self.written[index].squares
+        if first is None:
+            return None
+        path = list(first)
+        j = index + 1
+        while j < self.count and j - index < MERGE_PARTS:
+            nxt = self.written[j].squares
+            if nxt is None or nxt[0] != path[-1]:
+                return None
+            path.extend(nxt[1:])
+            match = parse_move(tuple(path), legal, self.variant, capture=True)
+            if match.move is not None:
+                return match.move, j - index + 1
+            j += 1
+        return None
+
+    def rest(
+        self, position: Position, index: int, limit: KingMoveLimit | None
+    ) -> tuple[int, Position | None]:
+        """Replay ``written[index:]`` from *position*: the plies that replay and the
+        final position (None unless the line replays to its end).  Stops early, as a
+        failure, where the position is the one the record reached at the same move
+        before its break (the record's own failure follows)."""
+        self.branches = MAX_BRANCHES
+        return self._rest(position, index, limit)
+
+    def _rest(
+        self, position: Position, index: int, limit: KingMoveLimit | None
+    ) -> tuple[int, Position | None]:
+        count = self.count
+        fail = self.line.fail
+        positions = self.positions
+        budget = self.budget
+        plies = 0
+        while index < count:
+            if index < fail and position == positions[index]:
+                return plies, None
+            if budget.left <= 0:
+                raise _Stop
+            budget.left -= 1
+            found = self.options(position, index)
+            if len(found) == 1:
+                move, used = found[0]
+                if limit is not None:
+                    if limit.refuses(position, move):
+                        return plies, None
+                    limit.play(position, move)
+                position = position.apply(move)
+                index += used
+                plies += 1
+                continue
+            if not found:
+                return plies, None
+            best: tuple[int, Position | None] = (0, None)
+            for move, used in found:
+                self.branches -= 1
+                if self.branches < 0:
+                    break
+                branch = limit.copy() if limit is not None else None
+                if branch is not None:
+                    if branch.refuses(position, move):
+                        continue
+                    branch.play(position, move)
+                got = self._rest(position.apply(move), index + used, branch)
+                if got[1] is not None:
+                    return plies + 1 + got[0], got[1]
+                if got[0] + 1 > best[0]:
+                    best = (got[0] + 1, None)
+            return plies + best[0], None
+        return plies, position
+
+    # -- the recorded result ---------------------------------------------------------
+    def fits(self, final: Position | None) -> bool:
+        """Whether the recorded result fits *final*, the line's last position: when
+        the side to move there has no legal move (it has lost), every recorded result
+        says so; a side that can still move may have resigned, lost on time or agreed
+        a draw, so any result fits.  With ``result_only`` a decisive result must be
+        shown by the position (the loser to move without a legal move)."""
+        if final is None:
+            return False
+        if self.line.open_end:
+            return True
+        lost = not legal_moves(final, self.variant)
+        expected = "draw"
+        if lost:
+            winner = final.turn.opponent
+            expected = "first-wins" if winner is self.first_mover else "second-wins"
+        for outcome in self.line.recorded:
+            if outcome == "unknown" or outcome == expected:
+                continue
+            if lost or (self.result_only and outcome != "draw"):
+                return False
+        return True
+
+    # -- one edit --------------------------------------------------------------------
+    def limit_at(self, index: int) -> KingMoveLimit | None:
+        """A copy of the Frisian run of king moves before ``written[index]``."""
+        limits = self.line.limits
+        return limits[index].copy() if limits is not None else None
+
+    def play(
+        self, position: Position, moves: list[Move], limit: KingMoveLimit | None
+    ) -> Position | None:
+        """*position* after *moves* (None when the run of king moves refuses one)."""
+        for move in moves:
+            if limit is not None:
+                if limit.refuses(position, move):
+                    return None
+                limit.play(position, move)
+            position = position.apply(move)
+        return position
+
+    def judge(
+        self,
+        edit: Edit,
+        start: Position,
+        index: int,
+        before: int,
+        limit: KingMoveLimit | None,
+    ) -> None:
+        """Replay the rest of the line after *edit* (from *start*, ``written[index]``
+        on; *before* plies of the line precede it) and keep the edit if it mends the
+        line."""
+        plies, final = self.rest(start, index, limit)
+        edit.replayed = before + plies
+        edit.to_end = final is not None
+        edit.fits = self.fits(final)
+        fail = self.line.fail
+        if self.result_only:
+            if edit.to_end and edit.fits:
+                self.kept.append(edit)
+            return
+        if edit.to_end or edit.replayed - fail >= self.lookahead:
+            self.kept.append(edit)
+
+    def played_before(self, index: int) -> int:
+        """Plies of the line before ``written[index]`` (index <= fail)."""
+        return index
+
+    # -- the kinds -------------------------------------------------------------------
+    def substitutions(self, index: int, kinds: frozenset[str] | None) -> None:
+        """Each legal move at ``written[index]`` that a slip of *kinds* (None: any kind,
+        and any other legal move) turns into what was written there."""
+        line = self.line
+        position = self.positions[index]
+        entry = self.written[index]
+        played = line.played[index] if index < line.fail else None
+        names = self.names
+        distance = line.fail - index
+        for move in legal_moves(position, self.variant):
+            if played is not None and move == played:
+                continue
+            kind = move_slip(
+                entry.names,
+                entry.capture,
+                names[move.from_sq],
+                names[move.to_sq],
+                move.is_capture,
+                self.row,
+            )
+            if kind is None:
+                if kinds is not None:
+                    continue
+                kind = OTHER
+            elif kinds is not None and kind not in kinds:
+                continue
+            edit = Edit(kind, index, move, position, distance)
+            limit = self.limit_at(index)
+            after = self.play(position, [move], limit)
+            if after is not None:
+                self.judge(edit, after, index + 1, index + 1, limit)
+
+    def omitted(self, index: int) -> None:
+        """A move of the side to move missing before ``written[index]``."""
+        position = self.positions[index]
+        for move in legal_moves(position, self.variant):
+            limit = self.limit_at(index)
+            after = self.play(position, [move], limit)
+            if after is None:
+                continue
+            if not self.options(after, index):
+                continue  # the written move does not follow it
+            edit = Edit(OMITTED, index, move, position, 0)
+            self.judge(edit, after, index, index + 1, limit)
+
+    def deleted(self, index: int) -> None:
+        """``written[index]`` written twice (the same text as one of the two moves
+        before it) or superfluous."""
+        entry = self.written[index]
+        kind = EXTRA
+        for back in (1, 2):
+            if index - back >= 0 and self.written[index - back].names == entry.names:
+                kind = DOUBLED
+        edit = Edit(kind, index, None, self.positions[index], 0)
+        self.judge(edit, self.positions[index], index + 1, index, self.limit_at(index))
+
+    def exchanged(self, index: int, gap: int) -> None:
+        """``written[index]`` and ``written[index + gap]`` exchanged (gap 2: two moves
+        of one side; gap 1: the two moves of one move number)."""
+        if index + gap >= self.count:
+            return
+        kind = EXCHANGED if gap == 2 else SHIFTED
+        order = [index + gap, *range(index + 1, index + gap), index]
+        position = self.positions[index]
+        limit = self.limit_at(index)
+        moves: list[Move] = []
+        starts: list[Position] = []
+        here: Position | None = position
+        for source in order:
+            if here is None:
+                return
+            found = self.options(here, source)
+            if len(found) != 1 or found[0][1] != 1:
+                return
+            starts.append(here)
+            moves.append(found[0][0])
+            here = self.play(here, [found[0][0]], limit)
+        if here is None:
+            return
+        edit = Edit(kind, index, moves[0], position, self.line.fail - index)
+        edit.second = index + gap
+        edit.second_move = moves[-1]
+        edit.second_position = starts[-1]
+        self.judge(edit, here, index + gap + 1, index + gap + 1, limit)
+
+    # -- the search ------------------------------------------------------------------
+    def best(self) -> list[Edit]:
+        """The kept edits of the best rank, nearest the break first."""
+        if not self.kept:
+            return []
+        top = max(edit.rank() for edit in self.kept)
+        return [edit for edit in self.kept if edit.rank() == top]
+
+    def still_wanted(self) -> frozenset[str] | None:
+        """The kinds that could still beat or tie the best edit further back: all of
+        the anywhere kinds until an edit that replays to the end and fits is kept,
+        then those of a higher prior only (a farther edit of the same prior ranks
+        lower).  A search for the edit that makes the result fit wants all of them
+        to the start: only a single edit there is an answer."""
+        if self.result_only:
+            return ANYWHERE
+        leaders = [edit for edit in self.kept if edit.to_end and edit.fits]
+        if not leaders:
+            return ANYWHERE
+        prior = max(edit.prior for edit in leaders)
+        return frozenset(kind for kind in ANYWHERE if SLIPS[kind].prior > prior)
+
+    def run(self) -> Finding:
+        """Search from the failing move back to the start of the line."""
+        line = self.line
+        fail = line.fail
+        finding = Finding()
+        finding.reached = fail
+        try:
+            if fail < self.count:
+                self.substitutions(fail, None)
+                self.omitted(fail)
+                self.deleted(fail)
+                self.exchanged(fail, 1)
+                self.exchanged(fail, 2)
+            for index in range(fail - 1, -1, -1):
+                wanted = self.still_wanted()
+                near = not self.result_only and fail - index <= 2
+                if not wanted and not near:
+                    break
+                finding.reached = index
+                if near:
+                    self.exchanged(index, 2)
+                if wanted:
+                    self.substitutions(index, wanted)
+        except _Stop:
+            finding.exhausted = True
+        if self.result_only:
+            # every edit that fits is as good as any other: one is an answer, several
+            # are listed, and none is claimed when the search could not finish
+            self.kept.sort(key=lambda edit: edit.distance)
+            finding.best = [] if finding.exhausted else self.kept
+            finding.kept = len(self.kept)
+            return finding
+        finding.best = self.best()
+        finding.kept = len(self.kept)
+        return finding
+
+
+def search(
+    line: Line,
+    variant: Variant,
+    names: tuple[str, ...],
+    budget: Budget,
+    *,
+    lookahead: int = 40,
+    merge_split: bool = True,
+    result_only: bool = False,
+) -> Finding:
+    """The single edits of the transcription-error model that mend *line* (see the
+    module's description), searched back from its failing move.
+
+    *names* spells each square as the record writes them (index: square number).
+    With *result_only* the line replayed to its end but its final position
+    contradicts the recorded result: an edit must keep the whole line legal and make
+    the result fit.
+    """
+    return _Search(line, variant, names, budget, lookahead, merge_split, result_only).run()
+
+
+__all__ = ["Budget", "Edit", "Finding", "Line", "Written", "search"]
