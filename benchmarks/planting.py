@@ -68,6 +68,7 @@ ALGEBRAIC_ONLY = frozenset({ALGEBRAIC})
 SUBSTITUTIONS = frozenset({OFF_BY_ONE, TRANSPOSITION, ALGEBRAIC, SWAPPED, CAPTURE_ROUTE})
 MIN_PLIES = 20
 _SEP = re.compile(r"([-x:])")
+_SCORE = re.compile(r"[0-2]-[0-2]")
 
 
 @dataclass(slots=True)
@@ -309,8 +310,8 @@ def plant(source: Source, kind: str, rng: random.Random) -> Planted | None:
         texts = list(source.texts)
         if kind in SUBSTITUTIONS:
             written = _substitute(source, ply, kind, rng, variant)
-            if written is None or written == texts[ply - 1]:
-                continue
+            if written is None or written == texts[ply - 1] or _SCORE.fullmatch(written):
+                continue  # (a move such as 1-2 would be read as a result)
             texts[ply - 1] = written
         elif kind == EXCHANGED:
             if ply + 2 > count or texts[ply - 1] == texts[ply + 1]:

@@ -35,16 +35,29 @@ from pdn_tools.replay.slips import (
     DOUBLED,
     EXCHANGED,
     EXTRA,
+    MISTYPED,
     OMITTED,
     OTHER,
     SHIFTED,
     SLIPS,
     move_slip,
 )
-from pdn_tools.rules import MatchKind, Move, Position, Variant, legal_moves, parse_move
+from pdn_tools.rules import Color, MatchKind, Move, Position, Variant, legal_moves, parse_move
 from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.raygen import KingMoveLimit
 
+HERE: Final = ANYWHERE | {MISTYPED}
+"""The slips of a move looked for at the failing ply."""
+AROUND: Final = frozenset({OMITTED, SHIFTED, EXCHANGED})
+"""The slips of the line around the failing move (they break the replay at once)."""
+STRUCK: Final = frozenset({DOUBLED, EXTRA})
+"""The slips mended by striking the failing move out."""
+NEAR: Final = frozenset({EXCHANGED})
+"""The slips looked for at the two plies before the failing one as well."""
+NOTHING: Final[frozenset[str]] = frozenset()
+LAST_RESORT: Final = frozenset({OTHER})
+"""Any other legal move at the failing ply: tried when nothing better mends the line."""
+WHITE: Final = Color.WHITE
 MAX_BRANCHES: Final = 64
 """Bound on the branches ambiguous captures may open while one suffix is replayed."""
 MERGE_PARTS: Final = 20
@@ -234,6 +247,7 @@ class _Search:
         self.result_only = result_only
         self.first_mover = variant.first_mover
         self.branches = 0
+        self.until = self.count
         self.kept: list[Edit] = []
 
     # -- replaying a suffix ----------------------------------------------------------
@@ -245,8 +259,15 @@ class _Search:
         squares = entry.squares
         if squares is None:
             return []
+        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        frm, to = squares[0], squares[-1]
+        occupied = white_men | white_kings | black_men | black_kings
+        own = white_men | white_kings if turn is WHITE else black_men | black_kings
+        if not (own >> geometry.bit_of[frm]) & 1:
+            return []  # no piece of the side to move where the move starts
+        if to != frm and (occupied >> geometry.bit_of[to]) & 1:
+            return []  # a move never ends on an occupied square (but its own start)
         if len(squares) == 2:
-            frm, to = squares
             if entry.capture:
                 fast = self.short_capture(position, frm, to) or self.capture_between(
                     position, frm, to
@@ -288,19 +309,20 @@ class _Search:
         return None
 
     def rest(
-        self, position: Position, index: int, limit: KingMoveLimit | None
+        self, position: Position, index: int, limit: KingMoveLimit | None, until: int = -1
     ) -> tuple[int, Position | None]:
-        """Replay ``written[index:]`` from *position*: the plies that replay and the
-        final position (None unless the line replays to its end).  Stops early, as a
-        failure, where the position is the one the record reached at the same move
-        before its break (the record's own failure follows)."""
+        """Replay ``written[index:until]`` (*until* -1: to the end) from *position*: the
+        plies that replay and the final position (None unless the moves replay to
+        *until*).  Stops early, as a failure, where the position is the one the record
+        reached at the same move before its break (the record's own failure follows)."""
         self.branches = MAX_BRANCHES
+        self.until = self.count if until < 0 else until
         return self._rest(position, index, limit)
 
     def _rest(
         self, position: Position, index: int, limit: KingMoveLimit | None
     ) -> tuple[int, Position | None]:
-        count = self.count
+        count = self.until
         fail = self.line.fail
         positions = self.positions
         budget = self.budget
@@ -411,15 +433,17 @@ class _Search:
         return index
 
     # -- the kinds -------------------------------------------------------------------
-    def substitutions(self, index: int, kinds: frozenset[str] | None) -> None:
-        """Each legal move at ``written[index]`` that a slip of *kinds* (None: any kind,
-        and any other legal move) turns into what was written there."""
+    def substitutions(self, index: int, kinds: frozenset[str]) -> list[Move]:
+        """Each legal move at ``written[index]`` that a slip of *kinds* turns into what
+        was written there; returns the legal moves that no slip relates to it."""
         line = self.line
         position = self.positions[index]
         entry = self.written[index]
         played = line.played[index] if index < line.fail else None
         names = self.names
         distance = line.fail - index
+        self.spend()
+        unrelated: list[Move] = []
         for move in legal_moves(position, self.variant):
             if played is not None and move == played:
                 continue
@@ -432,16 +456,19 @@ class _Search:
                 self.row,
             )
             if kind is None:
-                if kinds is not None:
-                    continue
-                kind = OTHER
-            elif kinds is not None and kind not in kinds:
-                continue
-            edit = Edit(kind, index, move, position, distance)
-            limit = self.limit_at(index)
-            after = self.play(position, [move], limit)
-            if after is not None:
-                self.judge(edit, after, index + 1, index + 1, limit)
+                unrelated.append(move)
+            elif kind in kinds:
+                self.substitute(index, move, kind, distance)
+        return unrelated
+
+    def substitute(self, index: int, move: Move, kind: str, distance: int) -> None:
+        """Judge *move* written as ``written[index]`` by the slip *kind*."""
+        position = self.positions[index]
+        edit = Edit(kind, index, move, position, distance)
+        limit = self.limit_at(index)
+        after = self.play(position, [move], limit)
+        if after is not None:
+            self.judge(edit, after, index + 1, index + 1, limit)
 
     def omitted(self, index: int) -> None:
         """A move of the side to move missing before ``written[index]``."""
@@ -456,14 +483,16 @@ class _Search:
             edit = Edit(OMITTED, index, move, position, 0)
             self.judge(edit, after, index, index + 1, limit)
 
-    def deleted(self, index: int) -> None:
+    def deleted(self, index: int, kinds: frozenset[str]) -> None:
         """``written[index]`` written twice (the same text as one of the two moves
-        before it) or superfluous."""
+        before it) or superfluous, if that kind is among *kinds*."""
         entry = self.written[index]
         kind = EXTRA
         for back in (1, 2):
             if index - back >= 0 and self.written[index - back].names == entry.names:
                 kind = DOUBLED
+        if kind not in kinds:
+            return
         edit = Edit(kind, index, None, self.positions[index], 0)
         self.judge(edit, self.positions[index], index + 1, index, self.limit_at(index))
 
@@ -490,11 +519,64 @@ class _Search:
             here = self.play(here, [found[0][0]], limit)
         if here is None:
             return
-        edit = Edit(kind, index, moves[0], position, self.line.fail - index)
+        # an exchange that spans the failing ply is as near to it as an edit can be
+        distance = max(0, self.line.fail - (index + gap))
+        edit = Edit(kind, index, moves[0], position, distance)
         edit.second = index + gap
         edit.second_move = moves[-1]
         edit.second_position = starts[-1]
         self.judge(edit, here, index + gap + 1, index + gap + 1, limit)
+
+    def twins(self, lead: Edit) -> list[Edit]:
+        """The edits of earlier moves, of the same prior as *lead* (an edit of one
+        move), after which the line reaches the very position *lead* reaches after its
+        move: the record cannot tell them apart (two pieces that swap roles, such as
+        14-20 … 10-15 written for 15-20 … 10-14).  Only the moves that moved a piece
+        *lead* changes are tried, so the scan costs little."""
+        move = lead.move
+        if move is None or lead.second >= 0 or lead.kind not in ANYWHERE or lead.index == 0:
+            return []
+        line = self.line
+        geometry = lead.position.geometry
+        squares = set(self.written[lead.index].squares or ())
+        squares.update((move.from_sq, move.to_sq), move.captures)
+        mask = geometry.mask_of(squares)
+        target = lead.position.apply(move)
+        kinds = frozenset(k for k in ANYWHERE if SLIPS[k].prior == lead.prior)
+        found: list[Edit] = []
+        names = self.names
+        for index in range(min(lead.index, line.fail) - 1, -1, -1):
+            played = line.played[index]
+            if not (played.from_mask | played.to_mask | played.capture_mask) & mask:
+                continue
+            position = self.positions[index]
+            entry = self.written[index]
+            self.spend()
+            for other in legal_moves(position, self.variant):
+                if other == played:
+                    continue
+                kind = move_slip(
+                    entry.names,
+                    entry.capture,
+                    names[other.from_sq],
+                    names[other.to_sq],
+                    other.is_capture,
+                    self.row,
+                )
+                if kind is None or kind not in kinds:
+                    continue
+                limit = self.limit_at(index)
+                after = self.play(position, [other], limit)
+                if after is None:
+                    continue
+                _, reached = self.rest(after, index + 1, limit, lead.index + 1)
+                if reached is None or reached != target:
+                    continue
+                twin = Edit(kind, index, other, position, line.fail - index)
+                twin.replayed, twin.to_end, twin.fits = lead.replayed, lead.to_end, lead.fits
+                twin.distance = lead.distance  # tied: the record cannot tell them apart
+                found.append(twin)
+        return found
 
     # -- the search ------------------------------------------------------------------
     def best(self) -> list[Edit]:
@@ -504,19 +586,30 @@ class _Search:
         top = max(edit.rank() for edit in self.kept)
         return [edit for edit in self.kept if edit.rank() == top]
 
-    def still_wanted(self) -> frozenset[str] | None:
-        """The kinds that could still beat or tie the best edit further back: all of
-        the anywhere kinds until an edit that replays to the end and fits is kept,
-        then those of a higher prior only (a farther edit of the same prior ranks
-        lower).  A search for the edit that makes the result fit wants all of them
-        to the start: only a single edit there is an answer."""
+    def spend(self) -> None:
+        """Count one unit of work (a move generation) against the budget."""
+        if self.budget.left <= 0:
+            raise _Stop
+        self.budget.left -= 1
+
+    def wanted(self, kinds: frozenset[str], here: bool) -> frozenset[str]:
+        """The kinds of *kinds* whose edits could still beat or tie the best edit kept
+        so far: all of them until an edit that replays to the end and fits is kept,
+        then those of a higher prior, or of the same prior *here* (at the failing
+        ply, at the same distance: a tie; further back an edit of the same prior
+        ranks lower).  A search for the edit that makes the result fit wants every
+        kind to the start: only a single edit there is an answer."""
         if self.result_only:
-            return ANYWHERE
-        leaders = [edit for edit in self.kept if edit.to_end and edit.fits]
-        if not leaders:
-            return ANYWHERE
-        prior = max(edit.prior for edit in leaders)
-        return frozenset(kind for kind in ANYWHERE if SLIPS[kind].prior > prior)
+            return kinds
+        lead = -1.0
+        for edit in self.kept:
+            if edit.to_end and edit.fits and edit.prior > lead:
+                lead = edit.prior
+        return frozenset(
+            kind
+            for kind in kinds
+            if SLIPS[kind].prior > lead or (here and SLIPS[kind].prior == lead)
+        )
 
     def run(self) -> Finding:
         """Search from the failing move back to the start of the line."""
@@ -525,22 +618,36 @@ class _Search:
         finding = Finding()
         finding.reached = fail
         try:
+            unrelated: list[Move] = []
             if fail < self.count:
-                self.substitutions(fail, None)
-                self.omitted(fail)
-                self.deleted(fail)
-                self.exchanged(fail, 1)
-                self.exchanged(fail, 2)
+                # the failing ply: the slips of a move first, then those of the line
+                unrelated = self.substitutions(fail, HERE)
+                around = self.wanted(AROUND, True)
+                for kind in (OMITTED, EXCHANGED, SHIFTED):
+                    if kind not in around:
+                        continue
+                    if kind == OMITTED:
+                        self.omitted(fail)
+                    elif kind == SHIFTED:
+                        self.exchanged(fail, 1)
+                    elif kind == EXCHANGED:
+                        self.exchanged(fail, 2)
+                self.deleted(fail, self.wanted(STRUCK, True))
             for index in range(fail - 1, -1, -1):
-                wanted = self.still_wanted()
                 near = not self.result_only and fail - index <= 2
-                if not wanted and not near:
+                wanted = self.wanted(ANYWHERE, False)
+                spanning = self.wanted(NEAR, True) if near else NOTHING
+                if not wanted and not spanning:
                     break
                 finding.reached = index
-                if near:
+                if EXCHANGED in spanning:
                     self.exchanged(index, 2)
                 if wanted:
                     self.substitutions(index, wanted)
+            if unrelated and self.wanted(LAST_RESORT, True):
+                # any other legal move, when no edit of the model mends the line
+                for move in unrelated:
+                    self.substitute(fail, move, OTHER, 0)
         except _Stop:
             finding.exhausted = True
         if self.result_only:
@@ -550,8 +657,17 @@ class _Search:
             finding.best = [] if finding.exhausted else self.kept
             finding.kept = len(self.kept)
             return finding
-        finding.best = self.best()
+        best = self.best()
         finding.kept = len(self.kept)
+        if best and best[0].to_end and not finding.exhausted:
+            try:
+                for lead in list(best):
+                    twins = self.twins(lead)
+                    best.extend(twins)
+                    finding.kept += len(twins)
+            except _Stop:
+                finding.exhausted = True
+        finding.best = best
         return finding
 
 

@@ -1059,7 +1059,7 @@ def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Varian
     guesses from the first moves, and a record of, say, Frisian draughts without its
     GameType tag looks international until its first orthogonal capture.
     """
-    quiet = replace(options, draws=False, lookahead=False)
+    quiet = replace(options, draws=False, lookahead=False, repair_hints=False)
     for other in variants():
         if other is tried or other.gametype is None or other.board != tried.board:
             continue
