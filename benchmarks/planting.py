@@ -173,6 +173,16 @@ def sources(corpus: Path, variants: tuple[str, ...] = VARIANTS) -> dict[str, lis
     return out
 
 
+def source_of(text: str, name: str = "<string>") -> Source | None:
+    """The usable game of a PDN *text* (None when it is not usable)."""
+    [game] = validate_string(text, name=name)
+    if not _usable(game):
+        return None
+    state = game.replay_state
+    assert isinstance(state, GameReplay) and state.result is not None
+    return _source(name, game, state.result)
+
+
 def _identity(result: ReplayResult) -> str:
     return (result.start_fen or "") + " " + " ".join(m.text for m in result.moves)
 
@@ -329,6 +339,7 @@ def plant(source: Source, kind: str, rng: random.Random) -> Planted | None:
             if ply == count:
                 continue
             texts.insert(ply, texts[ply - 1])
+            return Planted(source, kind, ply + 1, texts)  # the copy is the slip
         else:
             raise ValueError(kind)
         return Planted(source, kind, ply, texts)
@@ -401,7 +412,7 @@ def right(planted: Planted, mend: Mend) -> bool:
     if kind == OMITTED:
         return mend.written is None and mend.ply == ply and mend.move == truth[ply - 1]
     if kind == DOUBLED:
-        return mend.move is None and mend.ply in (ply, ply + 1)
+        return mend.move is None and mend.ply in (ply - 1, ply)
     return False
 
 
@@ -441,5 +452,6 @@ __all__ = [
     "plant",
     "planted_set",
     "right",
+    "source_of",
     "sources",
 ]

@@ -185,7 +185,9 @@ class Proposer:
         edits = repair.edits
         lead = edits[0]
         if not repair.confirmed:
-            if lead.kind == OTHER or len(edits) > 1:
+            # nothing after the edit confirms it: only the one slip of the model that
+            # turns a legal move into what was written is worth a question
+            if lead.kind == OTHER or len(edits) > 1 or lead.move is None or lead.second:
                 return ""
             return (
                 f"did you mean {lead.text} ({SLIPS[lead.kind].label})? the record ends "
