@@ -185,7 +185,9 @@ class Line:
     king moves before each of them (None for the other variants).  ``recorded`` holds
     the outcomes the result tag and terminator say (``first-wins``, ``draw``, …) and
     ``open_end`` whether the line stops at a set-up or placeholder, where no result
-    can be compared.
+    can be compared.  ``previous`` names the squares of up to two moves written before
+    ``written[0]``, nearest first (a variation's moves before its failing one), to
+    tell a move written twice.
     """
 
     __slots__ = (
@@ -194,6 +196,7 @@ class Line:
         "open_end",
         "played",
         "positions",
+        "previous",
         "recorded",
         "written",
     )
@@ -206,8 +209,10 @@ class Line:
         limits: list[KingMoveLimit] | None,
         recorded: tuple[str, ...],
         open_end: bool,
+        previous: tuple[tuple[str, ...], ...] = (),
     ) -> None:
         self.written = written
+        self.previous = previous
         self.positions = positions
         self.played = played
         self.fail = len(played)
@@ -488,9 +493,10 @@ class _Search:
         before it) or superfluous, if that kind is among *kinds*."""
         entry = self.written[index]
         kind = EXTRA
-        for back in (1, 2):
-            if index - back >= 0 and self.written[index - back].names == entry.names:
-                kind = DOUBLED
+        earlier = [self.written[j].names for j in (index - 1, index - 2) if j >= 0]
+        earlier += self.line.previous
+        if entry.names in earlier[:2]:
+            kind = DOUBLED
         if kind not in kinds:
             return
         edit = Edit(kind, index, None, self.positions[index], 0)

@@ -732,7 +732,14 @@ class _Replayer:
             written.append(self.written(node, (), ply + j - i))
             where.append(node)
         recorded = tuple(read_result(value).outcome for value, _ in self._result_sources())
-        line = Line(written, positions, played, limits, recorded, open_end)
+        previous: tuple[tuple[str, ...], ...] = ()
+        if in_var:
+            previous = tuple(
+                before.move.squares
+                for before in nodes[max(0, i - 2) : i][::-1]
+                if before.move is not None
+            )
+        line = Line(written, positions, played, limits, recorded, open_end, previous)
         return line, where, offset
 
     def names_of(self, node: Node) -> tuple[str, ...]:

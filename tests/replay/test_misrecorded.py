@@ -267,6 +267,21 @@ def test_a_variation_is_searched_at_its_failing_move() -> None:
     )
 
 
+def test_a_move_written_twice_in_a_variation() -> None:
+    text = (
+        '[GameType "20"]\n1. 31-26 17-21 2. 26x17 12x21 3. 33-28 (3. 33-28 21-27 4. 32x21 '
+        "32x21 16x27) 21-27 4. 32x21 16x27 *"
+    )
+    found = error(run(text)[0])
+    assert found.in_variation and found.repair is not None
+    assert (found.repair["kind"], found.repair["ply"], found.repair["move"]) == (
+        "doubled-ply",
+        8,
+        None,
+    )
+    assert "the move looks written twice: without it the rest of the variation" in found.message
+
+
 def test_a_result_that_contradicts_the_final_position_gets_its_edit() -> None:
     text = '[GameType "20"]\n[FEN "W:WK20,K38:B15,33"]\n[Result "1-1"]\n\n1. 38x24 1-1\n'
     [w32] = [i for i in run(text)[0] if i.code == "W32"]
