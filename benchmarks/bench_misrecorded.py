@@ -207,18 +207,23 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )  # fmt: skip
     verdicts = [judge(p) for p in planted_set(games, args.per_variant, args.seed)]
+    hard = [judge(p) for p in planted_set(games, args.per_variant, args.seed, legal_only=True)]
     lines = [f"Planted: {len(verdicts)} records, seed {args.seed}, "
              f"{args.per_variant} games per variant at most.", ""]  # fmt: skip
     lines += _table(verdicts)
     lines += ["", "| games that break | n | unique | among candidates | tie | wrong | none |",
               "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
-    for later in (False, True):
-        n, r = _rates(verdicts, later)
-        name = "after the planted ply" if later else "all"
+    for name, chosen, later in (
+        ("slips at random plies: all", verdicts, False),
+        ("slips at random plies: break after the slip", verdicts, True),
+        ("legal slips only (break later or never)", hard, False),
+    ):
+        n, r = _rates(chosen, later)
         lines.append(
             f"| {name} | {n} | {r['unique']:.1f} % | {r['among candidates']:.1f} % | "
             f"{r['tie']:.1f} % | {r['wrong']:.2f} % | {r['none']:.1f} % |"
         )
+    lines += ["", "Legal slips only, per variant and kind:", "", *_table(hard)]
     DATA.mkdir(exist_ok=True)
     broken = DATA / "misrecorded-broken.pdn"
     clean = DATA / "misrecorded-clean.pdn"

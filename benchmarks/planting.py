@@ -46,6 +46,7 @@ from pdn_tools.rules import (
     legal_moves,
     move_text,
     parse_fen,
+    parse_move,
     variant_by_name,
 )
 
@@ -231,7 +232,8 @@ def _on_board(text: str, variant: Variant) -> bool:
 
 
 def _row(variant: Variant) -> int:
-    return variant.board.width // 2
+    """Squares per row of the board's numbering."""
+    return geometry_for(variant.board).row_masks[0].bit_count()
 
 
 def _substitute(
@@ -304,11 +306,31 @@ def _near(square: str, variant: Variant, algebraic: bool) -> list[str]:
     return out
 
 
-def plant(source: Source, kind: str, rng: random.Random) -> Planted | None:
+LEGAL_KINDS = (OFF_BY_ONE, TRANSPOSITION, ALGEBRAIC, SWAPPED, CAPTURE_ROUTE, EXCHANGED)
+"""The kinds that can leave the written move legal where it stands."""
+
+
+def _legal(source: Source, ply: int, written: str) -> bool:
+    """Whether *written* is a legal move at *ply* of *source*."""
+    variant = variant_by_name(source.variant)
+    geometry = geometry_for(variant.board)
+    squares = [geometry.square_named(s) for s in _split(written)[0]]
+    if any(s is None for s in squares):
+        return False
+    legal = legal_moves(source.positions[ply - 1], variant)
+    return parse_move(tuple(s for s in squares if s is not None), legal, variant).accepted
+
+
+def plant(
+    source: Source, kind: str, rng: random.Random, legal_only: bool = False
+) -> Planted | None:
     """*source* with one slip of *kind* at a random ply where it can be made (None
-    when there is none)."""
+    when there is none); with *legal_only*, where the slipped move is legal (the
+    slips that let the game go on: it breaks later, or never)."""
     variant = variant_by_name(source.variant)
     count = len(source.texts)
+    if legal_only and kind not in LEGAL_KINDS:
+        return None
     if kind in NUMERIC_ONLY and source.algebraic:
         return None
     if kind in ALGEBRAIC_ONLY and not source.algebraic:
@@ -322,9 +344,13 @@ def plant(source: Source, kind: str, rng: random.Random) -> Planted | None:
             written = _substitute(source, ply, kind, rng, variant)
             if written is None or written == texts[ply - 1] or _SCORE.fullmatch(written):
                 continue  # (a move such as 1-2 would be read as a result)
+            if legal_only and not _legal(source, ply, written):
+                continue
             texts[ply - 1] = written
         elif kind == EXCHANGED:
             if ply + 2 > count or texts[ply - 1] == texts[ply + 1]:
+                continue
+            if legal_only and not _legal(source, ply, texts[ply + 1]):
                 continue
             texts[ply - 1], texts[ply + 1] = texts[ply + 1], texts[ply - 1]
         elif kind == SHIFTED:
@@ -347,17 +373,21 @@ def plant(source: Source, kind: str, rng: random.Random) -> Planted | None:
 
 
 def planted_set(
-    sources_by_variant: dict[str, list[Source]], per_variant: int, seed: int
+    sources_by_variant: dict[str, list[Source]],
+    per_variant: int,
+    seed: int,
+    legal_only: bool = False,
 ) -> Iterator[Planted]:
     """*per_variant* games of each variant (at random), each with every kind that can
-    be planted in it, at its own random ply."""
+    be planted in it, at its own random ply (with *legal_only*: where the slipped move
+    is legal)."""
     rng = random.Random(seed)
     for variant in sorted(sources_by_variant):
         games = list(sources_by_variant[variant])
         rng.shuffle(games)
         for source in games[:per_variant]:
             for kind in KINDS:
-                planted = plant(source, kind, rng)
+                planted = plant(source, kind, rng, legal_only)
                 if planted is not None:
                     yield planted
 
@@ -444,6 +474,7 @@ def judge(planted: Planted, **options: object) -> Verdict:
 
 __all__ = [
     "KINDS",
+    "LEGAL_KINDS",
     "VARIANTS",
     "Planted",
     "Source",

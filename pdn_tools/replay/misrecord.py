@@ -5,22 +5,25 @@ A record stops replaying at ply *n*, but the mistake is often earlier: a move wr
 wrongly that is legal where it stands (``23-28`` for ``32-28``) lets the game go on
 until a later move no longer fits.  :func:`search` takes the positions the replay
 reached (the replay runs forward once and keeps them) and tries the edits of the
-transcription-error model (:mod:`pdn_tools.replay.slips`) at plies *n*, *n* - 1, …
-back to the start of the line: the slips that always break the replay where they are
-made only at *n* (an exchange of moves also at the two plies before it), the slips
-that can leave a move legal at every ply.  For each edit only the suffix is replayed,
-from the edited ply on, and the replay of a suffix stops at its first illegal move or
-as soon as it reaches the position the record itself reached at that ply (then it
-breaks where the record broke).  An edit is kept when the whole rest of the line
-replays with it (or at least ``lookahead`` plies past *n*, when none does) and ranked
-by (replays to the end, fits the recorded result, prior of its kind, distance from
-*n*): once an edit that replays to the end is found, only kinds of a higher prior are
-looked for further back, so a search usually stops a few plies before *n*.  Every
-step of a suffix counts against a budget shared by the searches of one game
-(:class:`Budget`); a search whose budget runs out says so.
+transcription-error model (:mod:`pdn_tools.replay.slips`), cheap ones first: the
+slips of the failing move, then the slips of the line around it (an omitted move,
+moves exchanged, a move struck out), then the slips that can leave a move legal at
+plies *n* - 1, *n* - 2, … back to the start of the line, and any other legal move at
+*n* last.  For each edit only the suffix is replayed, from the edited ply on, and the
+replay of a suffix stops at its first illegal move or as soon as it reaches the
+position the record itself reached at that ply (then it breaks where the record
+broke).  An edit is kept when the whole rest of the line replays with it (or at
+least ``lookahead`` plies past *n*, when none does) and ranked by (replays to the
+end, fits the recorded result, prior of its kind, distance from *n*): once an edit
+that replays to the end is found, only kinds of a higher prior are looked for further
+back, so a search usually stops a few plies before *n*.  Edits of the same rank tie,
+and so do edits that lead to the very position the best one reaches (the record
+cannot tell them apart).  Every step of a suffix and every move generation counts
+against a budget shared by the searches of one game (:class:`Budget`); a search whose
+budget runs out says so.
 
 The same search, with no failing ply, finds the edits after which a game whose
-recorded result contradicts its final position ends as its result says.
+recorded result contradicts its final position fits it.
 
 This module works on positions and moves only: the replay turns nodes into
 :class:`Written` moves and the edits found back into findings.
@@ -55,6 +58,7 @@ STRUCK: Final = frozenset({DOUBLED, EXTRA})
 NEAR: Final = frozenset({EXCHANGED})
 """The slips looked for at the two plies before the failing one as well."""
 NOTHING: Final[frozenset[str]] = frozenset()
+"""No slip."""
 LAST_RESORT: Final = frozenset({OTHER})
 """Any other legal move at the failing ply: tried when nothing better mends the line."""
 WHITE: Final = Color.WHITE
@@ -98,6 +102,7 @@ class Edit:
     """
 
     __slots__ = (
+        "confirmed",
         "distance",
         "fits",
         "index",
@@ -135,13 +140,18 @@ class Edit:
         """Whether the whole line replays with it."""
         self.fits = False
         """Whether the recorded result fits the line's final position with it."""
+        self.confirmed = True
+        """Whether written moves after the edit replay with it (not so for an edit of
+        the line's last move, which any legal move would make "replay")."""
 
-    def rank(self) -> tuple[bool, bool, int, float, int]:
-        """Sort key, best last: replays to the end, fits the result, plies replayed
-        (when it does not reach the end), prior, nearness to the failing ply."""
+    def rank(self) -> tuple[bool, bool, bool, int, float, int]:
+        """Sort key, best last: replays to the end, fits the result, confirmed by the
+        moves after it, plies replayed (when it does not reach the end), prior,
+        nearness to the failing ply."""
         return (
             self.to_end,
             self.fits,
+            self.confirmed,
             0 if self.to_end else self.replayed,
             self.prior,
             -self.distance,
@@ -244,8 +254,8 @@ class _Search:
         self.short_capture = gen.short_capture
         self.capture_between = gen.capture_between
         self.names = names
-        spec = variant.board
-        self.row = spec.width // 2 if variant.rays is None else spec.width
+        self.row = gen.geometry.row_masks[0].bit_count()
+        """Squares per row: how far apart a square and the one a row above it are."""
         self.budget = budget
         self.lookahead = lookahead
         self.merge_split = merge_split
@@ -422,6 +432,7 @@ class _Search:
         on; *before* plies of the line precede it) and keep the edit if it mends the
         line."""
         plies, final = self.rest(start, index, limit)
+        edit.confirmed = index < self.count or edit.kind in (OMITTED, EXCHANGED, SHIFTED)
         edit.replayed = before + plies
         edit.to_end = final is not None
         edit.fits = self.fits(final)
@@ -432,10 +443,6 @@ class _Search:
             return
         if edit.to_end or edit.replayed - fail >= self.lookahead:
             self.kept.append(edit)
-
-    def played_before(self, index: int) -> int:
-        """Plies of the line before ``written[index]`` (index <= fail)."""
-        return index
 
     # -- the kinds -------------------------------------------------------------------
     def substitutions(self, index: int, kinds: frozenset[str]) -> list[Move]:
@@ -580,6 +587,7 @@ class _Search:
                     continue
                 twin = Edit(kind, index, other, position, line.fail - index)
                 twin.replayed, twin.to_end, twin.fits = lead.replayed, lead.to_end, lead.fits
+                twin.confirmed = lead.confirmed
                 twin.distance = lead.distance  # tied: the record cannot tell them apart
                 found.append(twin)
         return found
@@ -609,7 +617,7 @@ class _Search:
             return kinds
         lead = -1.0
         for edit in self.kept:
-            if edit.to_end and edit.fits and edit.prior > lead:
+            if edit.to_end and edit.fits and edit.confirmed and edit.prior > lead:
                 lead = edit.prior
         return frozenset(
             kind

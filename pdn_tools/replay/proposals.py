@@ -104,9 +104,7 @@ class Proposer:
         if not finding.best:
             return None
         lead = finding.best[0]
-        confirmed = lead.index < len(self.line.written) - 1
-        if lead.kind == OMITTED:
-            confirmed = True  # the written move confirms the one inserted before it
+        confirmed = lead.confirmed
         return Repair(
             [self.mend(edit) for edit in finding.best],
             None if lead.to_end else self.offset + lead.replayed,

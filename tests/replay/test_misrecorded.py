@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pdn_tools import validate_string
 from pdn_tools.cli import main
 from pdn_tools.diagnostics import Issue
+from pdn_tools.export.from_json import game_from_dict
 from pdn_tools.replay.replay import square_names
 from pdn_tools.replay.slips import SLIPS, move_slip, square_slip
 from pdn_tools.replay.validate import GameReplay
@@ -352,6 +353,20 @@ def test_sarif_fixes_and_json_records_validate(tmp_path: Path) -> None:
     records = [json.loads(line) for line in lines]
     assert [e.message for r in records for e in check.iter_errors(r)] == []
     assert all(any("repair" in i for i in r["issues"]) for r in records)
+
+
+def test_a_json_game_object_keeps_its_repairs(tmp_path: Path) -> None:
+    source = tmp_path / "in.pdn"
+    source.write_text(OFF_BY_ONE_EARLIER, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    invoke("convert", str(source), "-o", str(out))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    again = game_from_dict(data)
+    [found] = [i for i in again.issues if i.code == "E06"]
+    assert found.repair == error(run(OFF_BY_ONE_EARLIER)[0]).repair
+    assert [
+        e.message for e in jsonschema.Draft202012Validator(schema("game")).iter_errors(data)
+    ] == []
 
 
 # -- a property: one planted slip in a random legal game ------------------------------
