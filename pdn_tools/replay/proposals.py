@@ -35,8 +35,8 @@ def _written_text(move: Move, position: Position, variant: Variant, names: tuple
     the record names them."""
     legal = legal_moves(position, variant)
     text = move_text(move, legal, variant)
-    if names[1] == "1":
-        return text
+    if names[1].isdigit():
+        return text  # the record writes square numbers, as move_text does
     sep = variant.capture_separator if move.captures else "-"
     if text.count(sep) > 1 or (move.captures and sep not in text):
         squares = canonical_path(move, variant)
