@@ -386,6 +386,7 @@ class Issue:
     move: str | None = None
     in_variation: bool = False
     context: str | None = None
+    repair: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:
@@ -414,6 +415,8 @@ class Issue:
             data["in_variation"] = True
         if self.context is not None:
             data["context"] = self.context
+        if self.repair is not None:
+            data["repair"] = self.repair
         return data
 
 

@@ -18,6 +18,7 @@ from conftest import SAMPLES
 
 from pdn_tools.cli import main
 from pdn_tools.diagnostics import CATALOGUE, DrawRule
+from pdn_tools.replay.slips import SLIPS
 from pdn_tools.replay.summary import HEAD_KEYS
 from pdn_tools.run.paths import expand
 from pdn_tools.schemas import DIALECT, NAMES, schema
@@ -91,6 +92,18 @@ def test_a_sample_of_the_shared_corpus_is_valid(corpus: Path, tmp_path: Path) ->
     assert errors("report", records) == []
 
 
+@pytest.mark.corpus
+def test_every_record_of_the_shared_corpus_is_valid(corpus: Path) -> None:
+    """Every ``pdn validate --format jsonl`` record of the whole shared corpus, the
+    repair objects of its broken games among them."""
+    records = [
+        json.loads(line) for line in cli("validate", str(corpus), "--format", "jsonl").splitlines()
+    ]
+    assert len(records) > 15_000
+    assert errors("report", records) == []
+    assert sum("repair" in i for r in records for i in r["issues"]) > 100
+
+
 def test_the_game_head_is_one_definition() -> None:
     """Both objects take the head by reference, and the head names exactly the keys
     that :func:`pdn_tools.replay.summary.game_head` builds."""
@@ -106,6 +119,7 @@ def test_the_game_head_is_one_definition() -> None:
 def test_the_schemas_follow_the_code() -> None:
     defs = schema("game")["$defs"]
     assert defs["draw"]["properties"]["rule"]["enum"] == list(typing.get_args(DrawRule))
+    assert defs["slip"]["enum"] == list(SLIPS)
     pattern = defs["issue"]["properties"]["code"]["pattern"]
     check = jsonschema.Draft202012Validator({"type": "string", "pattern": pattern})
     assert all(check.is_valid(code) for code in CATALOGUE)

@@ -182,6 +182,7 @@ def _issue(value: object, where: str) -> Issue:
         _get(data, "move", "str?", where),
         bool(_get(data, "in_variation", "bool", where, False)),
         _get(data, "context", "str?", where),
+        _get(data, "repair", "object?", where),
     )
 
 

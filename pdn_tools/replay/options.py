@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 
 from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node
-from pdn_tools.rules import Move
+from pdn_tools.rules import Move, Position
 
 
 @dataclass(slots=True)
@@ -35,9 +35,12 @@ class ReplayOptions:
     repair_hints: bool = True
     """Append a "did you mean" repair to illegal-move errors, found by look-ahead."""
     max_repair_searches: int = 50
-    """Repair searches per game at most (each may replay a few thousand plies); later
-    errors get no hint.  Bounds the work a hostile record full of illegal variations
-    can cause."""
+    """Repair searches per game at most; later errors get no hint.  Bounds the work a
+    hostile record full of illegal variations can cause."""
+    repair_budget: int = 2000
+    """Plies the searches for the mis-recorded move may replay per game, all of them
+    together (:mod:`pdn_tools.replay.misrecord`); a search that reaches it reports
+    what it found so far and how far back it looked."""
     merge_split_captures: bool = True
     """Merge a capture written jump by jump (``11x18 18x25``) into one move (W24)."""
     draws: bool = True
@@ -79,6 +82,40 @@ class ReplayedMove(NamedTuple):
 
 
 @dataclass(slots=True)
+class Mend:
+    """One edit of the record, on its nodes: at ``node`` (the move edited, or the one
+    an omitted move goes before), ``move`` was meant (None: the node is deleted), to
+    be written ``text`` in the record's notation; ``written`` is what the record has
+    there (None for an omitted move).  ``position`` is where ``move`` is played (for
+    a deleted move: where the node was).  An exchange of two moves carries the second
+    node's edit in ``second``."""
+
+    kind: str
+    """The slip (:data:`pdn_tools.replay.slips.SLIPS`)."""
+    ply: int
+    node: Node
+    written: str | None
+    move: Move | None
+    text: str | None
+    position: Position
+    second: Mend | None = None
+
+
+@dataclass(slots=True)
+class Repair:
+    """The best edits the search found for one finding (several when they tie)."""
+
+    edits: list[Mend]
+    replays: int | None
+    """Plies of the line that replay with the edit, None when it replays to the end."""
+    fits: bool
+    """Whether the recorded result fits the final position with it."""
+    confirmed: bool
+    """Whether later moves confirm it (False for an edit of the line's last move,
+    which any legal move would "mend")."""
+
+
+@dataclass(slots=True)
 class ReplayStop:
     """Where and why replay of the main line stopped before its end."""
 
@@ -113,9 +150,13 @@ class ReplayResult:
     continued_after_draw: int | None = None
     """Ply of the first main-line move played after a draw condition held."""
     moves: list[ReplayedMove] = field(default_factory=list)
-    repairs: dict[tuple[int, int], tuple[Move, ...]] = field(default_factory=dict)
-    """The moves a "did you mean" hint proposes, by the (line, column) of the illegal
-    move, in its position (main line and variations)."""
+    repairs: dict[tuple[int, int], Repair] = field(default_factory=dict)
+    """The edits the search for the mis-recorded move proposes, by the (line, column)
+    of the finding they mend (an illegal move, main line or variation; the result
+    that contradicts the final position)."""
+    searched: int = 0
+    """Plies the searches for mis-recorded moves replayed (against the game's
+    ``repair_budget``)."""
     variant: str | None = None
     """Name of the rule profile the game was replayed under (None: not replayed)."""
     start_fen: str | None = None

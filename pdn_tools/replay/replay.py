@@ -17,19 +17,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
-from pdn_tools.replay.diagnose import closeness, explain
+from pdn_tools.replay.diagnose import explain
 from pdn_tools.replay.draws import DrawTracker, draw_tracker, side_name
+from pdn_tools.replay.misrecord import Budget, Line, Written, search
 from pdn_tools.replay.options import (
+    Repair,
     ReplayedMove,
     ReplayOptions,
     ReplayResult,
     ReplayStop,
 )
+from pdn_tools.replay.proposals import Proposer
 from pdn_tools.replay.resolve import replayed_name
 from pdn_tools.rules import (
     FenError,
@@ -49,6 +53,29 @@ from pdn_tools.rules import (
 from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.geometry import Geometry
 from pdn_tools.rules.raygen import KingMoveLimit
+
+_NAMES: dict[tuple[int, bool], tuple[str, ...]] = {}
+"""Square names by board (the geometry's id) and notation: ``("", "1", "2", …)`` or
+``("", "b8", "d8", …)``, indexed by square number."""
+
+
+def square_names(geometry: Geometry, algebraic: bool) -> tuple[str, ...]:
+    """Every square of *geometry* as a record names it: its number, or on boards at
+    most 8 wide its algebraic name (a1 = White's near-left corner)."""
+    key = (id(geometry), algebraic)
+    names = _NAMES.get(key)
+    if names is None:
+        out = [""]
+        height = geometry.spec.height
+        for square in range(1, geometry.size + 1):
+            if algebraic:
+                row, col = geometry.coords[square]
+                out.append(f"{chr(ord('a') + col)}{height - row}")
+            else:
+                out.append(str(square))
+        names = _NAMES[key] = tuple(out)
+    return names
+
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
@@ -117,13 +144,25 @@ class _Replayer:
         self.has_fen = False
         self.repairs = 0
         """Repair searches done so far (bounded by ``max_repair_searches``)."""
-        """Whether the game starts from a FEN tag other than the initial position."""
+        self.budget = Budget(options.repair_budget)
+        """Plies the repair searches of this game may still replay."""
+        self.segment_moves = 0
+        """Index in ``result.moves`` of the first move of the main line's last stretch
+        without a set-up (where a search for the mis-recorded move may go back to)."""
+        self.segment_start: Position | None = None
+        """The position that stretch starts from."""
         self._last_known: Position | None = None
         """The main line's last position before replay stopped (for ``final_fen``)."""
 
     # -- findings --------------------------------------------------------------
     def issue(
-        self, code: str, message: str, node: Node, ply: int | None, in_variation: bool
+        self,
+        code: str,
+        message: str,
+        node: Node,
+        ply: int | None,
+        in_variation: bool,
+        repair: dict[str, Any] | None = None,
     ) -> None:
         """Record a finding located at *node*."""
         self.issues.append(
@@ -135,6 +174,7 @@ class _Replayer:
                 ply=ply,
                 move=node.raw or node.element_text(),
                 in_variation=in_variation,
+                repair=repair,
             )
         )
 
@@ -144,6 +184,7 @@ class _Replayer:
         opts = self.options
         tracker = draw_tracker(start, self.variant, opts) if opts.draws else None
         has_fen = self.has_fen = start != Position.initial(self.variant)
+        self.segment_start = start
         state = _State(start, None, tracker, None if has_fen else 1)
         rays = self.variant.rays
         if rays is not None and rays.king_move_limit is not None:
@@ -164,7 +205,7 @@ class _Replayer:
             res.final_side_has_moves = bool(legal)
             res.completed = res.stop is None
             if res.completed:
-                self.check_headers(final.position, legal)
+                self.check_headers(final, legal)
 
     # -- lines -------------------------------------------------------------------
     def line(self, nodes: list[Node], state: _State, in_var: bool, ply: int) -> _State:
@@ -267,6 +308,9 @@ class _Replayer:
         state.position = fen.position
         state.legal = None
         state.fullmove = None
+        if not in_var:
+            self.segment_moves = len(self.result.moves)
+            self.segment_start = fen.position
         if state.king_moves is not None:
             state.king_moves.reset()
         if state.tracker is not None and self.options.ip15_setup_resets_counters:
@@ -602,100 +646,160 @@ class _Replayer:
                 f"; the record starts at move {node.number} without a FEN tag, so it is "
                 "probably a fragment replayed from the initial position"
             )
-        if (
-            hint
-            and squares is not None
-            and self.options.repair_hints
-            and self.repairs < self.options.max_repair_searches
-        ):
+        data: dict[str, Any] | None = None
+        if hint and self.options.repair_hints and self.repairs < self.options.max_repair_searches:
             self.repairs += 1
-            repair, moves = self.repair(squares, position, nodes, i, state)
-            if repair:
-                message += "; " + repair
-            if moves:
-                self.result.repairs[(node.line, node.column)] = moves
+            text, data, repair = self.mend(nodes, i, state, in_var, ply)
+            if text:
+                message += "; " + text
+            if repair is not None:
+                self.result.repairs[(node.line, node.column)] = repair
         later = sum(1 for n in nodes[i + 1 :] if n.kind in ("move", "placeholder"))
         message += f"; replay {'of this variation ' if in_var else ''}stops here"
         message += f"; {later} later plies not checked" if later else ""
-        self.issue(code, message, node, ply, in_var)
+        self.issue(code, message, node, ply, in_var, data)
         if not in_var:
             self._last_known = position
             self.stop(node, ply, code, reason)
         state.position = None
         state.legal = None
 
-    def repair(
-        self,
-        squares: tuple[int, ...],
-        position: Position,
-        nodes: list[Node],
-        i: int,
-        state: _State,
-    ) -> tuple[str, tuple[Move, ...]]:
-        """A "did you mean" for an illegal move: legal moves, closest first, with which
-        the rest of the line replays; or a move that seems missing before it.
+    # -- the mis-recorded move --------------------------------------------------------
+    def written(self, node: Node, merged: tuple[Node, ...] | list[Node], ply: int) -> Written:
+        """A written move (with the jumps merged into it) for the repair search."""
+        assert node.move is not None
+        found = self.squares(node)
+        squares = found if type(found) is tuple else None
+        names = node.move.squares
+        capture = node.move.capture
+        text = node.raw or node.element_text()
+        for part in merged:
+            if part.move is None:
+                continue
+            names = names + part.move.squares[1:]
+            more = self.squares(part)
+            squares = squares + more[1:] if squares is not None and type(more) is tuple else None
+            text += " " + (part.raw or part.element_text())
+            capture = True
+        return Written(squares, names, capture, text, ply)
 
-        Returns the hint and the moves it proposes in the position of the illegal move
-        (none when it proposes no move there), which the HTML report draws."""
-        variant = self.variant
-        legal = state.legal if state.legal is not None else legal_moves(position, variant)
-        rest = sum(1 for n in nodes[i + 1 :] if n.kind == "move")
-        horizon = min(rest, self.options.lookahead_plies)
-        ranked = sorted(((closeness(squares, m), m) for m in legal), key=lambda t: t[0][0])
-        if rest == 0:
-            near = [(why, m) for (rank, why), m in ranked if rank <= 1]
-            if len(near) == 1:
-                why, m = near[0]
-                return (
-                    f"did you mean {move_text(m, legal, variant)} ({why})? "
-                    "the record ends here, so look-ahead cannot confirm it"
-                ), (m,)
-            return "", ()
-        good = [
-            (rank, why, m)
-            for (rank, why), m in ranked
-            if self.follows(position.apply(m), nodes, i + 1)
-        ]
-        if good:
-            best = good[0]
-            alts = [g for g in good if g[0] == best[0]]
-            text = move_text(best[2], legal, variant)
-            if len(alts) == 1:
-                return (
-                    f"did you mean {text} ({best[1]})? with it the next "
-                    f"{horizon} plies replay legally"
-                ), (best[2],)
-            names = ", ".join(move_text(g[2], legal, variant) for g in alts[:4])
-            return (
-                f"the next {horizon} plies replay legally after any of {names}",
-                tuple(g[2] for g in alts[:4]),
+    def search_line(
+        self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int
+    ) -> tuple[Line, list[Node], int]:
+        """The line a repair search works on: for the main line, its moves since the
+        last set-up with the positions the replay reached (replayed again from the
+        stretch's start: the replay keeps its moves), then ``nodes[i:]`` up to a
+        set-up or placeholder; for a variation ``nodes[i:]`` only.  Returns the line,
+        the node of each of its written moves, and the plies before it."""
+        position = state.position
+        assert position is not None
+        rays = self.variant.rays
+        king_limit = rays.king_move_limit if rays is not None else None
+        has_limit = king_limit is not None
+        written: list[Written] = []
+        where: list[Node] = []
+        positions: list[Position] = []
+        played: list[Move] = []
+        limits: list[KingMoveLimit] | None = [] if has_limit else None
+        offset = 0
+        if not in_var and self.segment_start is not None:
+            offset = self.segment_moves
+            here = self.segment_start
+            limit = KingMoveLimit(king_limit) if king_limit is not None else None
+            for record in self.result.moves[self.segment_moves :]:
+                positions.append(here)
+                if limits is not None and limit is not None:
+                    limits.append(limit.copy())
+                    limit.play(here, record.move)
+                played.append(record.move)
+                written.append(self.written(record.node, record.merged, record.ply))
+                where.append(record.node)
+                here = here.apply(record.move)
+            if here != position:  # not reached: the replay played these moves
+                positions, played, written, where, offset = [], [], [], [], 0
+                if limits is not None:
+                    limits = []
+        positions.append(position)
+        if limits is not None:
+            king_moves = state.king_moves
+            limits.append(king_moves.copy() if king_moves is not None else KingMoveLimit(0))
+        open_end = in_var
+        for j in range(i, len(nodes)):
+            node = nodes[j]
+            if node.kind != "move" or node.move is None:
+                open_end = True
+                break
+            written.append(self.written(node, (), ply + j - i))
+            where.append(node)
+        recorded = tuple(read_result(value).outcome for value, _ in self._result_sources())
+        previous: tuple[tuple[str, ...], ...] = ()
+        if in_var:
+            previous = tuple(
+                before.move.squares
+                for before in nodes[max(0, i - 2) : i][::-1]
+                if before.move is not None
             )
-        # A move of the side to move missing before the written one.
-        missing: list[tuple[Move, Move]] = []
-        for m in legal:
-            after = position.apply(m)
-            after_legal = legal_moves(after, variant)
-            match = parse_move(squares, after_legal, variant)
-            if match.move is not None and self.follows(after.apply(match.move), nodes, i + 1):
-                missing.append((m, match.move))
-                if len(missing) > 3:
-                    break
-        if missing:
-            side = side_name(position.turn)
-            names = ", ".join(move_text(m, legal, variant) for m, _ in missing[:3])
-            return (
-                f"a move of {side} seems to be missing before it (e.g. {names}): "
-                f"with it the next {horizon} plies replay legally"
-            ), tuple(m for m, _ in missing[:3])
-        if self.follows(position, nodes, i + 1):
-            return (
-                f"the move looks superfluous: without it the next {horizon} plies replay legally",
-                (),
-            )
-        listed = ""
-        if len(legal) <= 6:
-            listed = "; legal here: " + ", ".join(move_text(m, legal, variant) for m in legal)
-        return "no single-move repair lets the rest of the line replay" + listed, ()
+        line = Line(written, positions, played, limits, recorded, open_end, previous)
+        return line, where, offset
+
+    def names_of(self, node: Node) -> tuple[str, ...]:
+        """How the record names squares, judged by *node*'s move."""
+        algebraic = False
+        if node.move is not None and node.move.squares:
+            algebraic = node.move.squares[0][:1].isalpha()
+        if self.geometry.spec.width > 8:
+            algebraic = False
+        return square_names(self.geometry, algebraic)
+
+    def mend(
+        self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int
+    ) -> tuple[str, dict[str, Any] | None, Repair | None]:
+        """Search for the mis-recorded move behind the illegal ``nodes[i]``: the hint
+        for the message, the ``repair`` object and the edits (None when there is no
+        hint to give)."""
+        line, where, offset = self.search_line(nodes, i, state, in_var, ply)
+        names = self.names_of(nodes[i])
+        opts = self.options
+        before = self.budget.left
+        finding = search(
+            line,
+            self.variant,
+            names,
+            self.budget,
+            lookahead=opts.lookahead_plies,
+            merge_split=opts.merge_split_captures,
+        )
+        self.result.searched += before - self.budget.left
+        proposer = Proposer(line, where, self.variant, names, offset, in_var)
+        repair = proposer.repair(finding)
+        text = proposer.message(finding, repair, self.legal(state))
+        if repair is None or not text:
+            return text, None, None
+        return text, proposer.data(repair), repair
+
+    def mend_result(self, final: _State) -> tuple[str, dict[str, Any] | None, Repair | None]:
+        """Search for the single edit of the main line after which its final position
+        is what the recorded result says: the hint, the ``repair`` object and the
+        edits (None when there is none)."""
+        last = self.result.moves[-1]
+        line, where, offset = self.search_line([], 0, final, False, last.ply + 1)
+        names = self.names_of(last.node)
+        before = self.budget.left
+        finding = search(
+            line,
+            self.variant,
+            names,
+            self.budget,
+            lookahead=self.options.lookahead_plies,
+            merge_split=self.options.merge_split_captures,
+            result_only=True,
+        )
+        self.result.searched += before - self.budget.left
+        proposer = Proposer(line, where, self.variant, names, offset, False)
+        repair = proposer.repair(finding)
+        if repair is None:
+            return "", None, None
+        return proposer.result_message(repair), proposer.data(repair), repair
 
     # -- move numbers --------------------------------------------------------------
     def numbers(
@@ -758,11 +862,14 @@ class _Replayer:
         return True
 
     # -- headers -------------------------------------------------------------------
-    def check_headers(self, position: Position, legal: list[Move]) -> None:
-        """W32: the Result (tag or terminator) against a lost final position, and the
-        PlyCount tag against the replayed plies."""
+    def check_headers(self, final: _State, legal: list[Move]) -> None:
+        """W32: the Result (tag or terminator) against a lost final position (with the
+        edit of the record, if any, after which they agree), and the PlyCount tag
+        against the replayed plies."""
         game = self.game
         res = self.result
+        position = final.position
+        assert position is not None
         if not legal:
             loser = position.turn
             winner = loser.opponent
@@ -777,16 +884,24 @@ class _Replayer:
                     "second-wins": f"a win for {side_name(self.variant.first_mover.opponent)}",
                     "both-lost": "both sides lost",
                 }[outcome]
-                self.issues.append(
-                    Issue(
-                        "W32",
-                        f"result {value!r} says {said}, but {side_name(loser)} is to move "
-                        f"with no legal move after ply {res.moves[-1].ply if res.moves else 0} "
-                        f"and has lost (final position {write_fen(position)})",
-                        where[0],
-                        where[1],
-                    )
+                message = (
+                    f"result {value!r} says {said}, but {side_name(loser)} is to move "
+                    f"with no legal move after ply {res.moves[-1].ply if res.moves else 0} "
+                    f"and has lost (final position {write_fen(position)})"
                 )
+                data: dict[str, Any] | None = None
+                if (
+                    outcome != "both-lost"
+                    and self.options.repair_hints
+                    and self.repairs < self.options.max_repair_searches
+                    and res.moves
+                ):
+                    self.repairs += 1
+                    text, data, repair = self.mend_result(final)
+                    if repair is not None:
+                        message += "; " + text
+                        res.repairs[where] = repair
+                self.issues.append(Issue("W32", message, where[0], where[1], repair=data))
                 break
         tag = next((t for t in reversed(game.tags) if t.name.lower() == "plycount"), None)
         if tag is not None and tag.value.strip().isdigit():
@@ -951,7 +1066,7 @@ def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Varian
     guesses from the first moves, and a record of, say, Frisian draughts without its
     GameType tag looks international until its first orthogonal capture.
     """
-    quiet = replace(options, draws=False, lookahead=False)
+    quiet = replace(options, draws=False, lookahead=False, repair_hints=False)
     for other in variants():
         if other is tried or other.gametype is None or other.board != tried.board:
             continue

@@ -112,7 +112,8 @@ RULE_OPTIONS: dict[str, RuleOption] = {
             "repair-hints",
             "repair_hints",
             "yes",
-            "Add a 'did you mean' repair to illegal-move errors.",
+            "Search the mis-recorded move behind an illegal move (and the edit that makes "
+            "a contradicted result fit) and add it to the finding.",
         ),
     )
 }

@@ -4,7 +4,10 @@ A finding such as ``E07 ply 31: the capture takes 1 piece(s) but the maximum is 
 is read against a board.  :func:`game_detail` takes a game just replayed and, for each
 of its findings about a move, the position the move was played in, the move as
 recorded (red) and, for an illegal move, the repair the replay proposed or the legal
-moves closest to what was written (green); for each draw event, the position in which
+moves closest to what was written (green).  When the replay found the move behind
+an illegal one mis-recorded earlier (at ply *k* before the failing ply *n*), the
+finding's board is the one at ply *k*, with the move written there in red and the
+move meant in green.  For each draw event, the position in which
 the condition held with the move that reached it (blue).  The header finding that
 compares the result with the final position (W32) gets the final position.
 
@@ -27,8 +30,10 @@ from pdn_tools.diagnostics import DrawEvent, Issue
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.diagnose import closeness
+from pdn_tools.replay.options import Repair
 from pdn_tools.replay.positions import main_line
 from pdn_tools.replay.resolve import Resolution, game_variant, resolve
+from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.svg import Arrow, Coordinates
 from pdn_tools.rules import (
     BoardSpec,
@@ -362,6 +367,11 @@ class _Boards:
 
     def of_issue(self, issue: Issue) -> int | None:
         """The board of a finding, or None when it has none."""
+        repair = self.replay.repairs.get((issue.line, issue.column))
+        if repair is not None and repair.edits:
+            lead = repair.edits[0]
+            if issue.code == "W32" or issue.ply != lead.ply:
+                return self.add(("mend", id(lead.node)), self.mend_board(repair, issue))
         if issue.code == "W32":
             return self.add(("final", 0), self.final())
         node = self.node_of(issue)
@@ -400,6 +410,39 @@ class _Boards:
         except FenError:
             return None
         return BoardView.of(position, caption="the final position")
+
+    def mend_board(self, repair: Repair, issue: Issue) -> BoardView:
+        """The position at ply *k* where the replay found the mis-recorded move behind
+        *issue*: the move written there in red, the move meant in green."""
+        lead = repair.edits[0]
+        position = lead.position
+        arrows: list[Arrow] = []
+        highlights: list[tuple[int, str]] = []
+        resolved = self.resolution.get(lead.node)
+        if resolved is not None:
+            arrows.append(Arrow.of_move(resolved.move, "red"))
+            highlights += [(resolved.move.from_sq, "red"), (resolved.move.to_sq, "red")]
+        if lead.move is not None:
+            arrows.append(Arrow.of_move(lead.move, "green"))
+        label = SLIPS[lead.kind].label
+        if lead.written is None:
+            caption = f"ply {lead.ply}: green: {lead.text}, missing from the record ({label})"
+        elif lead.text is None:
+            caption = f"ply {lead.ply}: red: {lead.written}, to be struck out ({label})"
+        else:
+            caption = (
+                f"ply {lead.ply}: red: {lead.written} as recorded; green: {lead.text}, "
+                f"probably meant ({label})"
+            )
+        if lead.second is not None:
+            caption += f"; then ply {lead.second.ply}: {lead.second.text} for {lead.second.written}"
+        if issue.code == "W32":
+            caption += "; with it the final position fits the result"
+        elif issue.ply is not None:
+            caption += f"; the replay broke at ply {issue.ply}"
+        if len(repair.edits) > 1:
+            caption += f" (one of {len(repair.edits)} edits that fit equally well)"
+        return BoardView.of(position, arrows, highlights, caption)
 
     def move_board(self, node: Node) -> BoardView | None:
         """The position before *node* with the recorded move in red and, for an
@@ -445,8 +488,10 @@ class _Boards:
     ) -> tuple[list[Move], str]:
         """The green moves of an illegal move and what they are."""
         repair = self.replay.repairs.get((node.line, node.column))
-        if repair:
-            return list(repair), "the repair the replay proposes"
+        if repair is not None:
+            meant = [m.move for m in repair.edits if m.move is not None and m.node is node]
+            if meant:
+                return meant, "the repair the replay proposes"
         if not legal:
             return [], ""
         if len(written) >= 2:

@@ -5,8 +5,10 @@ in catalogue order, so rule ids (the codes) and rule indexes are stable from run
 run; each rule carries the code's title, description and help text, and a link to
 its documentation when the installed package names where that is published.  Each
 reported finding is a result located by file, line and column (columns count
-Unicode code points, as the reader does).  The log is written as it goes, one
-result per line.
+Unicode code points, as the reader does).  A finding that carries a repair (the
+mis-recorded move and the move meant) has it as ``fixes``: one fix per edit of the
+best rank (several when they tie), each replacing the written move in the file.
+The log is written as it goes, one result per line.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from pdn_tools.diagnostics import CATALOGUE, Code, Issue, Severity
+from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.text import where
 from pdn_tools.version import __version__
@@ -99,6 +102,69 @@ def _quote(path: str) -> str:
     return quote(os.fsencode(raw), safe="/")
 
 
+def _region(line: int, column: int, text: str) -> dict[str, int]:
+    """The region *text* covers from (*line*, *column*) (empty: an insertion point)."""
+    end_line, end_column = line, column + len(text)
+    if "\n" in text:
+        end_line = line + text.count("\n")
+        end_column = len(text) - text.rfind("\n")
+    return {
+        "startLine": max(1, line),
+        "startColumn": max(1, column),
+        "endLine": max(1, end_line),
+        "endColumn": max(1, end_column),
+    }
+
+
+def _replacement(place: dict[str, Any]) -> dict[str, Any] | None:
+    """The replacement of one move of a repair: the written move replaced by the move
+    meant, the move meant inserted (an omitted move), or the written move deleted."""
+    written, move = place.get("written"), place.get("move")
+    line, column = int(place["line"]), int(place["column"])
+    if written is None:
+        if move is None:
+            return None
+        return {"deletedRegion": _region(line, column, ""), "insertedContent": {"text": f"{move} "}}
+    if any(c.isspace() for c in str(written)):
+        return None  # a capture written jump by jump: its parts need not be adjacent
+    out: dict[str, Any] = {"deletedRegion": _region(line, column, str(written))}
+    if move is not None:
+        out["insertedContent"] = {"text": str(move)}
+    return out
+
+
+def _fix(edit: dict[str, Any], uri: str) -> dict[str, Any] | None:
+    """The SARIF fix of one edit of a repair object."""
+    places = [edit] + ([edit["also"]] if "also" in edit else [])
+    replacements = [_replacement(place) for place in places]
+    if any(r is None for r in replacements):
+        return None
+    label = SLIPS[str(edit["kind"])].label
+    written, move = edit.get("written"), edit.get("move")
+    if written is None:
+        what = f"insert {move} at ply {edit['ply']}"
+    elif move is None:
+        what = f"strike out {written} at ply {edit['ply']}"
+    elif "also" in edit:
+        what = f"exchange {written} (ply {edit['ply']}) and {edit['also']['written']}"
+    else:
+        what = f"write {move} for {written} at ply {edit['ply']}"
+    return {
+        "description": {"text": f"{what[:1].upper()}{what[1:]} ({label})"},
+        "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": replacements}],
+    }
+
+
+def fixes(repair: dict[str, Any], uri: str) -> list[dict[str, Any]]:
+    """The fixes of a finding's repair object: its best edit and those tied with it."""
+    out = []
+    for edit in [repair, *repair.get("tied", [])]:
+        fix = _fix(edit, uri)
+        if fix is not None:
+            out.append(fix)
+    return out
+
+
 def result(game: GameReport, issue: Issue) -> dict[str, Any]:
     """The SARIF result of one finding."""
     properties: dict[str, Any] = {"game": game.game}
@@ -106,7 +172,8 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
         properties["ply"] = issue.ply
     if issue.move is not None:
         properties["move"] = issue.move
-    return {
+    uri = artifact_uri(game.file)
+    out: dict[str, Any] = {
         "ruleId": issue.code,
         "ruleIndex": _INDEX[issue.code],
         "level": LEVELS[issue.level],
@@ -114,7 +181,7 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": artifact_uri(game.file)},
+                    "artifactLocation": {"uri": uri},
                     "region": {
                         "startLine": max(1, issue.line),
                         "startColumn": max(1, issue.column),
@@ -124,6 +191,11 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
         ],
         "properties": properties,
     }
+    if issue.repair is not None:
+        proposed = fixes(issue.repair, uri)
+        if proposed:
+            out["fixes"] = proposed
+    return out
 
 
 class SarifReporter:
