@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from pdn_tools.diagnostics import Severity
+from pdn_tools.diagnostics import EventFinding, Severity
 from pdn_tools.report.base import GameReport, Totals
-from pdn_tools.report.text import where
+from pdn_tools.report.text import event_where, where
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -51,6 +51,22 @@ class GithubReporter:
             )
             message = escape_data(f"{issue.message} [{where(game.game, issue)}]")
             self.out.write(f"::{_COMMAND[issue.level]} {props}::{message}\n")
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write one annotation for an event finding, placed at its first game."""
+        if finding.level is Severity.INFO and not self.show_info:
+            return
+        props = ",".join(
+            f"{key}={escape_property(value)}"
+            for key, value in (
+                ("file", finding.file),
+                ("line", str(max(1, finding.line))),
+                ("col", "1"),
+                ("title", finding.code),
+            )
+        )
+        message = escape_data(f"{finding.message} [{event_where(finding)}]")
+        self.out.write(f"::{_COMMAND[finding.level]} {props}::{message}\n")
 
     def close(self, totals: Totals) -> None:
         """Nothing to finish."""

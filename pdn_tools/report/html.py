@@ -38,7 +38,8 @@ from html import escape
 from importlib import resources
 from typing import IO, Any, TextIO
 
-from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
+from pdn_tools.diagnostics import CATALOGUE, EventFinding, Issue, Severity
+from pdn_tools.report import events_html
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.detail import BoardView, GameDetail
 from pdn_tools.report.svg import (
@@ -120,6 +121,8 @@ class HtmlReporter:
         self.unlisted = 0
         """Info-level findings counted but not listed (without ``--info``)."""
         self.layouts: set[tuple[BoardSpec, Coordinates]] = set()
+        self.event_findings: list[EventFinding] = []
+        self.event_tables: list[dict[str, Any]] = []
 
     # -- games --------------------------------------------------------------------------
     def add(self, game: GameReport) -> None:
@@ -196,11 +199,20 @@ class HtmlReporter:
             view.caption,
         ]
 
+    # -- events (their own section: pdn_tools.report.events_html) -----------------------
+    def add_event(self, finding: EventFinding) -> None:
+        """Keep an event finding for the events section."""
+        self.event_findings.append(finding)
+
+    def add_event_table(self, table: dict[str, Any]) -> None:
+        """Keep an event's crosstable (its JSON form) for the events section."""
+        self.event_tables.append(table)
+
     # -- the page -----------------------------------------------------------------------
     def close(self, totals: Totals) -> None:
         """Write the page: head, summary, controls, the data and the script."""
         script = _asset("report.js")
-        style = CSS + "\n" + _asset("report.css")
+        style = CSS + "\n" + _asset("report.css") + events_html.CSS
         policy = (
             "default-src 'none'; "
             f"script-src 'sha256-{_digest(script)}'; style-src 'sha256-{_digest(style)}'; "
@@ -219,6 +231,7 @@ class HtmlReporter:
             f'<svg class="pdn-defs" aria-hidden="true"><defs>{DEFS}</defs></svg>\n'
         )
         write(self._summary(totals, title))
+        write(events_html.events_section(self.event_findings, self.event_tables, self.show_info))
         write(self._controls())
         write(
             '<main id="findings"><noscript><p>The list of findings needs JavaScript; '

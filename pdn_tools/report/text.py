@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import EventFinding, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 
 
@@ -21,6 +21,17 @@ def where(game: int, issue: Issue) -> str:
         text += f", ply {issue.ply}"
     if issue.in_variation:
         text += ", in a variation"
+    return text
+
+
+def event_where(finding: EventFinding) -> str:
+    """``event 'NK 2003' (Amsterdam, 2003), round 3; games 4, 9`` (``file:game`` for
+    the games of other files than the first), as shown in brackets."""
+    text = finding.place()
+    if finding.games:
+        first = finding.games[0].file_no
+        games = [str(g.game) if g.file_no == first else f"{g.file}:{g.game}" for g in finding.games]
+        text += f"; game{'s' if len(games) > 1 else ''} {', '.join(games)}"
     return text
 
 
@@ -65,6 +76,19 @@ class TextReporter:
         """Write the game's findings."""
         for text in issue_lines(game.file, game.game, game.issues, self.show_info, self.colour):
             self.out.write(text + "\n")
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write one event finding, placed at its first game."""
+        if finding.level is Severity.INFO and not self.show_info:
+            return
+        place = f"{finding.file}:{finding.line}:{finding.column}:"
+        level = finding.level.value
+        if self.colour:
+            place = f"{_BOLD}{place}{_RESET}"
+            level = f"{_COLOURS[finding.level]}{level}{_RESET}"
+        self.out.write(
+            f"{place} {level} {finding.code} {finding.message} [{event_where(finding)}]\n"
+        )
 
     def close(self, totals: Totals) -> None:
         """Nothing to finish."""

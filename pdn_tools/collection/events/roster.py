@@ -1,0 +1,152 @@
+"""The players of one event: which spellings name one player, and the name to show.
+
+Spellings are read by :func:`pdn_tools.pdn.players.parse_name`; spellings with one
+key (:attr:`~pdn_tools.pdn.players.PlayerName.key`) are one player.  Then, with the
+``player-initials`` rule (the default), a spelling that says less — initials for
+given names (``T. Sijbrands``), fewer initials (``M Tinsley`` beside
+``MF Tinsley``), a surname alone — joins the one player of the event whose name fits
+it (:func:`~pdn_tools.pdn.players.compatible`).  It joins nobody when:
+
+* two or more players fit it (``T. Sijbrands`` in an event with Ton and Tjalling
+  Sijbrands): it stays a player of its own;
+* it played against the player it would join (one cannot play oneself: they are two
+  people).
+
+The most specific spellings are settled first, so ``Tinsley`` joins ``M Tinsley``
+only once ``M Tinsley`` has joined ``MF Tinsley``.  The name shown for a player
+(the canonical spelling) is its spelling that says most (full given names before
+initials), then the most used one, then the first met; its key is that spelling's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pdn_tools.pdn.players import PlayerName, clean_spelling, compatible, parse_name
+
+
+@dataclass(slots=True)
+class Player:
+    """One player of an event: its spellings (as shown, with the games each names
+    the player in) and the chosen one."""
+
+    key: str
+    name: str
+    spellings: Counter[str] = field(default_factory=Counter)
+
+    def spelling_list(self) -> list[tuple[str, int]]:
+        """The spellings with their counts, the canonical one first, then by use."""
+        others = sorted(
+            (item for item in self.spellings.items() if item[0] != self.name),
+            key=lambda item: (-item[1], item[0]),
+        )
+        return [(self.name, self.spellings[self.name]), *others]
+
+
+@dataclass(slots=True)
+class _Group:
+    name: PlayerName
+    spellings: Counter[str]
+    first: int
+    members: set[str]
+
+
+class Roster:
+    """The players of one event, built from its games' (White, Black) spellings."""
+
+    def __init__(self, pairings: Iterable[tuple[str | None, str | None]], initials: bool = True):
+        self.players: list[Player] = []
+        self._by_spelling: dict[str, int] = {}
+        counts: Counter[str] = Counter()
+        first: dict[str, int] = {}
+        opponents: set[tuple[str, str]] = set()
+        parsed: dict[str, PlayerName | None] = {}
+        for position, (white, black) in enumerate(pairings):
+            keys: list[str | None] = []
+            for spelling in (white, black):
+                if spelling is None:
+                    keys.append(None)
+                    continue
+                if spelling not in parsed:
+                    parsed[spelling] = parse_name(spelling)
+                name = parsed[spelling]
+                if name is None:
+                    keys.append(None)
+                    continue
+                counts[spelling] += 1
+                first.setdefault(spelling, position)
+                keys.append(name.key)
+            if keys[0] is not None and keys[1] is not None:
+                opponents.add((keys[0], keys[1]))
+                opponents.add((keys[1], keys[0]))
+        groups: dict[str, _Group] = {}
+        for spelling, count in counts.items():
+            name = parsed[spelling]
+            assert name is not None
+            group = groups.get(name.key)
+            shown = clean_spelling(spelling)
+            if group is None:
+                group = groups[name.key] = _Group(name, Counter(), first[spelling], {name.key})
+            group.spellings[shown] += count
+            group.first = min(group.first, first[spelling])
+            if name.detail > group.name.detail:
+                group.name = name
+        if initials:
+            _join(groups, opponents)
+        for key, group in sorted(groups.items(), key=lambda item: item[1].first):
+            best = max(
+                group.spellings,
+                key=lambda s: (_detail(s), group.spellings[s], -_order(s, group, counts, first)),
+            )
+            player = Player(key, best, group.spellings)
+            number = len(self.players)
+            self.players.append(player)
+            for spelling, name in parsed.items():
+                if name is not None and name.key in group.members:
+                    self._by_spelling[spelling] = number
+
+    def player(self, spelling: str | None) -> int:
+        """The number of the player a spelling names (-1: no player)."""
+        if spelling is None:
+            return -1
+        return self._by_spelling.get(spelling, -1)
+
+
+def _detail(spelling: str) -> tuple[int, int]:
+    name = parse_name(spelling)
+    return name.detail if name is not None else (0, 0)
+
+
+def _order(shown: str, group: _Group, counts: Counter[str], first: dict[str, int]) -> int:
+    """When *shown* was first met (its earliest raw spelling)."""
+    return min((first[s] for s in counts if clean_spelling(s) == shown), default=0)
+
+
+def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
+    """Let each spelling that says less join the one group that fits it."""
+    order = sorted(groups, key=lambda key: groups[key].name.detail, reverse=True)
+    for key in order:
+        group = groups.get(key)
+        if group is None:
+            continue
+        fits = [
+            other
+            for other, candidate in groups.items()
+            if other != key
+            and candidate.name.detail >= group.name.detail
+            and compatible(group.name, candidate.name)
+        ]
+        if len(fits) != 1:
+            continue
+        target = groups[fits[0]]
+        if any((a, b) in opponents for a in group.members for b in target.members):
+            continue
+        target.spellings.update(group.spellings)
+        target.first = min(target.first, group.first)
+        target.members |= group.members
+        del groups[key]
+
+
+__all__ = ["Player", "Roster"]
