@@ -39,6 +39,7 @@ no player: :func:`parse_name` returns None.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -128,13 +129,16 @@ class PlayerName:
     (:func:`fold_word`), in the order written; ``initials``: the initials (and the
     first letters of abbreviations such as ``Aleks.``), folded, in the order written;
     ``surname``: the words known to be the surname (written before a comma, or in
-    capitals beside words that are not), empty when the order cannot be told.
+    capitals beside words that are not), empty when the order cannot be told;
+    ``starts``: the first letter of each word as written, folded (``Tsjizjow`` is
+    ``chizhov`` but starts with ``t``: either may stand for it as an initial).
     """
 
     spelling: str
     words: tuple[str, ...]
     initials: str
     surname: tuple[str, ...] = ()
+    starts: str = ""
 
     @property
     def key(self) -> str:
@@ -171,16 +175,23 @@ def parse_name(text: str | None) -> PlayerName | None:
         return None
     if len(parts) in (2, 3):
         surname_text = parts[0] if len(parts) == 2 else f"{parts[1]} {parts[0]}"
-        surname = _words(surname_text.split())
+        surname = _words(_strip_titles(surname_text.split(), True))
         given_tokens = _strip_titles(parts[-1].split(), bool(surname))
         words, initials = _given(given_tokens)
         if expansion and not words and initials:
             spelled = _words(expansion.split())
-            if spelled and spelled[0][0] == initials[0]:
-                words, initials = tuple(spelled), ""
+            if spelled and initials[0] in (spelled[0][0][0], spelled[0][1]):
+                words, initials = spelled, ""
         if not surname and not words and not initials:
             return None
-        return PlayerName(spelling, tuple(surname) + words, initials, tuple(surname))
+        every = surname + words
+        return PlayerName(
+            spelling,
+            tuple(w for w, _ in every),
+            initials,
+            tuple(w for w, _ in surname),
+            "".join(start for _, start in every),
+        )
     return _plain(spelling, " ".join(parts).split())
 
 
@@ -224,26 +235,29 @@ def _initials_of(token: str) -> str:
     return "".join(fold_word(ch)[:1] for ch in token if ch.isalpha())
 
 
-def _words(tokens: list[str]) -> list[str]:
-    out: list[str] = []
+def _words(tokens: list[str]) -> list[tuple[str, str]]:
+    """The words of *tokens* (hyphens part them), folded, each with its first letter
+    as written, folded."""
+    out: list[tuple[str, str]] = []
     for token in tokens:
         for piece in _SPLIT.split(token):
             folded = fold_word(piece)
             if folded:
-                out.append(folded)
+                start = next((fold_word(ch)[:1] for ch in piece if fold_word(ch)), folded[0])
+                out.append((folded, start))
     return out
 
 
-def _given(tokens: list[str]) -> tuple[tuple[str, ...], str]:
+def _given(tokens: list[str]) -> tuple[list[tuple[str, str]], str]:
     """The full words and the initials of the given-name part of a comma form."""
-    words: list[str] = []
+    words: list[tuple[str, str]] = []
     initials = ""
     for token in tokens:
         if _is_initials(token, True):
             initials += _initials_of(token)
         else:
             words.extend(_words([token]))
-    return tuple(words), initials
+    return words, initials
 
 
 def _plain(spelling: str, tokens: list[str]) -> PlayerName | None:
@@ -251,7 +265,7 @@ def _plain(spelling: str, tokens: list[str]) -> PlayerName | None:
     tokens = _strip_titles(tokens, False)
     long_caps = any(t.isupper() and sum(c.isalpha() for c in t) >= 3 for t in tokens)
     mixed = any(not t.isupper() for t in tokens if any(c.isalpha() for c in t))
-    words: list[str] = []
+    words: list[tuple[str, str]] = []
     surname: list[str] = []
     initials = ""
     for token in tokens:
@@ -261,12 +275,18 @@ def _plain(spelling: str, tokens: list[str]) -> PlayerName | None:
         folded = _words([token])
         words.extend(folded)
         if long_caps and mixed and token.isupper():
-            surname.extend(folded)
+            surname.extend(w for w, _ in folded)
     if not words and not initials:
         return None
     if not words:  # initials alone ("AB"): a word after all
-        return PlayerName(spelling, (initials,), "", ())
-    return PlayerName(spelling, tuple(words), initials, tuple(surname))
+        return PlayerName(spelling, (initials,), "", (), initials[:1])
+    return PlayerName(
+        spelling,
+        tuple(w for w, _ in words),
+        initials,
+        tuple(surname),
+        "".join(start for _, start in words),
+    )
 
 
 def player_key(text: str | None) -> str | None:
@@ -279,18 +299,24 @@ def player_key(text: str | None) -> str | None:
 def compatible(short: PlayerName, full: PlayerName) -> bool:
     """Whether *full* may be the player *short* names with less detail: every full
     word of *short* is one of *full*'s, and the initials of *short* begin the initials
-    of *full*'s other words (then its own initials), in order.  ``T. Sijbrands`` fits
+    of *full*'s other words (then its own initials), in order, or the other way round
+    (a word's initial: its folded first letter, or its first letter as written folded,
+    so ``A. Tsjizjow`` fits ``Alexei Chizhov``).  ``T. Sijbrands`` fits
     ``Ton Sijbrands``, ``Romanov V.`` fits ``Romanov V.A.``; ``Romanov V.A.`` does not
     fit ``Romanov V.N.``, nor ``A. Georgiev`` ``Boris Georgiev``."""
     if short.key == full.key:
         return False
-    rest = list(full.words)
-    for word in short.words:
-        if word not in rest:
-            return False
-        rest.remove(word)
-    spelled = "".join(word[:1] for word in rest) + full.initials
-    return spelled.startswith(short.initials) or short.initials.startswith(spelled)
+    starts = full.starts or "".join(w[:1] for w in full.words)
+    places = [[n for n, w in enumerate(full.words) if w == word] for word in short.words]
+    for chosen in itertools.product(*places):  # a word written twice: try each
+        if len(set(chosen)) < len(chosen):
+            continue
+        rest = [n for n in range(len(full.words)) if n not in chosen]
+        spelled = [{full.words[n][:1], starts[n]} for n in rest] + [{c} for c in full.initials]
+        shared = zip(short.initials, spelled, strict=False)  # the shorter one decides
+        if all(letter in letters for letter, letters in shared):
+            return True
+    return False
 
 
 __all__ = [

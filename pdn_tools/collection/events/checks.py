@@ -20,6 +20,7 @@ of the events' first games, then in the order above.
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from pdn_tools.collection.events.event import Board, Event, Played, build_events
@@ -227,8 +228,9 @@ def _repeats(event: Event) -> Iterator[EventFinding]:
             meetings.setdefault(pair, []).append(board)
     expected = event.guess.cycles
     for pair, boards in meetings.items():
-        if len(boards) <= expected:
-            continue
+        rounds_met = {b.unit for b in boards if b.unit is not None}
+        if len(rounds_met) + sum(1 for b in boards if b.unit is None) <= expected:
+            continue  # twice in one round is E50's
         rounds = [b.round_label or "?" for b in boards]
         yield _finding(
             event,
@@ -250,7 +252,8 @@ def _colours(event: Event, run: int) -> Iterator[EventFinding]:
                 played.append((board.unit[0], 0, board))
             elif board.black == player:
                 played.append((board.unit[0], 1, board))
-        played.sort(key=lambda item: item[0])
+        per_round = Counter(item[0] for item in played)
+        played = sorted((item for item in played if per_round[item[0]] == 1), key=lambda i: i[0])
         streak: list[tuple[int, int, Board]] = []
         for item in played:
             if streak and (item[1] != streak[-1][1] or item[0] != streak[-1][0] + 1):

@@ -48,9 +48,12 @@ class Player:
 @dataclass(slots=True)
 class _Group:
     name: PlayerName
+    """The spelling that says most (its detail ranks the group)."""
     spellings: Counter[str]
     first: int
     members: set[str]
+    names: list[PlayerName] = field(default_factory=list)
+    """Every spelling's reading (one key may be written with other letters)."""
 
 
 class Roster:
@@ -89,6 +92,7 @@ class Roster:
             shown = clean_spelling(spelling)
             if group is None:
                 group = groups[name.key] = _Group(name, Counter(), first[spelling], {name.key})
+            group.names.append(name)
             group.spellings[shown] += count
             group.first = min(group.first, first[spelling])
             if name.detail > group.name.detail:
@@ -136,7 +140,7 @@ def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
             for other, candidate in groups.items()
             if other != key
             and candidate.name.detail >= group.name.detail
-            and compatible(group.name, candidate.name)
+            and any(compatible(a, b) for a in group.names for b in candidate.names)
         ]
         if len(fits) != 1:
             continue
@@ -146,6 +150,7 @@ def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
         target.spellings.update(group.spellings)
         target.first = min(target.first, group.first)
         target.members |= group.members
+        target.names.extend(group.names)
         del groups[key]
 
 
