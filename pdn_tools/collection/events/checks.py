@@ -23,7 +23,7 @@ import datetime
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
-from pdn_tools.collection.events.event import Board, Event, Played, build_events
+from pdn_tools.collection.events.event import Board, Event, Played
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.rounds import round_text
 from pdn_tools.collection.events.rules import EventRules
@@ -357,12 +357,4 @@ def self_paired(index: EventIndex) -> Iterator[EventFinding]:
         )
 
 
-def check_index(index: EventIndex) -> Iterator[EventFinding]:
-    """Every event finding of a run: the events' in the order of their first games,
-    then those of games of no event."""
-    for event in build_events(index):
-        yield from check_event(event, index.rules)
-    yield from self_paired(index)
-
-
-__all__ = ["check_event", "check_index", "self_paired"]
+__all__ = ["check_event", "self_paired"]

@@ -76,6 +76,7 @@ def assess(
             result.table = crosstable(event, len(findings)).to_dict()
         result.snapshots = sorted({short.position for short, _grown in event.snapshots})
         out.append(result)
+    out.sort(key=lambda result: result.first)  # the events of a group may interleave others'
     if chosen is None:
         loose = list(self_paired(index))
         if loose:
