@@ -238,15 +238,16 @@ def test_events_are_reduced_on_the_cluster(scheduler: str, big_file: Path) -> No
     are those of one process, in the same order, however many units."""
     inputs = inputs_of(str(SAMPLES), str(big_file))
     rules = EventRules()
-    local = EventGathering(rules)
+    tables = Choose(players=2, games=2)
+    local = EventGathering(rules, tables=tables)
     for checked in reference(inputs, CheckOptions(events=rules)):
         local.add(checked)
-    tables = Choose(players=2, games=2)
-    expected = local.assess(tables=tables)
+    expected = local.assess()
     assert sum(len(r.findings) for r in expected) > 20 and any(r.table for r in expected)
+    assert all(r.summary is not None for r in expected if r.event)
 
     def on_cluster() -> tuple[list[Checked], EventGathering]:
-        gathering = EventGathering(rules)
+        gathering = EventGathering(rules, tables=tables)
         with Client(scheduler, timeout=BOUND) as client:
             results = cluster.check_on_cluster(
                 client,
@@ -255,7 +256,6 @@ def test_events_are_reduced_on_the_cluster(scheduler: str, big_file: Path) -> No
                 split_bytes=0,
                 span_chars=20_000,
                 events=gathering,
-                tables=tables,
             )
             checked = [c for _, batch in results for c in batch]
         return checked, gathering
@@ -263,7 +263,7 @@ def test_events_are_reduced_on_the_cluster(scheduler: str, big_file: Path) -> No
     checked, gathering = bounded(on_cluster)
     assert all(c.facts is None for c in checked)  # the facts never left the cluster
     assert gathering.results is not None
-    assert gathering.assess(tables=tables) == expected
+    assert gathering.assess() == expected
 
 
 def test_every_format_on_a_scheduler(scheduler: str) -> None:

@@ -81,15 +81,11 @@ def events(
     if not common.events.enabled:
         fail("events", "the events rule is off (events=no): there are no events to list")
     chosen = Choose(tuple(names))
-    gathering = EventGathering(common.events)
-    tables = chosen if crosstable else None
-    run = Run("events", paths, common, events=gathering, tables=tables)
+    gathering = EventGathering(common.events, chosen=chosen, tables=chosen if crosstable else None)
+    run = Run("events", paths, common, events=gathering)
     for _game in run.games():
         pass
-    results = gathering.assess(chosen=chosen, tables=tables)
-    listed = [
-        r for r in results if r.summary is not None and (not names or _named(r.summary, chosen))
-    ]
+    listed = [r for r in gathering.assess() if r.event and r.summary is not None]
     out = stdout()
     if fmt == "json":
         data: dict[str, Any] = {
@@ -116,11 +112,3 @@ def events(
             what += f" matching {', '.join(repr(n) for n in names)}"
         click.echo(f"{run.files} file(s): {what}", err=True)
     sys.exit(1 if names and not listed else 0)
-
-
-def _named(summary: dict[str, Any], chosen: Choose) -> bool:
-    """Whether an event's summary matches the names (a cluster gives every event)."""
-    import fnmatch
-
-    name = str(summary["event"]).casefold()
-    return any(fnmatch.fnmatchcase(name, pattern.casefold()) for pattern in chosen.names)

@@ -62,7 +62,7 @@ def report(
     """
     chosen = selection(select, ignore)
     options = replace(common.check, detail=True, selection=chosen)
-    run = Run("report", paths, common, options, events=events_wanted(common, chosen), tables=TABLES)
+    run = Run("report", paths, common, options, events=events_wanted(common, chosen, TABLES))
     level = Severity(fail_on)
     try:
         with Outputs() as outputs:

@@ -22,7 +22,6 @@ from pdn_tools.atomic import Terminated
 from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
 from pdn_tools.cli.terminal import colour_wanted, stderr
-from pdn_tools.collection.events.results import Choice
 from pdn_tools.report.records import Checked
 from pdn_tools.run import cluster, storage
 from pdn_tools.run.check import CheckOptions
@@ -89,7 +88,6 @@ class Run:
         options: CheckOptions | None = None,
         *,
         events: EventGathering | None = None,
-        tables: Choice | None = None,
     ) -> None:
         self.command = command
         self.common = common
@@ -97,9 +95,7 @@ class Run:
         """How games are checked (the shared options', unless a command asks for more)."""
         self.events = events
         """The event checks, when the command asks for them: the facts of the games are
-        gathered (on a Dask cluster, reduced there, with a crosstable for the events
-        *tables* keeps)."""
-        self.tables = tables
+        gathered (on a Dask cluster, reduced there)."""
         if events is not None:
             self.options = replace(self.options, events=events.index.rules)
         self.dask = common.dask
@@ -184,5 +180,5 @@ class Run:
             return
         with cluster.connect(self.dask) as client:
             yield from cluster.check_on_cluster(
-                client, self.inputs, self.options, events=self.events, tables=self.tables
+                client, self.inputs, self.options, events=self.events
             )

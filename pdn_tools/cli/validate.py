@@ -68,9 +68,7 @@ def validate(
     if fmt in DETAILED:
         options = replace(options, detail=True)
     tables = TABLES if fmt in DETAILED else None
-    run = Run(
-        "validate", paths, common, options, events=events_wanted(common, chosen), tables=tables
-    )
+    run = Run("validate", paths, common, options, events=events_wanted(common, chosen, tables))
     level = Severity(fail_on)
     out = stdout()
     colour = fmt == "text" and colour_wanted(common.color, out)
@@ -86,12 +84,15 @@ TABLES = Choose(players=2, games=2)
 """The events the HTML report shows a crosstable of: two players and two games or more."""
 
 
-def events_wanted(common: Common, chosen: Selection) -> EventGathering | None:
-    """The event checks of a run, unless the ``events`` rule turns them off or
-    ``--select``/``--ignore`` leave no event code to report."""
+def events_wanted(
+    common: Common, chosen: Selection, tables: Choose | None = None
+) -> EventGathering | None:
+    """The event checks of a run (with a crosstable of the events *tables* keeps),
+    unless the ``events`` rule turns them off or ``--select``/``--ignore`` leave no
+    event code to report."""
     if not common.events.enabled or not any(chosen.keeps(code) for code in EVENT_CODES):
         return None
-    return EventGathering(common.events)
+    return EventGathering(common.events, tables=tables, summaries=False)
 
 
 def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severity) -> Totals:
@@ -106,9 +107,8 @@ def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severit
     if run.filtering:
         totals.filtered = run.filtered
     if run.events is not None:
-        tables = run.tables if hasattr(reporter, "add_event_table") else None
-        results = run.events.assess(tables=tables)
-        totals.events = sum(1 for result in results if result.summary is not None)
+        results = run.events.assess()
+        totals.events = sum(1 for result in results if result.event)
         for result in results:
             if result.table is not None:
                 reporter.add_event_table(result.table)  # type: ignore[attr-defined]

@@ -32,8 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pdn_tools.collection.events.results import Choice, EventResult, ordered
-from pdn_tools.collection.events.rules import EventRules
+from pdn_tools.collection.events.results import EventResult, ordered
 from pdn_tools.diagnostics import Severity
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.report.base import game_report
@@ -313,15 +312,13 @@ def check_on_cluster(
     span_chars: int = SPAN_CHARS,
     group_bytes: int = GROUP_BYTES,
     events: EventGathering | None = None,
-    tables: Choice | None = None,
 ) -> Iterator[Result]:
     """Check every input on the cluster of *client*; yield (bytes done, checked games)
     in input order, as :func:`pdn_tools.run.parallel.check_inputs` does.
 
     With *events* (and ``options.events``) the facts of the games stay on the cluster,
     split by event into one part per worker thread, and are reduced there when every
-    unit is done (:mod:`pdn_tools.run.events`); the results (with a crosstable for the
-    events *tables* keeps) are set on *events*."""
+    unit is done (:mod:`pdn_tools.run.events`); the results are set on *events*."""
     threads = max(1, sum(client.nthreads().values()))
     plan = _plan(inputs, split_bytes, group_bytes)
     units = units_of(client, plan, options.read, span_chars, threads)
@@ -350,19 +347,21 @@ def check_on_cluster(
             yield item.value
     if events is not None and options.events is not None:
         kept = [futures for _unit, futures in tails.values()]
-        events.results = reduce_on_cluster(client, options.events, kept, tables)
+        events.results = reduce_on_cluster(client, events, kept)
 
 
 def reduce_on_cluster(
-    client: Client, rules: EventRules, tails: list[list[Future]], tables: Choice | None
+    client: Client, events: EventGathering, tails: list[list[Future]]
 ) -> list[EventResult]:
-    """Each part of the run's event indexes merged and assessed by a worker; the
-    results in order (:func:`~pdn_tools.collection.events.results.ordered`)."""
+    """Each part of the run's event indexes merged and assessed by a worker (as
+    *events* asks); the results in order
+    (:func:`~pdn_tools.collection.events.results.ordered`)."""
     if not tails:
         return []
     parts = len(tails[0])
+    how = (events.index.rules, events.chosen, events.tables, events.summaries)
     jobs = [
-        client.submit(reduce_events, rules, tables, *[unit[part] for unit in tails], pure=False)
+        client.submit(reduce_events, *how, *[unit[part] for unit in tails], pure=False)
         for part in range(parts)
     ]
     try:

@@ -30,10 +30,22 @@ from pdn_tools.run.units import Unit, run_unit_reported
 
 
 class EventGathering:
-    """The facts of a run's checked games, and the events they make."""
+    """The facts of a run's checked games, and the events they make: those *chosen*
+    keeps (all by default), a crosstable of those *tables* keeps, a summary of each
+    with *summaries* (see :func:`~pdn_tools.collection.events.results.assess`)."""
 
-    def __init__(self, rules: EventRules | None = None) -> None:
+    def __init__(
+        self,
+        rules: EventRules | None = None,
+        *,
+        chosen: Choice | None = None,
+        tables: Choice | None = None,
+        summaries: bool = True,
+    ) -> None:
         self.index = EventIndex(rules)
+        self.chosen = chosen
+        self.tables = tables
+        self.summaries = summaries
         self.results: list[EventResult] | None = None
         """Set instead of gathering, when a cluster assessed the events."""
 
@@ -48,18 +60,16 @@ class EventGathering:
                 int(checked.record["line"]),
             )
 
-    def assess(
-        self, *, chosen: Choice | None = None, tables: Choice | None = None
-    ) -> list[EventResult]:
-        """The results of the events (see
-        :func:`~pdn_tools.collection.events.results.assess`); those a cluster gave when
-        it assessed them."""
-        if self.results is not None:
-            return self.results
-        try:
-            return assess(self.index, chosen=chosen, tables=tables)
-        finally:
-            self.index.close()
+    def assess(self) -> list[EventResult]:
+        """The results of the events; those a cluster gave when it assessed them."""
+        if self.results is None:
+            try:
+                self.results = assess(
+                    self.index, chosen=self.chosen, tables=self.tables, summaries=self.summaries
+                )
+            finally:
+                self.index.close()
+        return self.results
 
 
 def unit_with_events(
@@ -90,7 +100,11 @@ def index_part(result: tuple[int, list[Checked], list[EventIndex]], part: int) -
 
 
 def reduce_events(
-    rules: EventRules, tables: Choice | None, *indexes: EventIndex
+    rules: EventRules,
+    chosen: Choice | None,
+    tables: Choice | None,
+    summaries: bool,
+    *indexes: EventIndex,
 ) -> list[EventResult]:
     """Merge the indexes of one part of a run, in unit order, and assess its events
     (on a cluster worker)."""
@@ -99,7 +113,7 @@ def reduce_events(
         whole.merge(index)
         index.close()
     try:
-        return assess(whole, tables=tables)
+        return assess(whole, chosen=chosen, tables=tables, summaries=summaries)
     finally:
         whole.close()
 

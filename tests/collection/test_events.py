@@ -282,3 +282,106 @@ def test_the_same_findings_with_jobs_and_selection(tmp_path: Path, complete: lis
     assert [f["code"] for f in findings(str(first), str(second), "--ignore", "W54")] == ["W50"]
     assert findings(str(first), str(second), "--select", "E") == []
     assert findings(str(first), str(second), "--rule", "events=no") == []
+
+
+def points_of(games: list[Played]) -> dict[str, int]:
+    """Each player's points in half-points... in the 2/1/0 of international draughts."""
+    points = dict.fromkeys(PLAYERS, 0)
+    for game in games:
+        white, black = {"2-0": (2, 0), "1-1": (1, 1), "0-2": (0, 2)}[game.result]
+        points[game.white] += white
+        points[game.black] += black
+    return points
+
+
+@pytest.mark.corpus
+def test_the_crosstable_adds_up(tmp_path: Path, complete: list[Played]) -> None:
+    path = write(tmp_path, complete)
+    done = run("events", str(path), "--event", "testTOERNOOI", "--crosstable", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    (table,) = json.loads(done.stdout)["events"]
+    assert table["scoring"] == "2/1/0" and table["layout"] == "opponents"
+    assert table["tiebreak"] == "Sonneborn-Berger"
+    expected = points_of(complete)
+    assert {s["name"]: s["points"] for s in table["standings"]} == expected
+    points = [s["points"] for s in table["standings"]]
+    assert points == sorted(points, reverse=True)
+    numbers = {s["name"]: s["number"] for s in table["standings"]}
+    for line in table["standings"]:
+        assert line["games"] == 5 and len(line["cells"]) == 5
+        assert line["wins"] + line["draws"] + line["losses"] == 5
+        for cell in line["cells"]:
+            game = complete[cell["game"] - 1]
+            me = line["name"]
+            assert me in (game.white, game.black)
+            other = game.black if me == game.white else game.white
+            assert cell["opponent"] == numbers[other]
+            assert cell["colour"] == ("white" if me == game.white else "black")
+            assert cell["round"] == game.round
+    text = run("events", str(path), "--event", "Test*", "--crosstable")
+    assert text.returncode == 0
+    lines = text.stdout.splitlines()
+    assert lines[0] == f"{EVENT} ({SITE}, 2024)"
+    for line in table["standings"]:
+        row = next(x for x in lines if f"  {line['name']}" in x)
+        assert f" {line['points']} " in row
+    assert run("events", str(path), "--event", "nothing like it").returncode == 1
+
+
+@pytest.mark.corpus
+def test_scoring_follows_the_records(tmp_path: Path, complete: list[Played]) -> None:
+    """Results written 1-0 / 1/2-1/2 / 0-1 in an international event: scored 1/½/0."""
+    chess = {"2-0": "1-0", "1-1": "1/2-1/2", "0-2": "0-1"}
+    games = [replace(g, result=chess[g.result]) for g in complete]
+    done = run("events", str(write(tmp_path, games)), "--crosstable", "--format", "json")
+    (table,) = json.loads(done.stdout)["events"]
+    assert table["scoring"] == "1/\u00bd/0"
+    halves = points_of(complete)
+    assert {s["name"]: s["points"] for s in table["standings"]} == {
+        name: value / 2 if value % 2 else value // 2 for name, value in halves.items()
+    }
+
+
+@pytest.mark.corpus
+def test_the_report_has_a_section_per_event(tmp_path: Path, complete: list[Played]) -> None:
+    """The HTML report: the event's block with its finding and crosstable, each cell
+    a link to the line of its game, which names the game's record."""
+    from html.parser import HTMLParser
+
+    games = [
+        *complete,
+        replace(complete[12], result="0-2" if complete[12].result != "0-2" else "2-0"),
+    ]
+    path = write(tmp_path, games)
+    target = tmp_path / "report.html"
+    done = run("report", str(path), "-o", str(target), "-j", "1")
+    assert done.returncode == 1, done.stderr  # E52 is an error
+    text = target.read_text(encoding="utf-8")
+
+    class Links(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ids: set[str] = set()
+            self.cells: list[str] = []
+            self.in_table = False
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found = dict(attrs)
+            if found.get("id"):
+                self.ids.add(str(found["id"]))
+            if tag == "table" and found.get("class") == "crosstable":
+                self.in_table = True
+            if tag == "a" and self.in_table and found.get("href"):
+                self.cells.append(str(found["href"])[1:])
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "table":
+                self.in_table = False
+
+    links = Links()
+    links.feed(text)
+    assert 'id="events"' in text and f"{EVENT} ({SITE}, 2024)" in text
+    assert len(links.cells) == 2 * len(complete)  # a cell per game and player
+    assert set(links.cells) <= links.ids and len(set(links.cells)) == len(complete)
+    assert "E52" in text and "records of one game give different results" in text
+    assert f"{path}:" in text  # the games' lines name their records

@@ -16,7 +16,8 @@ Within an event (:func:`build`) the players are settled by
 together into *boards*, one per game played: records of the same game (same
 players, same game id) are one board, and so is a live-feed snapshot (its moves a
 strict beginning of another record's, same players and round) with the game it grew
-into; what the records of one board disagree on is noted (E52).  A dotted round
+into; a record without moves joins the game of its players and round; what the
+records of one board disagree on is noted (E52).  A dotted round
 (``3.1``, ``3.2``) numbers boards of round 3, unless two players meet in two of
 them: then the numbers after the dot are sub-rounds (games of a mini-match) and
 each is a round of its own.
@@ -363,6 +364,10 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
         if len(group) < 2:
             continue
         longest = sorted(group, key=lambda b: (-b.game.plies, b.game.position))
+        for empty in longest[1:]:  # a record without moves: a copy of the game, no snapshot
+            if empty.game.plies == 0 and id(empty) not in gone:
+                _join(longest[0], empty, event)
+                gone.add(id(empty))
         digests = {id(b): index.digest(b.game.n) for b in group}
         for short in reversed(longest):
             record = short.game
@@ -385,12 +390,17 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
             if grown is None:
                 continue
             gone.add(id(short))
-            for copy in short.records:
-                event.snapshots.append((copy, grown.game))
-                if copy.outcome and grown.outcome and copy.outcome != grown.outcome:
-                    event.conflicts.append(("result", [copy, grown.game]))
-            grown.records = sorted(grown.records + short.records, key=lambda r: r.position)
+            event.snapshots.extend((copy, grown.game) for copy in short.records)
+            _join(grown, short, event)
     return [b for b in boards if id(b) not in gone]
+
+
+def _join(kept: Board, other: Board, event: Event) -> None:
+    """Put the records of *other* with those of *kept* (E52 when a result disagrees)."""
+    for copy in other.records:
+        if copy.outcome and kept.outcome and copy.outcome != kept.outcome:
+            event.conflicts.append(("result", [copy, kept.game]))
+    kept.records = sorted(kept.records + other.records, key=lambda r: r.position)
 
 
 # -- the pairing system --------------------------------------------------------------

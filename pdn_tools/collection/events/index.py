@@ -218,14 +218,16 @@ class EventIndex:
     def groups(self) -> Iterator[tuple[int, list[int]]]:
         """Every group and its games (in input order), the groups in the order of
         their first game."""
-        members: dict[int, list[int]] = {}
+        members: dict[int, array[int]] = {}  # 4 bytes a game while the events are made
         for n, group in enumerate(self.columns["group"]):
-            members.setdefault(group, []).append(n)
+            found = members.get(group)
+            if found is None:
+                found = members[group] = array("i")
+            found.append(n)
         cols = self.columns
         order = sorted(members, key=lambda g: self._group_first[g])
         for group in order:
-            games = members.pop(group)
-            games.sort(key=lambda n: (cols["file_no"][n], cols["game"][n]))
+            games = sorted(members.pop(group), key=lambda n: (cols["file_no"][n], cols["game"][n]))
             yield group, games
 
     def split(self, parts: int) -> list[EventIndex]:

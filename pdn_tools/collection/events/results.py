@@ -27,11 +27,13 @@ NO_EVENT = (1 << 62, 0)
 
 @dataclass(slots=True)
 class EventResult:
-    """One event's findings, summary (``pdn events``) and crosstable (None unless
-    asked for); for the findings about games of no event, ``summary`` is None."""
+    """One event's findings, summary (``pdn events``; None unless asked for) and
+    crosstable (None unless asked for); ``event`` is False for the findings about
+    games of no event."""
 
     first: tuple[int, int]
     findings: list[EventFinding] = field(default_factory=list)
+    event: bool = True
     summary: dict[str, Any] | None = None
     table: dict[str, Any] | None = None
     snapshots: list[tuple[int, int]] = field(default_factory=list)
@@ -62,16 +64,23 @@ class Choose:
 
 
 def assess(
-    index: EventIndex, *, chosen: Choice | None = None, tables: Choice | None = None
+    index: EventIndex,
+    *,
+    chosen: Choice | None = None,
+    tables: Choice | None = None,
+    summaries: bool = True,
 ) -> list[EventResult]:
     """The results of every event of *index* that *chosen* keeps (all by default),
-    with a crosstable for those *tables* keeps (none by default)."""
+    with a crosstable for those *tables* keeps (none by default) and a summary for
+    each when *summaries* (``validate`` needs none: a run may hold many events)."""
     out: list[EventResult] = []
     for event in build_events(index):
         if chosen is not None and not chosen(event):
             continue
         findings = check_event(event, index.rules)
-        result = EventResult(event.first, findings, summary(event, len(findings)))
+        result = EventResult(event.first, findings)
+        if summaries:
+            result.summary = summary(event, len(findings))
         if tables is not None and tables(event):
             result.table = crosstable(event, len(findings)).to_dict()
         result.snapshots = sorted({short.position for short, _grown in event.snapshots})
@@ -80,7 +89,7 @@ def assess(
     if chosen is None:
         loose = list(self_paired(index))
         if loose:
-            out.append(EventResult(NO_EVENT, loose))
+            out.append(EventResult(NO_EVENT, loose, event=False))
     return out
 
 
@@ -91,14 +100,14 @@ def ordered(parts: Iterable[list[EventResult]]) -> list[EventResult]:
     loose: list[EventFinding] = []
     for part in parts:
         for result in part:
-            if result.summary is None:
+            if not result.event:
                 loose.extend(result.findings)
             else:
                 events.append(result)
     events.sort(key=lambda result: result.first)
     if loose:
         loose.sort(key=lambda f: (f.games[0].file_no, f.games[0].game) if f.games else (0, 0))
-        events.append(EventResult(NO_EVENT, loose))
+        events.append(EventResult(NO_EVENT, loose, event=False))
     return events
 
 
