@@ -50,8 +50,15 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
             variant,
             rng,
             30,
-            {"Event": "Club <b>cup</b>", "Date": f"2024.03.0{n + 1}", "Round": number,
-             "White": white, "Black": black, "Result": result, "GameType": "20"},
+            {
+                "Event": "Club <b>cup</b>",
+                "Date": f"2024.03.0{n + 1}",
+                "Round": number,
+                "White": white,
+                "Black": black,
+                "Result": result,
+                "GameType": "20",
+            },
         )  # fmt: skip
         for n, ((number, white, black), result) in enumerate(zip(PAIRINGS, RESULTS, strict=True))
     )
