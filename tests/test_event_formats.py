@@ -49,7 +49,7 @@ def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 "Result": "1-1",
                 "GameType": "20",
             },
-        )  # fmt: skip
+        )
         for n, (number, white, black) in enumerate(PAIRINGS)
     )
     path = tmp_path_factory.mktemp("formats") / "cup.pdn"

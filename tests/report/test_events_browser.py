@@ -59,7 +59,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 "Result": result,
                 "GameType": "20",
             },
-        )  # fmt: skip
+        )
         for n, ((number, white, black), result) in enumerate(zip(PAIRINGS, RESULTS, strict=True))
     )
     source = folder / "cup.pdn"
