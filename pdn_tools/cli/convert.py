@@ -427,7 +427,7 @@ def _passes(
             convert_inputs(files, observe, first, jobs=jobs)
             job = replace(job, lending=lending)
             if gathering is not None:
-                results = assess(gathering)
+                results = assess(gathering, summaries=False).results
                 gathering.close()
                 snapshots = frozenset(p for result in results for p in result.snapshots)
         run = Conversion(

@@ -85,7 +85,7 @@ def events(
     run = Run("events", paths, common, events=gathering)
     for _game in run.games():
         pass
-    listed = [r for r in gathering.assess() if r.event and r.summary is not None]
+    listed = [r for r in gathering.assess().results if r.event and r.summary is not None]
     out = stdout()
     if fmt == "json":
         data: dict[str, Any] = {

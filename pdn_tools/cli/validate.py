@@ -107,9 +107,9 @@ def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severit
     if run.filtering:
         totals.filtered = run.filtered
     if run.events is not None:
-        results = run.events.assess()
-        totals.events = sum(1 for result in results if result.event)
-        for result in results:
+        assessment = run.events.assess()
+        totals.events = assessment.events
+        for result in assessment.results:
             if result.table is not None:
                 reporter.add_event_table(result.table)  # type: ignore[attr-defined]
             for finding in result.findings:

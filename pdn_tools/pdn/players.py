@@ -39,10 +39,11 @@ no player: :func:`parse_name` returns None.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 #: Cyrillic letters in Latin, before the spelling folds (a plain scientific-style table).
 CYRILLIC: dict[str, str] = {
@@ -139,13 +140,13 @@ class PlayerName:
     initials: str
     surname: tuple[str, ...] = ()
     starts: str = ""
+    key: str = field(init=False, compare=False)
+    """The key of the name alone: its words sorted, then ``|`` and the initials when
+    it has any (``sibrands ton``, ``sibrands|t``)."""
 
-    @property
-    def key(self) -> str:
-        """The key of the name alone: its words sorted, then ``|`` and the initials
-        when it has any (``sibrands ton``, ``sibrands|t``)."""
+    def __post_init__(self) -> None:
         text = " ".join(sorted(self.words))
-        return f"{text}|{self.initials}" if self.initials else text
+        object.__setattr__(self, "key", f"{text}|{self.initials}" if self.initials else text)
 
     @property
     def detail(self) -> tuple[int, int]:
@@ -161,9 +162,16 @@ def clean_spelling(text: str) -> str:
 
 
 def parse_name(text: str | None) -> PlayerName | None:
-    """Read a White or Black tag value; None when it names no player."""
+    """Read a White or Black tag value; None when it names no player.  The readings
+    of the latest few thousand spellings are kept (spellings repeat from game to game
+    and from event to event)."""
     if text is None:
         return None
+    return _parse(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> PlayerName | None:
     spelling = clean_spelling(text)
     if spelling.casefold() in NO_PLAYER:
         return None

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pdn_tools.collection.events.results import EventResult, ordered
+from pdn_tools.collection.events.results import Assessment, ordered
 from pdn_tools.diagnostics import Severity
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.report.base import game_report
@@ -352,12 +352,12 @@ def check_on_cluster(
 
 def reduce_on_cluster(
     client: Client, events: EventGathering, tails: list[list[Future]]
-) -> list[EventResult]:
+) -> Assessment:
     """Each part of the run's event indexes merged and assessed by a worker (as
     *events* asks); the results in order
     (:func:`~pdn_tools.collection.events.results.ordered`)."""
     if not tails:
-        return []
+        return Assessment()
     parts = len(tails[0])
     how = (events.index.rules, events.chosen, events.tables, events.summaries)
     jobs = [

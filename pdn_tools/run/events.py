@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pdn_tools.collection.events.index import EventIndex
-from pdn_tools.collection.events.results import Choice, EventResult, assess
+from pdn_tools.collection.events.results import Assessment, Choice, assess
 from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.report.records import Checked
 from pdn_tools.run.check import CheckOptions
@@ -46,7 +46,7 @@ class EventGathering:
         self.chosen = chosen
         self.tables = tables
         self.summaries = summaries
-        self.results: list[EventResult] | None = None
+        self.results: Assessment | None = None
         """Set instead of gathering, when a cluster assessed the events."""
 
     def add(self, checked: Checked) -> None:
@@ -60,7 +60,7 @@ class EventGathering:
                 int(checked.record["line"]),
             )
 
-    def assess(self) -> list[EventResult]:
+    def assess(self) -> Assessment:
         """The results of the events; those a cluster gave when it assessed them."""
         if self.results is None:
             try:
@@ -105,7 +105,7 @@ def reduce_events(
     tables: Choice | None,
     summaries: bool,
     *indexes: EventIndex,
-) -> list[EventResult]:
+) -> Assessment:
     """Merge the indexes of one part of a run, in unit order, and assess its events
     (on a cluster worker)."""
     whole = EventIndex(rules)

@@ -173,7 +173,7 @@ def events_of(index: EventIndex, group: int, games: list[int]) -> Iterator[Event
     of their first game."""
     rules = index.rules
     year_of = index.columns["year"]
-    name, site = index.group_names[group]
+    name, site = index.group_name(group)
     events: list[tuple[int, list[int], list[tuple[int, int]]]] = []
     if "year" not in rules.key:
         counts = Counter(year_of[n] for n in games if year_of[n])

@@ -3,12 +3,13 @@
 :class:`EventIndex` is told the packed facts of every game of a run
 (:func:`pdn_tools.collection.events.facts.game_facts`) in input order and keeps, per
 game, a few integers in :mod:`array` columns — where it is (input, game, line), its
-event group, round, players, variant, year, day, result, game id and length —
-about 60 bytes a game.  Strings (event names, spellings, round values, variants,
-file names) are kept once each.  The move digests, needed only to tell live-feed
-snapshots, go to a temporary file (in memory up to 4 MB) and are read back for the
-few games that share their players and round with another: memory grows with the
-number of games by the arrays alone, never by their moves.
+event group, round, players, variant, year, day, result, game id, length and the next
+game of its group — 66 bytes a game; per event group, an 8-byte key (a digest of its
+folded name), its name as written and the place of its first game.  Spellings, round
+values, variants and file names are kept once each.  The move digests, needed only
+to tell live-feed snapshots, go to a temporary file (in memory up to 4 MB) and are
+read back for the few games that share their players and round with another: memory
+grows with the number of games by the arrays alone, never by their moves.
 
 An index can be pickled (a cluster worker builds one per unit of work) and
 :meth:`EventIndex.merge` adds another index's games after its own, so that the
@@ -21,10 +22,10 @@ from __future__ import annotations
 
 import tempfile
 import unicodedata
-import zlib
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import IO, Any
 
 from pdn_tools.collection.events.facts import GameFacts, unpack
@@ -48,6 +49,7 @@ _COLUMNS = (
     ("game_id", "Q"),
     ("plies", "i"),
     ("digest", "q"),
+    ("next", "i"),
 )
 
 
@@ -78,10 +80,17 @@ class EventIndex:
 
     def __init__(self, rules: EventRules | None = None) -> None:
         self.rules = rules or EventRules()
-        self._groups: dict[tuple[str, ...], int] = {}
-        self.group_names: list[tuple[str, str | None]] = []
-        """The Event and Site of each group as first written (by input order)."""
-        self._group_first: list[tuple[int, int]] = []
+        self._groups: dict[int, int] = {}
+        """Each group's number by its key: the 64-bit BLAKE2b digest of its folded
+        parts (Event, and Site and file when the event key holds them)."""
+        self._names: list[str] = []
+        """Per group: its Event and Site as first written (by input order), joined by
+        U+001F (no Site: nothing after it)."""
+        self._firsts = array("i")
+        """Per group: the input number and game index of its first game."""
+        self._links = array("i")
+        """Per group: its first and its last game added (the ``next`` column links
+        each game to the next of its group), so that no list of members is kept."""
         self._strings: dict[str, int] = {}
         self.strings: list[str] = []
         """Spellings, round values and variant names, each once (ids index it)."""
@@ -111,16 +120,29 @@ class EventIndex:
             parts.append(fold(facts.site))
         if "file" in key:
             parts.append(file)
-        group_key = tuple(parts)
+        text = "\x1f".join(parts).encode("utf-8", "surrogatepass")
+        group_key = int.from_bytes(blake2b(text, digest_size=8).digest(), "little")
         known = self._groups.get(group_key)
+        name = (facts.event or "") + ("" if facts.site is None else "\x1f" + facts.site)
         if known is None:
-            known = self._groups[group_key] = len(self.group_names)
-            self.group_names.append((facts.event or "", facts.site))
-            self._group_first.append(position)
-        elif position < self._group_first[known]:
-            self.group_names[known] = (facts.event or "", facts.site)
-            self._group_first[known] = position
+            known = self._groups[group_key] = len(self._names)
+            self._names.append(name)
+            self._firsts.extend(position)
+            self._links.extend((-1, -1))
+        elif position < self.group_first(known):
+            self._names[known] = name
+            self._firsts[2 * known : 2 * known + 2] = array("i", position)
         return known
+
+    def group_name(self, group: int) -> tuple[str, str | None]:
+        """The Event and Site of *group* as first written (by input order)."""
+        event, tab, site = self._names[group].partition("\x1f")
+        return event, site if tab else None
+
+    def group_first(self, group: int) -> tuple[int, int]:
+        """The input number and game index of the first game of *group*."""
+        file_no, game = self._firsts[2 * group : 2 * group + 2]
+        return file_no, game
 
     def add(self, facts: bytes, file_no: int, file: str, game: int, line: int) -> None:
         """Add one game: its packed facts, where it is (input number and name, its
@@ -140,11 +162,19 @@ class EventIndex:
             self._spill.write(facts.moves)
             self._spilled += len(facts.moves)
         flags = facts.outcome | facts.style << 2 | int(facts.complete) << 4
+        group = self._group(facts, file, (file_no, game))
+        number = len(self)
+        first, last = self._links[2 * group : 2 * group + 2]
+        if first < 0:
+            self._links[2 * group] = number
+        else:
+            self.columns["next"][last] = number
+        self._links[2 * group + 1] = number
         values = (
             file_no,
             game,
             line,
-            self._group(facts, file, (file_no, game)),
+            group,
             self._string(facts.round),
             self._string(facts.white),
             self._string(facts.black),
@@ -155,6 +185,7 @@ class EventIndex:
             facts.game_id,
             facts.plies,
             digest,
+            -1,
         )
         for (name, _code), value in zip(_COLUMNS, values, strict=True):
             self.columns[name].append(value)
@@ -197,8 +228,7 @@ class EventIndex:
         """The facts of game *n*, as they were added."""
         cols = self.columns
         flags = cols["flags"][n]
-        group = cols["group"][n]
-        event, site = self.group_names[group]
+        event, site = self.group_name(cols["group"][n])
         return GameFacts(
             event=event,
             site=site,
@@ -218,16 +248,15 @@ class EventIndex:
     def groups(self) -> Iterator[tuple[int, list[int]]]:
         """Every group and its games (in input order), the groups in the order of
         their first game."""
-        members: dict[int, array[int]] = {}  # 4 bytes a game while the events are made
-        for n, group in enumerate(self.columns["group"]):
-            found = members.get(group)
-            if found is None:
-                found = members[group] = array("i")
-            found.append(n)
         cols = self.columns
-        order = sorted(members, key=lambda g: self._group_first[g])
-        for group in order:
-            games = sorted(members.pop(group), key=lambda n: (cols["file_no"][n], cols["game"][n]))
+        following = cols["next"]
+        for group in sorted(range(len(self._links) // 2), key=self.group_first):
+            games: list[int] = []
+            n = self._links[2 * group]
+            while n >= 0:
+                games.append(n)
+                n = following[n]
+            games.sort(key=lambda n: (cols["file_no"][n], cols["game"][n]))
             yield group, games
 
     def split(self, parts: int) -> list[EventIndex]:
@@ -235,10 +264,7 @@ class EventIndex:
         its key), the games of no event in the first: the events of the parts are
         those of the whole."""
         out = [EventIndex(self.rules) for _ in range(parts)]
-        homes = {
-            number: zlib.crc32("\x1f".join(key).encode("utf-8", "surrogatepass")) % parts
-            for key, number in self._groups.items()
-        }
+        homes = {number: key % parts for key, number in self._groups.items()}
         group = self.columns["group"]
         for n in range(len(self)):
             out[homes[group[n]]].add_facts(self.facts(n), *self.place(n))
@@ -255,8 +281,9 @@ class EventIndex:
         return {
             "rules": self.rules,
             "groups": self._groups,
-            "group_names": self.group_names,
-            "group_first": self._group_first,
+            "names": self._names,
+            "firsts": self._firsts,
+            "links": self._links,
             "strings": self.strings,
             "files": self.files,
             "columns": self.columns,
@@ -267,8 +294,9 @@ class EventIndex:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.rules = state["rules"]
         self._groups = state["groups"]
-        self.group_names = state["group_names"]
-        self._group_first = state["group_first"]
+        self._names = state["names"]
+        self._firsts = state["firsts"]
+        self._links = state["links"]
         self.strings = state["strings"]
         self._strings = {text: n for n, text in enumerate(self.strings)}
         self.files = state["files"]

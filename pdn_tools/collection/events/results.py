@@ -40,6 +40,17 @@ class EventResult:
     """(input number, game index) of every live-feed snapshot (``--drop-prefixes``)."""
 
 
+@dataclass(slots=True)
+class Assessment:
+    """The results of a run's events (in order) and how many events were checked.
+
+    Without summaries and crosstables only the events with something to tell
+    (findings, live-feed snapshots) have a result: a run may hold many events."""
+
+    results: list[EventResult] = field(default_factory=list)
+    events: int = 0
+
+
 Choice = Callable[[Event], bool]
 """Which events to give (and, for crosstables, which to tabulate)."""
 
@@ -69,14 +80,16 @@ def assess(
     chosen: Choice | None = None,
     tables: Choice | None = None,
     summaries: bool = True,
-) -> list[EventResult]:
+) -> Assessment:
     """The results of every event of *index* that *chosen* keeps (all by default),
     with a crosstable for those *tables* keeps (none by default) and a summary for
     each when *summaries* (``validate`` needs none: a run may hold many events)."""
     out: list[EventResult] = []
+    count = 0
     for event in build_events(index):
         if chosen is not None and not chosen(event):
             continue
+        count += 1
         findings = check_event(event, index.rules)
         result = EventResult(event.first, findings)
         if summaries:
@@ -84,22 +97,25 @@ def assess(
         if tables is not None and tables(event):
             result.table = crosstable(event, len(findings)).to_dict()
         result.snapshots = sorted({short.position for short, _grown in event.snapshots})
-        out.append(result)
+        if summaries or result.table is not None or findings or result.snapshots:
+            out.append(result)
     out.sort(key=lambda result: result.first)  # the events of a group may interleave others'
     if chosen is None:
         loose = list(self_paired(index))
         if loose:
             out.append(EventResult(NO_EVENT, loose, event=False))
-    return out
+    return Assessment(out, count)
 
 
-def ordered(parts: Iterable[list[EventResult]]) -> list[EventResult]:
+def ordered(parts: Iterable[Assessment]) -> Assessment:
     """The results of several parts of a run in the order :func:`assess` gives for
     the whole: events by their first game, the games of no event last (merged)."""
     events: list[EventResult] = []
     loose: list[EventFinding] = []
+    count = 0
     for part in parts:
-        for result in part:
+        count += part.events
+        for result in part.results:
             if not result.event:
                 loose.extend(result.findings)
             else:
@@ -108,7 +124,7 @@ def ordered(parts: Iterable[list[EventResult]]) -> list[EventResult]:
     if loose:
         loose.sort(key=lambda f: (f.games[0].file_no, f.games[0].game) if f.games else (0, 0))
         events.append(EventResult(NO_EVENT, loose, event=False))
-    return events
+    return Assessment(events, count)
 
 
-__all__ = ["NO_EVENT", "Choice", "Choose", "EventResult", "assess", "ordered"]
+__all__ = ["NO_EVENT", "Assessment", "Choice", "Choose", "EventResult", "assess", "ordered"]

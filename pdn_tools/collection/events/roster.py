@@ -85,11 +85,15 @@ class Roster:
                 opponents.add((keys[0], keys[1]))
                 opponents.add((keys[1], keys[0]))
         groups: dict[str, _Group] = {}
+        shown_first: dict[str, int] = {}  # each spelling as shown: when first met
+        shown_detail: dict[str, tuple[int, int]] = {}
         for spelling, count in counts.items():
             name = parsed[spelling]
             assert name is not None
             group = groups.get(name.key)
             shown = clean_spelling(spelling)
+            shown_first[shown] = min(shown_first.get(shown, first[spelling]), first[spelling])
+            shown_detail[shown] = name.detail
             if group is None:
                 group = groups[name.key] = _Group(name, Counter(), first[spelling], {name.key})
             group.names.append(name)
@@ -99,17 +103,17 @@ class Roster:
                 group.name = name
         if initials:
             _join(groups, opponents)
+        owner: dict[str, int] = {}
         for key, group in sorted(groups.items(), key=lambda item: item[1].first):
             best = max(
                 group.spellings,
-                key=lambda s: (_detail(s), group.spellings[s], -_order(s, group, counts, first)),
+                key=lambda s: (shown_detail[s], group.spellings[s], -shown_first[s]),
             )
-            player = Player(key, best, group.spellings)
-            number = len(self.players)
-            self.players.append(player)
-            for spelling, name in parsed.items():
-                if name is not None and name.key in group.members:
-                    self._by_spelling[spelling] = number
+            owner.update(dict.fromkeys(group.members, len(self.players)))
+            self.players.append(Player(key, best, group.spellings))
+        for spelling, name in parsed.items():
+            if name is not None:
+                self._by_spelling[spelling] = owner[name.key]
 
     def player(self, spelling: str | None) -> int:
         """The number of the player a spelling names (-1: no player)."""
@@ -118,29 +122,27 @@ class Roster:
         return self._by_spelling.get(spelling, -1)
 
 
-def _detail(spelling: str) -> tuple[int, int]:
-    name = parse_name(spelling)
-    return name.detail if name is not None else (0, 0)
-
-
-def _order(shown: str, group: _Group, counts: Counter[str], first: dict[str, int]) -> int:
-    """When *shown* was first met (its earliest raw spelling)."""
-    return min((first[s] for s in counts if clean_spelling(s) == shown), default=0)
-
-
 def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
     """Let each spelling that says less join the one group that fits it."""
     order = sorted(groups, key=lambda key: groups[key].name.detail, reverse=True)
+    holding: dict[str, set[str]] = {}  # a word -> the groups whose spellings hold it
+    for key, each in groups.items():
+        for name in each.names:
+            for word in name.words:
+                holding.setdefault(word, set()).add(key)
     for key in order:
         group = groups.get(key)
         if group is None:
             continue
+        # a group fits only if it holds every word of a spelling of this one
+        near = set().union(*(holding.get(w, set()) for n in group.names for w in n.words[:1]))
         fits = [
             other
-            for other, candidate in groups.items()
+            for other in (near if all(n.words for n in group.names) else groups)
             if other != key
-            and candidate.name.detail >= group.name.detail
-            and any(compatible(a, b) for a in group.names for b in candidate.names)
+            and other in groups
+            and groups[other].name.detail >= group.name.detail
+            and any(compatible(a, b) for a in group.names for b in groups[other].names)
         ]
         if len(fits) != 1:
             continue
@@ -151,6 +153,9 @@ def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
         target.first = min(target.first, group.first)
         target.members |= group.members
         target.names.extend(group.names)
+        for name in group.names:
+            for word in name.words:
+                holding.setdefault(word, set()).add(fits[0])
         del groups[key]
 
 
