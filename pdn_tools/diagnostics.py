@@ -414,6 +414,15 @@ CATALOGUE: dict[str, Code] = {
             "three or more rounds in a row (the colour-run rule).",
         ),
         _c(
+            "W58",
+            "info",
+            "Event too large to check as a whole",
+            "An event of more games than the event-max-games rule allows (50,000 by "
+            "default: online archives file whole seasons under one Event) is not put "
+            "together, so that memory stays bounded; its games are checked one by one as "
+            "always.",
+        ),
+        _c(
             "E50",
             "error",
             "Player paired twice in one round",

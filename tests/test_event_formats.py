@@ -135,3 +135,44 @@ def test_the_configuration_file_sets_the_event_rules(event_file: Path, tmp_path:
     config.write_text('[rules]\nevent-date-gap = "soon"\n', encoding="utf-8")
     done = run("validate", str(event_file), "--config", str(config))
     assert done.returncode == 2 and "event-date-gap" in done.stderr
+
+
+def test_a_long_match_without_rounds(tmp_path: Path) -> None:
+    """Two players, no Round tags: a finished game whose moves begin a longer game is
+    no snapshot (matches replay openings); an unfinished one of 20 plies or more is."""
+    rng = random.Random(11)
+    variant = variant_by_name("international")
+    base = random_game_pdn(variant, rng, 60, {}).split("*")[0].split()
+    games = [random_game_pdn(variant, rng, 40, {"Result": "1-1"}) for _ in range(150)]
+
+    def record(words: list[str], result: str) -> str:
+        return f'[Result "{result}"]\n' + " ".join(words) + f" {result}\n\n"
+
+    short_finished = base[: 3 * 12]  # 12 moves each side: "n. a b" words
+    short_unfinished = base[: 3 * 11]
+    games += [record(short_finished, "2-0"), record(base, "2-0"), record(short_unfinished, "*")]
+    tags = '[Event "Match"]\n[White "Engine A"]\n[Black "Engine B"]\n[GameType "20"]\n'
+    path = tmp_path / "match.pdn"
+    path.write_text("".join(tags + g for g in games), encoding="utf-8")
+    status, out, _ = validate(path, "--format", "jsonl")
+    assert status == 0  # W55 is a warning
+    findings = [json.loads(line) for line in out.splitlines() if line.startswith('{"event"')]
+    assert [f["code"] for f in findings] == ["W55"], findings
+    assert [g["game"] for g in findings[0]["games"]] == [152, 153]
+
+
+def test_an_event_too_large_is_named_not_checked(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    variant = variant_by_name("international")
+    tags = {"Event": "Online", "White": "Same Player", "Black": "Same Player", "Round": "1"}
+    text = "".join(random_game_pdn(variant, rng, 6, tags) for _ in range(101))
+    path = tmp_path / "online.pdn"
+    path.write_text(text, encoding="utf-8")
+    status, out, _ = validate(path, "--format", "jsonl", "--rule", "event-max-games=100")
+    findings = [json.loads(line) for line in out.splitlines() if line.startswith('{"event"')]
+    assert [f["code"] for f in findings] == ["W58"] and status == 0
+    assert "101 games, more than the event-max-games rule allows (100)" in findings[0]["message"]
+    status, out, _ = validate(path, "--format", "jsonl")  # within the limit: checked
+    assert '"code": "E51"' in out and status == 1
+    done = run("events", str(path), "--rule", "event-max-games=100")
+    assert done.returncode == 0 and "101 record(s), not checked as a whole" in done.stdout

@@ -308,3 +308,12 @@ def test_the_table_spellings_occur_in_the_shared_corpus(corpus: Path) -> None:
                     found.add(text)
                     break
     assert wanted - found == set()
+
+
+def test_many_spellings_that_share_a_word_stay_apart() -> None:
+    """An online event of numbered guests: each spelling is compared only with the
+    players holding all of its words, so thousands of them are settled at once."""
+    pairings = [(f"Guest {n}", f"Guest {n + 1}") for n in range(0, 6000, 2)]
+    roster = Roster(pairings)
+    assert len(roster.players) == 6000
+    assert roster.player("Guest 4") != roster.player("Guest 40")

@@ -21,7 +21,8 @@ What the key ignores (docs/collections.md, Player names, is the user's version):
   ``Чижов`` give one word;
 * titles before or after the name (``GMI``, ``MI``, ``MF``, ``GM``, …), kept when
   removing one would leave no given name (``MF Tinsley`` is Marion F. Tinsley);
-* a rating (``2400``, ``(2400)``), a country or anything else in brackets
+* a rating after a name of two words or more (``2400``, ``(2400)``; ``Guest 1234``
+  keeps its number), a country or anything else in brackets
   (``(NED)``, ``[FRA]``, ``(non disponibile)``), and a round number glued to the
   name by some exporters (``Almanza, Antoine - ronde 2``).
 
@@ -88,7 +89,8 @@ _BRACKETS = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]|\{([^{}]*)\}")
 _PARTICLE = re.compile(r"\b([^\W\d_]{1,3})['’`´]\s+")
 """A particle and its apostrophe before a space (``D' AMORE``): glued to the word after."""
 _APOSTROPHES = re.compile(r"['’`´\\]+")
-_RATING = re.compile(r"\d{3,4}\Z")
+_RATING = re.compile(r"[123]\d{3}\Z")
+"""A rating after a name (1000-3999); only taken off when two words or more remain."""
 _INITIALS = re.compile(r"(?:[^\W\d_](?:\.\s*-?\s*|-\s*))*[^\W\d_]\.?\Z")
 """Letters each followed by a dot or a hyphen (``T.``, ``A.J.``, ``J.-P.``, ``J-P``)."""
 _ABBREVIATION = re.compile(r"[^\W\d_]{2,}\.\Z")
@@ -221,8 +223,8 @@ def _strip_titles(tokens: list[str], other_words: bool) -> list[str]:
             out.pop()
         else:
             break
-    while len(out) > 1 and _RATING.match(out[-1]):
-        out.pop()
+    while (len(out) > 2 or (len(out) > 1 and other_words)) and _RATING.match(out[-1]):
+        out.pop()  # a rating; "Guest 1234", one word and a number, is a name
     return out
 
 

@@ -243,15 +243,14 @@ def _repeats(event: Event) -> Iterator[EventFinding]:
 
 
 def _colours(event: Event, run: int) -> Iterator[EventFinding]:
+    games: dict[int, list[tuple[int, int, Board]]] = {}
+    for board in event.boards:
+        if board.unit is None or board.white == board.black:
+            continue
+        games.setdefault(board.white, []).append((board.unit[0], 0, board))
+        games.setdefault(board.black, []).append((board.unit[0], 1, board))
     for player in event.players:
-        played: list[tuple[int, int, Board]] = []
-        for board in event.boards:
-            if board.unit is None or board.white == board.black:
-                continue
-            if board.white == player:
-                played.append((board.unit[0], 0, board))
-            elif board.black == player:
-                played.append((board.unit[0], 1, board))
+        played = games.get(player, [])
         per_round = Counter(item[0] for item in played)
         played = sorted((item for item in played if per_round[item[0]] == 1), key=lambda i: i[0])
         streak: list[tuple[int, int, Board]] = []

@@ -168,9 +168,27 @@ class Event:
 # -- events of a group ---------------------------------------------------------------
 
 
-def events_of(index: EventIndex, group: int, games: list[int]) -> Iterator[Event]:
+@dataclass(frozen=True, slots=True)
+class Oversized:
+    """An event of more records than the ``event-max-games`` rule allows: not put
+    together (its size would bound the memory no more), only named and counted."""
+
+    name: str
+    site: str | None
+    year: int | None
+    records: int
+    ref: GameRef
+    """Where its first record is."""
+
+    @property
+    def first(self) -> tuple[int, int]:
+        return self.ref.file_no, self.ref.game
+
+
+def events_of(index: EventIndex, group: int, games: list[int]) -> Iterator[Event | Oversized]:
     """The events of one group of *index* (its *games* in input order), in the order
-    of their first game."""
+    of their first game; those of more records than the ``event-max-games`` rule
+    allows as :class:`Oversized`."""
     rules = index.rules
     year_of = index.columns["year"]
     name, site = index.group_name(group)
@@ -204,10 +222,13 @@ def events_of(index: EventIndex, group: int, games: list[int]) -> Iterator[Event
                 events[0][1].extend(unknown)
             else:
                 events.append((0, unknown, []))
-    built = [
-        build(index, name, site, year or None, sorted(members, key=lambda n: _pos(index, n)), odd)
-        for year, members, odd in events
-    ]
+    built: list[Event | Oversized] = []
+    for year, members, odd in events:
+        members.sort(key=lambda n: _pos(index, n))
+        if len(members) > rules.max_games:
+            built.append(Oversized(name, site, year or None, len(members), index.ref(members[0])))
+        else:
+            built.append(build(index, name, site, year or None, members, odd))
     yield from sorted(built, key=lambda event: event.first)
 
 
@@ -354,7 +375,12 @@ def _numbers_sub_rounds(boards: list[Board]) -> bool:
 
 def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Board]:
     """The boards with each live-feed snapshot put together with the game it grew
-    into (the longest record whose moves it begins)."""
+    into (the longest record whose moves it begins), and each record without moves
+    with the game of its players and round.
+
+    A pairing's records are sorted by their move digests, so that the records whose
+    moves begin with a record's come right after it: a match of thousands of games
+    between two players is put together in n log n, not n squared."""
     candidates: dict[tuple[int, int, tuple[int, int] | None], list[Board]] = {}
     for board in boards:
         if board.white >= 0 and board.black >= 0:
@@ -363,32 +389,33 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
     for (_w, _b, unit), group in candidates.items():
         if len(group) < 2:
             continue
-        longest = sorted(group, key=lambda b: (-b.game.plies, b.game.position))
-        for empty in longest[1:]:  # a record without moves: a copy of the game, no snapshot
-            if empty.game.plies == 0 and id(empty) not in gone:
-                _join(longest[0], empty, event)
+        longest = min(group, key=lambda b: (-b.game.plies, b.game.position))
+        for empty in group:  # a record without moves: a copy of the game, no snapshot
+            if empty is not longest and empty.game.plies == 0:
+                _join(longest, empty, event)
                 gone.add(id(empty))
-        digests = {id(b): index.digest(b.game.n) for b in group}
-        for short in reversed(longest):
+        entries = sorted(
+            ((index.digest(b.game.n), b.game.position, b) for b in group if id(b) not in gone),
+            key=lambda entry: (entry[0], entry[1]),
+        )
+        grown_into: list[tuple[Board, Board]] = []
+        for at, (mine, _position, short) in enumerate(entries):
             record = short.game
-            if not record.complete or not digests[id(short)] or record.plies < 1:
-                continue  # a record without moves is no snapshot: its moves are missing
-            if unit is None and record.plies < UNKNOWN_ROUND_PLIES:
+            if not record.complete or not mine or record.plies < 1:
                 continue
-            mine = digests[id(short)]
-            grown = next(
-                (
-                    b
-                    for b in longest
-                    if b is not short
-                    and id(b) not in gone
-                    and b.game.plies > record.plies
-                    and digests[id(b)].startswith(mine)
-                ),
-                None,
-            )
-            if grown is None:
-                continue
+            if unit is None and (record.plies < UNKNOWN_ROUND_PLIES or short.outcome):
+                continue  # without a round, only an unfinished record is a snapshot
+            best: Board | None = None
+            for digest, _where, other in entries[at + 1 :]:
+                if not digest.startswith(mine):
+                    break
+                if other.game.plies > record.plies and (
+                    best is None or other.game.plies > best.game.plies
+                ):
+                    best = other
+            if best is not None:
+                grown_into.append((short, best))
+        for short, grown in grown_into:
             gone.add(id(short))
             event.snapshots.extend((copy, grown.game) for copy in short.records)
             _join(grown, short, event)
@@ -444,8 +471,9 @@ def guess(event: Event, rules: EventRules) -> Guess:
     return Guess("unknown", f"{met} of the {total} pairings of {n} players met")
 
 
-def build_events(index: EventIndex) -> Iterator[Event]:
-    """Every event of *index*, in the order of their first game."""
+def build_events(index: EventIndex) -> Iterator[Event | Oversized]:
+    """Every event of *index*, in the order of their first game (within a group;
+    :func:`~pdn_tools.collection.events.results.assess` orders all)."""
     for group, games in index.groups():
         yield from events_of(index, group, games)
 
@@ -454,6 +482,7 @@ __all__ = [
     "Board",
     "Event",
     "Guess",
+    "Oversized",
     "Played",
     "build",
     "build_events",

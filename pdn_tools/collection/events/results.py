@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pdn_tools.collection.events.checks import check_event, self_paired
-from pdn_tools.collection.events.event import Event, build_events
+from pdn_tools.collection.events.event import Event, Oversized, build_events
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.standings import crosstable, summary
 from pdn_tools.diagnostics import EventFinding
@@ -51,7 +51,7 @@ class Assessment:
     events: int = 0
 
 
-Choice = Callable[[Event], bool]
+Choice = Callable[[Event | Oversized], bool]
 """Which events to give (and, for crosstables, which to tabulate)."""
 
 
@@ -65,8 +65,11 @@ class Choose:
     players: int = 0
     games: int = 0
 
-    def __call__(self, event: Event) -> bool:
-        if len(event.players) < self.players or len(event.boards) < self.games:
+    def __call__(self, event: Event | Oversized) -> bool:
+        if isinstance(event, Oversized):
+            if self.players or self.games:
+                return False
+        elif len(event.players) < self.players or len(event.boards) < self.games:
             return False
         if not self.names:
             return True
@@ -90,6 +93,9 @@ def assess(
         if chosen is not None and not chosen(event):
             continue
         count += 1
+        if isinstance(event, Oversized):
+            out.append(_oversized(event, index.rules.max_games, summaries))
+            continue
         findings = check_event(event, index.rules)
         result = EventResult(event.first, findings)
         if summaries:
@@ -105,6 +111,32 @@ def assess(
         if loose:
             out.append(EventResult(NO_EVENT, loose, event=False))
     return Assessment(out, count)
+
+
+def _oversized(event: Oversized, limit: int, summaries: bool) -> EventResult:
+    """The result of an event too large to be put together: W58 (info)."""
+    message = (
+        f"the event has {event.records:,} games, more than the event-max-games rule allows "
+        f"({limit:,}): not checked as a whole"
+    )
+    finding = EventFinding("W58", message, event.name, event.site, event.year, games=(event.ref,))
+    result = EventResult(event.first, [finding])
+    if summaries:
+        result.summary = {
+            "event": event.name,
+            "site": event.site,
+            "year": event.year,
+            "records": event.records,
+            "games": None,
+            "rounds": [],
+            "sub_rounds": False,
+            "players": None,
+            "format": {"guess": "not checked", "reason": message},
+            "completeness": None,
+            "findings": 1,
+            "first": event.ref.to_dict(),
+        }
+    return result
 
 
 def ordered(parts: Iterable[Assessment]) -> Assessment:

@@ -135,7 +135,10 @@ def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
         if group is None:
             continue
         # a group fits only if it holds every word of a spelling of this one
-        near = set().union(*(holding.get(w, set()) for n in group.names for w in n.words[:1]))
+        near: set[str] = set()
+        for name in group.names:
+            if name.words:
+                near |= set.intersection(*(holding.get(w, set()) for w in name.words))
         fits = [
             other
             for other in (near if all(n.words for n in group.names) else groups)

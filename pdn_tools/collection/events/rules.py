@@ -37,6 +37,7 @@ class EventRules:
     misdated_share: int = 25
     colour_run: int = 3
     initials: bool = True
+    max_games: int = 50_000
 
 
 def _yes_no(name: str, value: object) -> bool:
@@ -100,7 +101,7 @@ EVENT_RULES: dict[str, EventRule] = {
     for rule in (
         EventRule(
             "events", "enabled", "yes|no", "yes",
-            "Group the games into events and check each event as a whole (W50-W57, "
+            "Group the games into events and check each event as a whole (W50-W58, "
             "E50-E52); no: only the games are checked.",
             _yes_no,
         ),
@@ -134,6 +135,13 @@ EVENT_RULES: dict[str, EventRule] = {
             "colour-run", "colour_run", "2-99", "3",
             "Same colour in this many rounds in a row makes W57 (round robins).",
             _count(2, 99),
+        ),
+        EventRule(
+            "event-max-games", "max_games", "100-10000000", "50000",
+            "An event of more games is not checked as a whole (W58, info): online "
+            "archives file whole seasons under one Event, and putting an event together "
+            "takes memory by its games.",
+            _count(100, 10_000_000),
         ),
         EventRule(
             "player-initials", "initials", "yes|no", "yes",

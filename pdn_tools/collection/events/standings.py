@@ -232,13 +232,12 @@ def crosstable(event: Event, findings: int = 0) -> Crosstable:
         lines.values(), key=lambda s: (-s.halves, -s.tiebreak, s.name.casefold(), s.player)
     )
     numbers = {s.player: n for n, s in enumerate(ordered, 1)}
+    places: dict[tuple[int, int], list[int]] = {}
+    for n, line in enumerate(ordered, 1):
+        places.setdefault((line.halves, line.tiebreak), []).append(n)
     for n, line in enumerate(ordered):
         line.number = n + 1
-        same = [
-            m + 1
-            for m, o in enumerate(ordered)
-            if (o.halves, o.tiebreak) == (line.halves, line.tiebreak)
-        ]
+        same = places[(line.halves, line.tiebreak)]
         line.rank = str(same[0]) if len(same) == 1 else f"{same[0]}-{same[-1]}"
         for cell in line.cells:
             cell.opponent = numbers[cell.opponent]
