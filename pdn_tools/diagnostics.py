@@ -363,6 +363,98 @@ CATALOGUE: dict[str, Code] = {
             "the games and lines left unchecked and why; the rest of the run is reported as "
             "usual.",
         ),
+        _c(
+            "W50",
+            "warning",
+            "Round without a player's game",
+            "In an event that looks like a round robin, a round in which players who play "
+            "in other rounds have no game (beyond the one bye an odd number of players "
+            "needs); the finding names the round and the players.",
+        ),
+        _c(
+            "W51",
+            "warning",
+            "Gap in the round numbers",
+            "An event has games of rounds on both sides of a round number it has no game "
+            "of (rounds 1-5 and 7-9, none of round 6).",
+        ),
+        _c(
+            "W52",
+            "warning",
+            "Pairing repeated in a round robin",
+            "Two players meet more often than the other pairs of a round-robin event meet "
+            "(twice in a single round robin), in different rounds; the finding names the "
+            "games.",
+        ),
+        _c(
+            "W53",
+            "warning",
+            "Game dated outside the event",
+            "A game dated far from the days the rest of its event was played on (more than "
+            "the event-date-gap rule apart, 45 days by default, among at most the "
+            "misdated-share of the event's games); the finding gives the event's span.",
+        ),
+        _c(
+            "W54",
+            "warning",
+            "Game dated in another year",
+            "A few games of an event (same Event and Site; at most the misdated-share of "
+            "the year with most games) dated in another year: probably mis-dated.  They are "
+            "checked with the event they belong to.",
+        ),
+        _c(
+            "W55",
+            "warning",
+            "Live-feed snapshot of a game",
+            "A game whose moves are a strict beginning of another game between the same "
+            "players in the same round of the event (a live board writes a game several "
+            "times as it grows); the finding names the longer game.  pdn convert --dedupe "
+            "--drop-prefixes leaves such snapshots out.",
+        ),
+        _c(
+            "W56",
+            "warning",
+            "Player spelled several ways",
+            "One player's name is written in several ways within an event (Sijbrands, Ton / "
+            "T. Sijbrands); the finding lists the spellings, the canonical one first.",
+        ),
+        _c(
+            "W57",
+            "info",
+            "Colours do not alternate",
+            "In an event that looks like a round robin, a player has the same colour in "
+            "three or more rounds in a row (the colour-run rule).",
+        ),
+        _c(
+            "W58",
+            "info",
+            "Event too large to check as a whole",
+            "An event of more games than the event-max-games rule allows (50,000 by "
+            "default: online archives file whole seasons under one Event) is not put "
+            "together, so that memory stays bounded; its games are checked one by one as "
+            "always.",
+        ),
+        _c(
+            "E50",
+            "error",
+            "Player paired twice in one round",
+            "A player has two different games in one round of an event that has games of "
+            "two or more rounds (copies of one game and live-feed snapshots count once); the "
+            "finding names the round and the games.",
+        ),
+        _c(
+            "E51",
+            "error",
+            "Player paired against themselves",
+            "White and Black name the same player.",
+        ),
+        _c(
+            "E52",
+            "error",
+            "Copies of a game disagree",
+            "Two records of the same game (same moves and players, or one a live-feed "
+            "snapshot of the other) in one event give different results or rounds.",
+        ),
     )
 }
 
@@ -420,6 +512,90 @@ class Issue:
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class GameRef:
+    """Where one game is: the input's position among the inputs, its name, the game's
+    1-based index in it and its first line."""
+
+    file_no: int
+    file: str
+    game: int
+    line: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: file, game and line."""
+        return {"file": self.file, "game": self.game, "line": self.line}
+
+
+@dataclass(slots=True)
+class EventFinding:
+    """A finding about an event as a whole (codes W50-W69, E50-E59), located by the
+    event (its name, site and year as written), the round (None when it is about no
+    round) and the games involved, in input order.
+
+    ``line`` and ``column`` are those of the first game, so that formats that place
+    every finding in a file (text, GitHub, SARIF) place it there.
+    """
+
+    code: str
+    message: str
+    event: str | None
+    site: str | None = None
+    year: int | None = None
+    round: str | None = None
+    games: tuple[GameRef, ...] = ()
+    severity: Severity | None = None
+
+    def __post_init__(self) -> None:
+        if self.code not in CATALOGUE:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
+        if self.severity is None:
+            self.severity = CATALOGUE[self.code].severity
+
+    @property
+    def level(self) -> Severity:
+        """The severity, never None after construction."""
+        assert self.severity is not None
+        return self.severity
+
+    @property
+    def file(self) -> str:
+        """The file of the first game involved ('' when none)."""
+        return self.games[0].file if self.games else ""
+
+    @property
+    def line(self) -> int:
+        """The first line of the first game involved (1 when none)."""
+        return self.games[0].line if self.games else 1
+
+    column = 1
+
+    def place(self) -> str:
+        """Where the finding is, in words: ``event 'NK 2003' (Amsterdam, 2003), round 3``."""
+        text = f"event {self.event!r}" if self.event is not None else "no event"
+        extra = [
+            part for part in (self.site, None if self.year is None else str(self.year)) if part
+        ]
+        if extra:
+            text += f" ({', '.join(extra)})"
+        if self.round is not None:
+            text += f", round {self.round}"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of ``pdn validate --format jsonl`` (one line per finding)."""
+        return {
+            "event": self.event,
+            "site": self.site,
+            "year": self.year,
+            "round": self.round,
+            "code": self.code,
+            "severity": self.level.value,
+            "message": self.message,
+            "games": [game.to_dict() for game in self.games],
+        }
+
+
 DrawRule = Literal[
     "threefold",
     "25-move",
@@ -451,6 +627,19 @@ class DrawEvent(TypedDict):
     in_variation: NotRequired[bool]
     line: NotRequired[int]
     column: NotRequired[int]
+
+
+def is_event_code(code: str) -> bool:
+    """Whether *code* is about an event as a whole (W50-W69, E50-E59)."""
+    return (
+        code[:1] in "WE"
+        and code[1:].isdigit()
+        and 50 <= int(code[1:]) <= (69 if code[0] == "W" else 59)
+    )
+
+
+EVENT_CODES = tuple(code for code in CATALOGUE if is_event_code(code))
+"""The codes of the event checks, in catalogue order."""
 
 
 def catalogue_markdown() -> str:

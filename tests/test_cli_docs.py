@@ -103,6 +103,12 @@ def test_rule_options_table_is_generated() -> None:
     assert rules_markdown() in DOC, "regenerate the table in docs/cli.md with rules_markdown()"
 
 
+def test_event_rules_table_is_generated() -> None:
+    from pdn_tools.collection.events.rules import rules_markdown
+
+    assert rules_markdown() in DOC, "regenerate the event rules table in docs/cli.md"
+
+
 def test_configuration_example_is_a_valid_configuration(tmp_path: Path) -> None:
     """The [tool.pdn] example of docs/cli.md is read without complaint."""
     example = DOC.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]

@@ -30,6 +30,8 @@ pytest.importorskip("distributed", reason="the dask extra is not installed")
 
 from distributed import Client, LocalCluster
 
+from pdn_tools.collection.events.results import Choose
+from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.base import Totals, game_report
 from pdn_tools.report.formats import FORMATS, make_reporter
@@ -37,6 +39,7 @@ from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import cluster
 from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.events import EventGathering
 from pdn_tools.run.parallel import IN_FLIGHT, check_inputs
 from pdn_tools.run.storage import expand
 from pdn_tools.run.units import Input, input_list
@@ -227,6 +230,41 @@ def test_many_units_on_a_scheduler(scheduler: str, big_file: Path) -> None:
     assert [game_report(c, Selection(), Severity.ERROR).record for c in expected] == records
     assert len(records) == len(lines)
     assert partitions > len(inputs) + 20  # the large file was cut into many units
+
+
+def test_events_are_reduced_on_the_cluster(scheduler: str, big_file: Path) -> None:
+    """The facts of the games stay on the cluster (the checked games come back without
+    them), every part is reduced there, and the findings, summaries and crosstables
+    are those of one process, in the same order, however many units."""
+    inputs = inputs_of(str(SAMPLES), str(big_file))
+    rules = EventRules()
+    tables = Choose(players=2, games=2)
+    local = EventGathering(rules, tables=tables)
+    for checked in reference(inputs, CheckOptions(events=rules)):
+        local.add(checked)
+    expected = local.assess()
+    results = expected.results
+    assert sum(len(r.findings) for r in results) > 20 and any(r.table for r in results)
+    assert all(r.summary is not None for r in results if r.event) and expected.events > 5
+
+    def on_cluster() -> tuple[list[Checked], EventGathering]:
+        gathering = EventGathering(rules, tables=tables)
+        with Client(scheduler, timeout=BOUND) as client:
+            results = cluster.check_on_cluster(
+                client,
+                inputs,
+                CheckOptions(events=rules),
+                split_bytes=0,
+                span_chars=20_000,
+                events=gathering,
+            )
+            checked = [c for _, batch in results for c in batch]
+        return checked, gathering
+
+    checked, gathering = bounded(on_cluster)
+    assert all(c.facts is None for c in checked)  # the facts never left the cluster
+    assert gathering.results is not None
+    assert gathering.assess() == expected
 
 
 def test_every_format_on_a_scheduler(scheduler: str) -> None:

@@ -191,6 +191,15 @@ def _duplicates(done: Done, root: Path) -> None:
     assert "2 file(s), 4 game(s): 4 distinct, 0 copies" in done.stderr
 
 
+def _events(done: Done, root: Path) -> None:
+    # the events: games, rounds, players, pairing guess
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["a", "a2", "b", "bad"]
+    assert all("game(s), rounds " in line and "(guess)" in line for line in lines)
+    assert "2 file(s): 4 event(s)" in done.stderr
+
+
 def _moves(done: Done, root: Path) -> None:
     start = "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"
     assert done.stdout.split() == start.split()
@@ -220,6 +229,7 @@ CHECKS: dict[str, Callable[[Done, Path], None]] = {
     "pdn report games/ -o report.html": _report,
     "pdn stats games/": _stats,
     "pdn duplicates games/": _duplicates,
+    "pdn events games/": _events,
     'pdn moves "W:W31-50:B1-20"': _moves,
     "pdn perft 5 --variant russian": _count("7482"),
     "pdn perft 6": _count("167140"),

@@ -1,6 +1,7 @@
 """The published JSON Schemas hold every JSON object pdn-tools writes: the game
-objects of ``pdn convert`` and the records of ``pdn validate``, on corpus/ and on a
-sample of the shared corpus; and the two share one definition of the game head."""
+objects of ``pdn convert``, the records of ``pdn validate`` and its findings about
+events, on corpus/ and on a sample of the shared corpus; and the first two share one
+definition of the game head."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def cli(*args: str) -> str:
 def outputs(paths: list[str], tmp_path: Path) -> tuple[list[Any], list[Any]]:
     """Game objects (convert --to json and jsonl) and validate records (jsonl and the
     games of json) of *paths*."""
+    games, records, _events = all_outputs(paths, tmp_path)
+    return games, records
+
+
+def all_outputs(paths: list[str], tmp_path: Path) -> tuple[list[Any], list[Any], list[Any]]:
+    """:func:`outputs` and the event findings of validate (the jsonl lines after the
+    games', which have ``event`` where a record has ``game``, and the events of json)."""
     games: list[Any] = []
     for fmt in ("json", "jsonl"):
         out = tmp_path / f"out.{fmt}"
@@ -56,8 +64,12 @@ def outputs(paths: list[str], tmp_path: Path) -> tuple[list[Any], list[Any]]:
         games += json.loads(text) if fmt == "json" else [json.loads(x) for x in text.splitlines()]
     lines = cli("validate", *paths, "--format", "jsonl", "--info").splitlines()
     records = [json.loads(line) for line in lines]
-    records += json.loads(cli("validate", *paths, "--format", "json", "--info"))["games"]
-    return games, records
+    events = [r for r in records if "event" in r]
+    records = [r for r in records if "event" not in r]
+    document = json.loads(cli("validate", *paths, "--format", "json", "--info"))
+    records += document["games"]
+    events += document["events"]
+    return games, records, events
 
 
 def test_pdn_schema_prints_each_schema() -> None:
@@ -86,10 +98,11 @@ def test_every_json_output_of_the_samples_is_valid(tmp_path: Path) -> None:
 def test_a_sample_of_the_shared_corpus_is_valid(corpus: Path, tmp_path: Path) -> None:
     files = sorted(expand((str(corpus),)))
     sample = random.Random(17).sample(files, 40)
-    games, records = outputs(sample, tmp_path)
+    games, records, events = all_outputs(sample, tmp_path)
     assert len(games) > 100
     assert errors("game", games) == []
     assert errors("report", records) == []
+    assert errors("event", events) == []
 
 
 @pytest.mark.corpus
@@ -107,7 +120,7 @@ def test_every_record_of_the_shared_corpus_is_valid(corpus: Path) -> None:
 def test_the_game_head_is_one_definition() -> None:
     """Both objects take the head by reference, and the head names exactly the keys
     that :func:`pdn_tools.replay.summary.game_head` builds."""
-    for name in NAMES:
+    for name in ("game", "report"):
         definition = schema(name)["$defs"][name]
         assert {"$ref": "#/$defs/game_head"} in definition["allOf"]
         assert definition["unevaluatedProperties"] is False
@@ -142,22 +155,33 @@ def test_the_schemas_reject_what_is_not_written(tmp_path: Path) -> None:
         ({k: v for k, v in game.items() if k != "game_id"}, "game"),
         ({**record, "span": game["span"]}, "report"),
         ({**record, "issues": [{"code": "X1"}]}, "report"),
+        ({**game, "white_key": ""}, "game"),
+    ]
+    finding = {
+        "event": "a", "site": None, "year": 2003, "round": "3", "code": "E50",
+        "severity": "error", "message": "m", "games": [{"file": "f", "game": 1, "line": 1}],
+    }  # fmt: skip
+    assert errors("event", [finding]) == []
+    broken += [
+        ({**finding, "code": "W05"}, "event"),
+        ({**finding, "games": [{"file": "f", "game": 1}]}, "event"),
+        ({**finding, "extra": 1}, "event"),
+        ({k: v for k, v in finding.items() if k != "round"}, "event"),
     ]
     for obj, name in broken:
         assert errors(name, [obj]), obj
 
 
 def test_objects_without_the_added_keys_still_read(tmp_path: Path) -> None:
-    """Game objects of schema version 1 written before gametype, outcome and game_id
-    were added read back into the same games, and convert as before."""
+    """Game objects of schema version 1 written before gametype, outcome, game_id and
+    the players' keys were added read back into the same games, and convert as before."""
     path = tmp_path / "one.pdn"
     path.write_text('[Event "a"]\n[GameType "20"]\n1. 32-28 {x} 19-23 (1... 18-23) 2-0\n')
     games, _ = outputs([str(path)], tmp_path)
     old = tmp_path / "old.jsonl"
     old.write_text(
         "".join(
-            json.dumps({k: v for k, v in g.items() if k not in ("gametype", "outcome", "game_id")})
-            + "\n"
+            json.dumps({k: v for k, v in g.items() if k not in ADDED_KEYS}) + "\n"
             for g in games[:1]
         ),
         encoding="utf-8",
@@ -171,3 +195,7 @@ def test_objects_without_the_added_keys_still_read(tmp_path: Path) -> None:
     cli("convert", str(old), "-o", str(again))
     renewed = json.loads(again.read_text(encoding="utf-8"))
     assert renewed["game_id"] == games[0]["game_id"] and renewed["outcome"] == "white"
+    assert renewed["white_key"] is None and games[0]["black_key"] is None
+
+
+ADDED_KEYS = ("gametype", "outcome", "game_id", "white_key", "black_key")

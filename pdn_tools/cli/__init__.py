@@ -48,6 +48,7 @@ COMMANDS = {
     "show": ("pdn_tools.cli.show", "show"),
     "stats": ("pdn_tools.cli.stats", "stats"),
     "duplicates": ("pdn_tools.cli.duplicates", "duplicates"),
+    "events": ("pdn_tools.cli.events", "events"),
     "report": ("pdn_tools.cli.report", "report"),
     "schema": ("pdn_tools.cli.schema", "schema_command"),
 }

@@ -40,6 +40,9 @@ from pdn_tools.cli.options import (
 )
 from pdn_tools.cli.run import find_files, require_cluster
 from pdn_tools.collection.duplicates import TagLending
+from pdn_tools.collection.events.index import EventIndex
+from pdn_tools.collection.events.results import assess
+from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.diagnostics import CATALOGUE, Issue
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError, parse_partitioning
@@ -149,6 +152,13 @@ def _unreadable(entry: Found) -> None:
     help="With --dedupe: the kept copy gains the tags its copies agree on and it "
     "lacks (reads the inputs twice).",
 )
+@click.option(
+    "--drop-prefixes",
+    is_flag=True,
+    help="With --dedupe: also drop live-feed snapshots, games whose moves begin a "
+    "longer game of the same players and round of their event (W55; reads the inputs "
+    "twice).",
+)
 @comparison_options
 @click.option(
     "--repair",
@@ -180,6 +190,7 @@ def convert(
     split_by: str | None,
     dedupe: bool,
     merge_tags: bool,
+    drop_prefixes: bool,
     moves_only: bool,
     prefix: int | None,
     repair: bool,
@@ -207,8 +218,10 @@ def convert(
             keep=common.filter,
             dedupe=comparison(moves_only, prefix) if dedupe else None,
             merge_tags=merge_tags,
+            drop_prefixes=drop_prefixes,
         ),
         split_by,
+        common.events,
     )
     try:
         collect.check(dedupe, moves_only, prefix, paths, common.dask is not None)
@@ -248,9 +261,16 @@ def convert(
 class _Collect:
     """The collection choices: the stages each game passes, and ``--split-by``."""
 
-    def __init__(self, stages: StageOptions, split_by: str | None = None) -> None:
+    def __init__(
+        self,
+        stages: StageOptions,
+        split_by: str | None = None,
+        events: EventRules | None = None,
+    ) -> None:
         self.stages = stages
         self.split_by = split_by
+        self.events = events or EventRules()
+        """How events are formed (``--drop-prefixes``)."""
         self.files = 0
         """Files written by ``--split-by``."""
 
@@ -266,13 +286,15 @@ class _Collect:
         if not dedupe:
             for name, given in (
                 ("--merge-tags", self.stages.merge_tags),
+                ("--drop-prefixes", self.stages.drop_prefixes),
                 ("--moves-only", moves_only),
                 ("--prefix", prefix is not None),
             ):
                 if given:
                     raise _Usage(f"{name} goes with --dedupe")
         if self.stages.two_passes and "-" in paths:
-            raise _Usage("--merge-tags reads the inputs twice; standard input cannot be")
+            which = "--merge-tags" if self.stages.merge_tags else "--drop-prefixes"
+            raise _Usage(f"{which} reads the inputs twice; standard input cannot be")
         if on_cluster:
             for name, given in (("--dedupe", dedupe), ("--split-by", self.split_by is not None)):
                 if given:
@@ -293,8 +315,10 @@ class _Collect:
             parts.append(f"{stages.filtered} filtered out")
         if self.stages.dedupe is not None:
             parts.append(f"{stages.duplicates} duplicate(s) dropped")
+        if self.stages.drop_prefixes:
+            parts.append(f"{stages.snapshots} live-feed snapshot(s) dropped")
         line = ", ".join(parts)
-        if self.stages.two_passes:
+        if self.stages.merge_tags:
             line += f"; {stages.tags_merged} tag(s) merged into kept copies"
         if self.split_by is not None:
             line += f"; {self.files} file(s) in {printable(out)}"
@@ -382,7 +406,7 @@ def _convert(
         job = ConvertOptions(
             options, rules, renderer, rejects=rejects is not None, stages=collect.stages
         )
-        return _passes(sink, reject_sink, job, files, jobs, stdin_filename)
+        return _passes(sink, reject_sink, job, files, jobs, stdin_filename, collect.events)
 
 
 def _passes(
@@ -392,16 +416,32 @@ def _passes(
     files: list[Found],
     jobs: int,
     stdin_filename: str | None,
+    events: EventRules | None = None,
 ) -> Counts:
-    """Read the inputs once (twice with ``--merge-tags``: first to note what copies
-    lend) into *sink* and *rejects*; close the sink, or abort it on failure."""
+    """Read the inputs once (twice with ``--merge-tags`` or ``--drop-prefixes``: first
+    to note what copies lend and which games are live-feed snapshots) into *sink* and
+    *rejects*; close the sink, or abort it on failure."""
+    snapshots: frozenset[tuple[int, int]] = frozenset()
     try:
         if job.stages.two_passes:
-            lending = TagLending()
-            first = Conversion(None, None, job.read, observing=lending)
-            convert_inputs(files, replace(job, observe=True), first, jobs=jobs)
+            lending = TagLending() if job.stages.merge_tags else None
+            gathering = EventIndex(events) if job.stages.drop_prefixes else None
+            first = Conversion(None, None, job.read, observing=lending, gathering=gathering)
+            observe = replace(job, observe=True, events=events if gathering is not None else None)
+            convert_inputs(files, observe, first, jobs=jobs)
             job = replace(job, lending=lending)
-        run = Conversion(sink, rejects, job.read, on_empty=_empty, on_unreadable=_unreadable)
+            if gathering is not None:
+                results = assess(gathering, summaries=False).results
+                gathering.close()
+                snapshots = frozenset(p for result in results for p in result.snapshots)
+        run = Conversion(
+            sink,
+            rejects,
+            job.read,
+            on_empty=_empty,
+            on_unreadable=_unreadable,
+            snapshots=snapshots,
+        )
         convert_inputs(
             files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
         )
@@ -478,7 +518,7 @@ def _split(
                 stages=collect.stages,
                 split_by=collect.split_by,
             )
-            counts = _passes(sink, reject_sink, job, files, jobs, stdin_filename)
+            counts = _passes(sink, reject_sink, job, files, jobs, stdin_filename, collect.events)
             collect.files = sink.written
     except BaseException:
         if made:

@@ -21,6 +21,13 @@ from click.shell_completion import CompletionItem
 from pdn_tools.cli.config import LIMITS, SETTINGS, Config, ConfigError, load
 from pdn_tools.cli.terminal import COLOR_CHOICES
 from pdn_tools.collection.duplicates import Comparison
+from pdn_tools.collection.events.rules import (
+    EVENT_RULES,
+    EventRuleError,
+    EventRules,
+    event_rules,
+    is_event_rule,
+)
 from pdn_tools.collection.filters import (
     OUTCOMES,
     STATUS_WORDS,
@@ -117,12 +124,37 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return value
 
 
+def split_rules(
+    pairs: Iterable[tuple[str, object]],
+) -> tuple[dict[str, Any], list[tuple[str, object]]]:
+    """``--rule`` pairs (or the ``rules`` table) read: the replay's
+    :class:`~pdn_tools.replay.ReplayOptions` fields, and the pairs of the event rules
+    (:mod:`pdn_tools.collection.events.rules`), checked.  An unknown name raises
+    :class:`RuleOptionError` naming the rules of both tables."""
+    replay: list[tuple[str, object]] = []
+    events: list[tuple[str, object]] = []
+    for name, value in pairs:
+        key = name.strip().lower().replace("_", "-")
+        if is_event_rule(key):
+            events.append((name, value))
+        elif key in RULE_OPTIONS:
+            replay.append((name, value))
+        else:
+            known = ", ".join([*RULE_OPTIONS, *EVENT_RULES])
+            raise RuleOptionError(f"unknown rule {name!r} (known: {known})")
+    try:
+        event_rules(events)
+    except EventRuleError as exc:
+        raise RuleOptionError(str(exc)) from None
+    return rule_values(replay), events
+
+
 def _rules(
     ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
 ) -> tuple[tuple[str, str], ...]:
     try:
         pairs = tuple(parse_assignment(text) for text in value)
-        rule_values(pairs)
+        split_rules(pairs)
     except RuleOptionError as exc:
         raise click.BadParameter(str(exc), ctx, param) from None
     return pairs
@@ -181,7 +213,7 @@ def reading_options(func: F) -> F:
                 metavar="NAME=VALUE",
                 callback=_rules,
                 help="Set how a rule is interpreted, e.g. repetition-side-to-move=no; "
-                f"repeat for several.  Names: {', '.join(RULE_OPTIONS)}.",
+                f"repeat for several.  Names: {', '.join([*RULE_OPTIONS, *EVENT_RULES])}.",
             ),
             click.option(
                 "--stdin-filename",
@@ -559,6 +591,8 @@ class Common:
     read: ReadOptions
     rules: dict[str, Any] = field(default_factory=dict)
     """ReplayOptions fields set by ``--rule`` and the ``rules`` table."""
+    events: EventRules = field(default_factory=EventRules)
+    """The event rules set by ``--rule`` and the ``rules`` table."""
     walk: WalkOptions = field(default_factory=WalkOptions)
     syntax_only: bool = False
     jobs: int | None = None
@@ -683,13 +717,18 @@ def _config_patterns(config: Config, key: str) -> Patterns:
         raise ConfigError(f"{where}: {key}: {exc}") from None
 
 
-def _rule_values(config: Config, cli: Iterable[tuple[str, str]]) -> dict[str, Any]:
+def _rule_values(
+    config: Config, cli: Iterable[tuple[str, str]]
+) -> tuple[dict[str, Any], EventRules]:
+    """The replay's fields and the event rules of the ``rules`` table and ``--rule``
+    (the command line wins)."""
     table = config.values.get("rules", {})
     try:
-        from_file = rule_values(table.items())
+        from_file, file_events = split_rules(table.items())
     except RuleOptionError as exc:
         raise ConfigError(f"{config.where('rules')}: rules: {exc}") from None
-    return {**from_file, **rule_values(cli)}
+    from_cli, cli_events = split_rules(cli)
+    return {**from_file, **from_cli}, event_rules([*file_events, *cli_events])
 
 
 def configured(func: F) -> F:
@@ -723,9 +762,11 @@ def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, 
         max_expansion=kwargs.pop("max_expansion"),
     )
     syntax_only = kwargs.pop("syntax_only", False)
+    rules, events = _rule_values(config, kwargs.pop("rule", ()))
     common = Common(
         read=read,
-        rules=_rule_values(config, kwargs.pop("rule", ())),
+        rules=rules,
+        events=events,
         walk=walk,
         syntax_only=syntax_only,
         jobs=kwargs.pop("jobs", None),

@@ -20,7 +20,7 @@ from pdn_tools.cli.options import (
     verdict_options,
 )
 from pdn_tools.cli.run import Run, fail
-from pdn_tools.cli.validate import report_games
+from pdn_tools.cli.validate import TABLES, events_wanted, report_games
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.html import HtmlReporter
 from pdn_tools.run.collisions import OutputCollision, check_outputs
@@ -63,7 +63,8 @@ def report(
     errors (the output file is then not written).
     """
     chosen = selection(select, ignore)
-    run = Run("report", paths, common, replace(common.check, detail=True, selection=chosen))
+    options = replace(common.check, detail=True, selection=chosen)
+    run = Run("report", paths, common, options, events=events_wanted(common, chosen, TABLES))
     level = Severity(fail_on)
     try:
         check_outputs(paths, run.found, [("-o", output)])
@@ -83,4 +84,4 @@ def report(
             click.echo(line, err=True)
         if output != "-":
             click.echo(f"pdn report: wrote {output}", err=True)
-    sys.exit(1 if totals.failed and not exit_zero else 0)
+    sys.exit(1 if totals.failing and not exit_zero else 0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Generator, Iterator
 from contextlib import closing
+from dataclasses import replace
 from typing import BinaryIO, NoReturn
 
 import click
@@ -25,6 +26,7 @@ from pdn_tools.report.records import Checked
 from pdn_tools.run import cluster, storage
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import Discovery, Found
+from pdn_tools.run.events import EventGathering
 from pdn_tools.run.parallel import check_inputs, usable_jobs
 from pdn_tools.run.paths import InputError
 from pdn_tools.run.units import Input, found_inputs
@@ -83,11 +85,18 @@ class Run:
         paths: tuple[str, ...],
         common: Common,
         options: CheckOptions | None = None,
+        *,
+        events: EventGathering | None = None,
     ) -> None:
         self.command = command
         self.common = common
         self.options = options if options is not None else common.check
         """How games are checked (the shared options', unless a command asks for more)."""
+        self.events = events
+        """The event checks, when the command asks for them: the facts of the games are
+        gathered (on a Dask cluster, reduced there)."""
+        if events is not None:
+            self.options = replace(self.options, events=events.index.rules)
         self.dask = common.dask
         """The Dask cluster to check on (``--dask``), or None for local workers."""
         if self.dask is not None:
@@ -142,6 +151,8 @@ class Run:
                             continue
                         while waiting and waiting[0].file_no < game.file_no:
                             yield waiting.pop(0)
+                        if self.events is not None:
+                            self.events.add(game)
                         yield game
                     progress.advance(weight)
         except cluster.ClusterError as exc:
@@ -170,4 +181,6 @@ class Run:
             yield from check_inputs(self.inputs, self.options, self.jobs, stdin)
             return
         with cluster.connect(self.dask) as client:
-            yield from cluster.check_on_cluster(client, self.inputs, self.options)
+            yield from cluster.check_on_cluster(
+                client, self.inputs, self.options, events=self.events
+            )

@@ -21,10 +21,12 @@ from pdn_tools.cli.options import (
 )
 from pdn_tools.cli.run import Run
 from pdn_tools.cli.terminal import colour_wanted, stdout
-from pdn_tools.diagnostics import Severity
+from pdn_tools.collection.events.results import Choose
+from pdn_tools.diagnostics import EVENT_CODES, Severity
 from pdn_tools.report.base import Reporter, Totals, game_report
 from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
 from pdn_tools.report.selection import Selection
+from pdn_tools.run.events import EventGathering
 
 
 @click.command(short_help="Check PDN files and report every finding.")
@@ -66,7 +68,8 @@ def validate(
     options = replace(common.check, selection=chosen)
     if fmt in DETAILED:
         options = replace(options, detail=True)
-    run = Run("validate", paths, common, options)
+    tables = TABLES if fmt in DETAILED else None
+    run = Run("validate", paths, common, options, events=events_wanted(common, chosen, tables))
     level = Severity(fail_on)
     out = stdout()
     colour = fmt == "text" and colour_wanted(common.color, out)
@@ -79,12 +82,28 @@ def validate(
         click.echo(totals.line(), err=True)
         for line in totals.code_lines():
             click.echo(line, err=True)
-    sys.exit(1 if totals.failed and not exit_zero else 0)
+    sys.exit(1 if totals.failing and not exit_zero else 0)
+
+
+TABLES = Choose(players=2, games=2)
+"""The events the HTML report shows a crosstable of: two players and two games or more."""
+
+
+def events_wanted(
+    common: Common, chosen: Selection, tables: Choose | None = None
+) -> EventGathering | None:
+    """The event checks of a run (with a crosstable of the events *tables* keeps),
+    unless the ``events`` rule turns them off or ``--select``/``--ignore`` leave no
+    event code to report."""
+    if not common.events.enabled or not any(chosen.keeps(code) for code in EVENT_CODES):
+        return None
+    return EventGathering(common.events, tables=tables, summaries=False)
 
 
 def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severity) -> Totals:
-    """Check every game of *run*, tell *reporter* what is reported of each, close it
-    and return the totals (the exit status follows from ``totals.failed``)."""
+    """Check every game of *run*, tell *reporter* what is reported of each, then of
+    each event (when the run checks events), close it and return the totals (the exit
+    status follows from ``totals.failing``)."""
     totals = Totals(files=run.files)
     for checked in run.games():
         game = game_report(checked, chosen, level)
@@ -92,5 +111,15 @@ def report_games(run: Run, reporter: Reporter, chosen: Selection, level: Severit
         reporter.add(game)
     if run.filtering:
         totals.filtered = run.filtered
+    if run.events is not None:
+        assessment = run.events.assess()
+        totals.events = assessment.events
+        for result in assessment.results:
+            if result.table is not None:
+                reporter.add_event_table(result.table)  # type: ignore[attr-defined]
+            for finding in result.findings:
+                if chosen.keeps(finding.code):
+                    totals.add_event(finding, level)
+                    reporter.add_event(finding)
     reporter.close(totals)
     return totals

@@ -1,7 +1,8 @@
 """JSON and JSON Lines: one object per game, everything read plus what replay found.
 
 The object is described in ``docs/export.md`` (``schema_version`` :data:`SCHEMA_VERSION`).
-It holds the tags in order, the move tree (comments, NAGs, variations, set-ups,
+It holds the tags in order, the players' keys
+(:func:`pdn_tools.pdn.players.player_key`), the move tree (comments, NAGs, variations, set-ups,
 placeholders, move numbers, each with its line and column), the terminator, the
 source span, every issue, and the replay's facts: plies, each resolved move's
 canonical text, squares, full path and captured squares, draw events and the final
@@ -17,6 +18,7 @@ import json
 from typing import IO, Any
 
 from pdn_tools.pdn.model import Comment, Game, Node
+from pdn_tools.pdn.players import player_key
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
 from pdn_tools.replay.summary import HEAD_KEYS, game_head
@@ -133,6 +135,8 @@ def game_dict(
     data["tags"] = [
         {"name": t.name, "value": t.value, "line": t.line, "column": t.column} for t in game.tags
     ]
+    data["white_key"] = player_key(game.tag("White"))
+    data["black_key"] = player_key(game.tag("Black"))
     if game.preamble:
         data["preamble"] = [comment_dict(c) for c in game.preamble]
     if game.comments:

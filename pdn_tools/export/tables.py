@@ -1,4 +1,4 @@
-"""The games and moves tables (schema version 2): columns, and the rows of one game.
+"""The games and moves tables (schema version 3): columns, and the rows of one game.
 
 Columns are documented one by one in ``docs/export.md``.  The tables are built for
 querying as they are: one key per game (``game_id``, the game's identity, equal for
@@ -17,14 +17,17 @@ from typing import Any
 import pyarrow as pa
 
 from pdn_tools.pdn.model import Game
+from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.tags import parse_date
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
 from pdn_tools.rules import Color, FenError, Position, parse_fen, write_fen
 from pdn_tools.version import __version__
 
-SCHEMA_VERSION = 2
-"""Version of both tables; bumped when a column changes meaning or disappears."""
+SCHEMA_VERSION = 3
+"""Version of both tables; bumped when a column is added, changes meaning or
+disappears, so that the parts of one dataset always have the same columns (version 3
+added ``white_key`` and ``black_key``)."""
 METADATA_KEY = "pdn_tools.schema_version"
 OPENING_PLIES = 4
 """Plies in the ``opening`` column: two moves of each side, enough to tell apart the
@@ -58,6 +61,8 @@ GAMES_FIELDS = [
     pa.field("year", pa.int32()),
     pa.field("white", pa.string()),
     pa.field("black", pa.string()),
+    pa.field("white_key", pa.string()),
+    pa.field("black_key", pa.string()),
     pa.field("result", pa.string()),
     pa.field("outcome", pa.string()),
     pa.field("plies", pa.int32(), nullable=False),
@@ -337,6 +342,8 @@ def game_row(
         "year": date.year,
         "white": known_text(game.tag("White")),
         "black": known_text(game.tag("Black")),
+        "white_key": player_key(game.tag("White")),
+        "black_key": player_key(game.tag("Black")),
         "result": head["result"] or None,
         "outcome": head["outcome"],
         "plies": head["plies"],

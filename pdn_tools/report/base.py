@@ -3,7 +3,9 @@
 A :class:`GameReport` is a checked game after ``--select``/``--ignore``: only the
 reported findings, the status they give, and whether the game fails the run under
 ``--fail-on``.  Formats implement :class:`Reporter`: they get the games in input
-order and write as they go, so a report of any size streams.
+order and write as they go, so a report of any size streams; then the findings
+about events (:class:`~pdn_tools.diagnostics.EventFinding`), which can only be known
+once every game is read.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pdn_tools.diagnostics import Issue, Severity, status_of
+from pdn_tools.diagnostics import EventFinding, Issue, Severity, status_of
 from pdn_tools.report.detail import GameDetail
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
@@ -74,6 +76,24 @@ class Totals:
         default_factory=lambda: {"error": Counter(), "warning": Counter(), "info": Counter()}
     )
     """Reported findings by severity and code."""
+    events: int | None = None
+    """Events checked (None: the event checks did not run)."""
+    event_findings: int = 0
+    failed_events: int = 0
+    """Event findings that fail the run (``--fail-on``)."""
+
+    @property
+    def failing(self) -> int:
+        """Games and event findings that fail the run: the exit status is 1 when any."""
+        return self.failed + self.failed_events
+
+    def add_event(self, finding: EventFinding, fail_on: Severity) -> None:
+        """Count one reported event finding; *fail_on* is the least severity that fails."""
+        self.counts[finding.level.value] += 1
+        self.codes[finding.level.value][finding.code] += 1
+        self.event_findings += 1
+        if finding.level.rank >= fail_on.rank:
+            self.failed_events += 1
 
     def add(self, game: GameReport) -> None:
         """Count one game's reported findings."""
@@ -96,6 +116,8 @@ class Totals:
         )
         if self.filtered is not None:
             line += f"; {self.filtered} game(s) filtered out"
+        if self.events is not None and self.event_findings:
+            line += f"; {self.event_findings} finding(s) about events ({self.events} checked)"
         return line
 
     def code_lines(self) -> list[str]:
@@ -123,14 +145,22 @@ class Totals:
         }
         if self.filtered is not None:
             data["filtered"] = self.filtered
+        if self.events is not None:
+            data["events"] = self.events
+            data["event_findings"] = self.event_findings
+            data["failed_event_findings"] = self.failed_events
         return data
 
 
 class Reporter(Protocol):
-    """A report format: told each game in order, then closed with the totals."""
+    """A report format: told each game in order, then each event finding (after every
+    game), then closed with the totals."""
 
     def add(self, game: GameReport) -> None:
         """Write (or keep) what the report says about *game*."""
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write (or keep) one reported finding about an event."""
 
     def close(self, totals: Totals) -> None:
         """Finish the report."""

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from pdn_tools.atomic import printable, shown
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import EventFinding, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.habits import ByFile, Habits, split
-from pdn_tools.report.text import where
+from pdn_tools.report.text import event_where, where
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -67,6 +67,24 @@ class GithubReporter:
             )
         )
         self.out.write(f"::{_COMMAND[issue.level]} {props}::{escape_data(shown(message))}\n")
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write one annotation for an event finding, placed at its first game (after
+        every game's: the last file's are written first)."""
+        self.files.flush()
+        if finding.level is Severity.INFO and not self.show_info:
+            return
+        props = ",".join(
+            f"{key}={escape_property(value)}"
+            for key, value in (
+                ("file", printable(finding.file)),
+                ("line", str(max(1, finding.line))),
+                ("col", "1"),
+                ("title", finding.code),
+            )
+        )
+        message = escape_data(shown(f"{finding.message} [{event_where(finding)}]"))
+        self.out.write(f"::{_COMMAND[finding.level]} {props}::{message}\n")
 
     def close(self, totals: Totals) -> None:
         """Write the last file's annotations."""

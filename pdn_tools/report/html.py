@@ -45,7 +45,8 @@ from html import escape
 from importlib import resources
 from typing import IO, Any, TextIO
 
-from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
+from pdn_tools.diagnostics import CATALOGUE, EventFinding, Issue, Severity
+from pdn_tools.report import events_html
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.detail import BoardView, GameDetail
 from pdn_tools.report.habits import ByFile, Habits
@@ -169,7 +170,10 @@ class HtmlReporter:
             self._totals_section,
             self._codes_section,
             self._files_section,
+            self._events_section,
         ]
+        self.event_findings: list[EventFinding] = []
+        self.event_tables: list[dict[str, Any]] = []
 
     # -- games --------------------------------------------------------------------------
     def add(self, game: GameReport) -> None:
@@ -322,6 +326,15 @@ class HtmlReporter:
             view.caption,
         ]
 
+    # -- events (their own section: pdn_tools.report.events_html) -----------------------
+    def add_event(self, finding: EventFinding) -> None:
+        """Keep an event finding for the events section."""
+        self.event_findings.append(finding)
+
+    def add_event_table(self, table: dict[str, Any]) -> None:
+        """Keep an event's crosstable (its JSON form) for the events section."""
+        self.event_tables.append(table)
+
     # -- the page -----------------------------------------------------------------------
     def close(self, totals: Totals) -> None:
         """Write the page: head, summary, controls, the list, the data, the script and
@@ -329,7 +342,7 @@ class HtmlReporter:
         self.by_file.flush()
         self._end_chunk()
         script = _asset("report.js")
-        style = _asset("report.css")
+        style = _asset("report.css") + events_html.CSS
         policy = (
             "default-src 'none'; "
             f"script-src 'sha256-{_digest(script)}'; style-src 'sha256-{_digest(style)}'; "
@@ -442,6 +455,11 @@ class HtmlReporter:
             )
         parts.append("</tbody></table>\n")
         return "".join(parts)
+
+    def _events_section(self, totals: Totals) -> str:
+        """The section per event (:mod:`pdn_tools.report.events_html`): its findings, its
+        crosstable and standings, each game linked; empty when no event was checked."""
+        return events_html.events_section(self.event_findings, self.event_tables, self.show_info)
 
     def _files_section(self, totals: Totals) -> str:
         with_findings = sum(1 for file in self.files if file.levels)

@@ -1,10 +1,12 @@
 """The JSON formats: ``jsonl`` (one record per game) and ``json`` (one document).
 
 Both carry the per-game record of :mod:`pdn_tools.report.records` with every reported
-finding: nothing is grouped away from the records.  ``json`` wraps the records as
-``{"tool": …, "games": […], "habits": […], "summary": …}`` and is written one game per
-line, file by file; ``habits`` lists each file's habits
-(:mod:`pdn_tools.report.habits`) with every occurrence under it (empty with
+finding: nothing is grouped away from the records; then one record per finding about
+an event (:meth:`pdn_tools.diagnostics.EventFinding.to_dict`: ``event`` where a game
+record has ``game``).  ``json`` wraps the records as ``{"tool": …, "games": […],
+"events": […], "habits": […], "summary": …}`` (``events`` only when the event checks
+ran) and is written one game per line, file by file; ``habits`` lists each file's
+habits (:mod:`pdn_tools.report.habits`) with every occurrence under it (empty with
 ``--no-group``).  ``jsonl`` is written game by game as each is checked.
 """
 
@@ -15,6 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, TextIO
 
+from pdn_tools.diagnostics import EventFinding
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.habits import ByFile, Habits, split
 from pdn_tools.version import __version__
@@ -39,6 +42,10 @@ class JsonlReporter:
         """Write the game's record."""
         self.out.write(_dump(game.record) + "\n")
 
+    def add_event(self, finding: EventFinding) -> None:
+        """Write the record of one event finding."""
+        self.out.write(_dump(finding.to_dict()) + "\n")
+
     def close(self, totals: Totals) -> None:
         """Nothing to finish."""
 
@@ -52,6 +59,7 @@ class JsonReporter:
         self.habits = _spool()
         self.habit_count = 0
         self.files = ByFile(self._file, group=group)
+        self.in_events = False
         tool = _dump({"name": "pdn-tools", "version": __version__})
         self.out.write(f'{{"tool": {tool},\n "games": [')
 
@@ -68,9 +76,25 @@ class JsonReporter:
             self.habits.write(("," if self.habit_count else "") + "\n  " + _dump(habit.to_dict()))
             self.habit_count += 1
 
-    def close(self, totals: Totals) -> None:
-        """Close ``games``, write the habits and the summary."""
+    def _events(self) -> None:
+        """Close ``games`` and open ``events`` (once): the last file's games first."""
         self.files.flush()
+        if not self.in_events:
+            self.out.write('\n ],\n "events": [')
+            self.in_events = True
+            self.first = True
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write the record of one event finding as the next element of ``events``."""
+        self._events()
+        self.out.write(("\n  " if self.first else ",\n  ") + _dump(finding.to_dict()))
+        self.first = False
+
+    def close(self, totals: Totals) -> None:
+        """Close ``games`` (and ``events``), write the habits and the summary."""
+        self.files.flush()
+        if totals.events is not None:
+            self._events()
         self.out.write('\n ],\n "habits": [')
         self.habits.seek(0)
         while block := self.habits.read(1 << 16):

@@ -1,7 +1,8 @@
 """JUnit XML, as test dashboards read it: one test case per game.
 
 ``<testsuites>`` holds one ``<testsuite>`` per file and one ``<testcase>`` per game
-(``game 0`` for a file without games).  A game that fails the run (an error, or a
+(``game 0`` for a file without games), then a ``<testsuite name="events">`` with one
+``<testcase>`` per event that has findings.  A game that fails the run (an error, or a
 warning with ``--fail-on warning``) gets a ``<failure>`` listing its failing
 findings; its other findings go to ``<system-out>``.  Suites are written as each file
 ends and spooled to a temporary file, so memory stays flat and the totals can head
@@ -14,9 +15,9 @@ import re
 import tempfile
 from typing import IO, TextIO
 
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import EventFinding, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
-from pdn_tools.report.text import issue_lines
+from pdn_tools.report.text import event_where, issue_lines
 
 #: Characters XML 1.0 does not allow, even escaped.
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -61,6 +62,9 @@ class JunitReporter:
         self.suite_failures = 0
         self.tests = 0
         self.failures = 0
+        self.event: tuple[str | None, str | None, int | None] | None = None
+        self.event_place = ""
+        self.event_findings: list[EventFinding] = []
 
     def add(self, game: GameReport) -> None:
         """Add the game's test case to the suite of its file."""
@@ -91,7 +95,46 @@ class JunitReporter:
         else:
             self.cases.write(head + "/>\n")
 
+    def add_event(self, finding: EventFinding) -> None:
+        """Add the finding to the test case of its event (in the suite ``events``)."""
+        if self.file_no != -1:
+            self._flush()
+            self.file_no, self.file = -1, "events"
+        key = (finding.event, finding.site, finding.year)
+        if key != self.event:
+            self._event_case()
+            self.event = key
+            self.event_place = finding.place().split(", round ")[0]
+        self.event_findings.append(finding)
+
+    def _event_case(self) -> None:
+        findings = self.event_findings
+        if not findings:
+            return
+        failing = [f for f in findings if f.level.rank >= self.fail_on.rank]
+        others = [f for f in findings if f.level.rank < self.fail_on.rank]
+        first = findings[0]
+        head = (
+            f'    <testcase classname="events" name={attr(self.event_place)} '
+            f"file={attr(first.file)} line={attr(first.line)}"
+        )
+        body = []
+        if failing:
+            self.suite_failures += 1
+            body.append(
+                f"      <failure type={attr(failing[0].code)} message={attr(failing[0].message)}>"
+                f"{_event_text(failing)}</failure>"
+            )
+        if others:
+            body.append(f"      <system-out>{_event_text(others)}</system-out>")
+        self.tests += 1
+        self.suite_tests += 1
+        self.cases.write("\n".join([head + ">", *body, "    </testcase>"]) + "\n")
+        self.event_findings = []
+
     def _flush(self) -> None:
+        if self.file_no == -1:
+            self._event_case()
         if self.file_no is None:
             return
         self.suites.write(
@@ -115,6 +158,17 @@ class JunitReporter:
         _copy(self.suites, self.out)
         self.cases.close()
         self.out.write("</testsuites>\n")
+
+
+def _event_text(findings: list[EventFinding]) -> str:
+    """Event findings as text lines, escaped for an XML element."""
+    from xml.sax.saxutils import escape
+
+    lines = [
+        f"{f.file}:{f.line}:1: {f.level.value} {f.code} {f.message} [{event_where(f)}]"
+        for f in findings
+    ]
+    return escape(clean("\n".join(lines)))
 
 
 def _text(game: GameReport, issues: list[Issue]) -> str:

@@ -68,6 +68,8 @@ class Checked:
     (:class:`pdn_tools.collection.duplicates.Comparison`).  A game the run's filter
     left out is returned as a bare placeholder with ``filtered`` set (see
     :func:`filtered_out`), so that it can be counted, and is never reported.
+    ``facts`` are what the game tells about its event, packed
+    (:func:`pdn_tools.collection.events.facts.game_facts`), when the run checks events.
     """
 
     file_no: int
@@ -76,6 +78,7 @@ class Checked:
     detail: GameDetail | None = None
     key: bytes | None = None
     filtered: bool = False
+    facts: bytes | None = None
 
     @property
     def file(self) -> str:

@@ -21,10 +21,10 @@ from pathlib import Path, PurePath
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from pdn_tools.diagnostics import CATALOGUE, Code, Issue, Severity
+from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
-from pdn_tools.report.text import where
+from pdn_tools.report.text import event_where, where
 from pdn_tools.version import __version__
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -198,6 +198,40 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
     return out
 
 
+def _location(game: GameRef) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": artifact_uri(game.file)},
+            "region": {"startLine": max(1, game.line), "startColumn": 1},
+        }
+    }
+
+
+def event_result(finding: EventFinding) -> dict[str, Any]:
+    """The SARIF result of one event finding: located at its first game, the other
+    games as related locations, the event in the properties."""
+    properties: dict[str, Any] = {
+        "event": finding.event,
+        "site": finding.site,
+        "year": finding.year,
+        "round": finding.round,
+        "games": [game.to_dict() for game in finding.games],
+    }
+    out: dict[str, Any] = {
+        "ruleId": finding.code,
+        "ruleIndex": _INDEX[finding.code],
+        "level": LEVELS[finding.level],
+        "message": {"text": f"{finding.message} [{event_where(finding)}]"},
+        "locations": [_location(game) for game in finding.games[:1]],
+        "properties": properties,
+    }
+    if len(finding.games) > 1:
+        out["relatedLocations"] = [
+            {"id": n, **_location(game)} for n, game in enumerate(finding.games[1:], 1)
+        ]
+    return out
+
+
 class SarifReporter:
     """Writes one SARIF log with a single run."""
 
@@ -224,6 +258,12 @@ class SarifReporter:
             text = json.dumps(result(game, issue), ensure_ascii=False)
             self.out.write(("\n  " if self.first else ",\n  ") + text)
             self.first = False
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write the result of one event finding."""
+        text = json.dumps(event_result(finding), ensure_ascii=False)
+        self.out.write(("\n  " if self.first else ",\n  ") + text)
+        self.first = False
 
     def close(self, totals: Totals) -> None:
         """Close the results, the run and the log."""

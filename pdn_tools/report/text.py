@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from pdn_tools.atomic import printable, shown, shown_context
-from pdn_tools.diagnostics import Issue, Severity
+from pdn_tools.diagnostics import EventFinding, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.habits import ByFile, Habit, Habits, split
 
@@ -33,6 +33,17 @@ def where(game: int, issue: Issue) -> str:
         text += f", ply {issue.ply}"
     if issue.in_variation:
         text += ", in a variation"
+    return text
+
+
+def event_where(finding: EventFinding) -> str:
+    """``event 'NK 2003' (Amsterdam, 2003), round 3; games 4, 9`` (``file:game`` for
+    the games of other files than the first), as shown in brackets."""
+    text = finding.place()
+    if finding.games:
+        first = finding.games[0].file_no
+        games = [str(g.game) if g.file_no == first else f"{g.file}:{g.game}" for g in finding.games]
+        text += f"; game{'s' if len(games) > 1 else ''} {', '.join(games)}"
     return text
 
 
@@ -102,6 +113,22 @@ class TextReporter:
         for habit in habits.found:
             if habit.severity is not Severity.INFO or self.show_info:
                 self.out.write(habit_line(habit, self.colour) + "\n")
+
+    def add_event(self, finding: EventFinding) -> None:
+        """Write one event finding, placed at its first game (after every game's: the
+        last file's are written first)."""
+        self.files.flush()
+        if finding.level is Severity.INFO and not self.show_info:
+            return
+        place = f"{printable(finding.file)}:{finding.line}:{finding.column}:"
+        level = finding.level.value
+        if self.colour:
+            place = f"{_BOLD}{place}{_RESET}"
+            level = f"{_COLOURS[finding.level]}{level}{_RESET}"
+        self.out.write(
+            f"{place} {level} {finding.code} {shown(finding.message)} "
+            f"[{shown(event_where(finding))}]\n"
+        )
 
     def close(self, totals: Totals) -> None:
         """Write the last file's findings."""

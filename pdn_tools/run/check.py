@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from pdn_tools.collection.duplicates import Comparison
+from pdn_tools.collection.events.facts import game_facts
+from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.collection.filters import GameFilter
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
@@ -50,6 +52,9 @@ class CheckOptions:
     """The findings that count for the filter's status tests (``--select``/``--ignore``)."""
     comparison: Comparison | None = None
     """How duplicate keys are made (None: no key)."""
+    events: EventRules | None = None
+    """How events are formed, when what each game tells about its event is gathered
+    (:attr:`~pdn_tools.report.records.Checked.facts`; None: not gathered)."""
 
 
 Slot = Record
@@ -84,8 +89,9 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     key = None
     if options.comparison is not None:
         key = options.comparison.key(game, replay, record["game_id"])
+    facts = game_facts(game, replay, record["game_id"]) if options.events is not None else None
     game.close()
-    return Checked(file_no, record, game.issues, detail, key)
+    return Checked(file_no, record, game.issues, detail, key, facts=facts)
 
 
 def check_file(

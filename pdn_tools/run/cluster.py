@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pdn_tools.collection.events.results import Assessment, ordered
 from pdn_tools.diagnostics import Severity
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.report.base import game_report
@@ -41,6 +42,13 @@ from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.events import (
+    EventGathering,
+    checked_part,
+    index_part,
+    reduce_events,
+    unit_with_events,
+)
 from pdn_tools.run.parallel import IN_FLIGHT, default_jobs
 from pdn_tools.run.spans import Span, cut_spans
 from pdn_tools.run.units import (
@@ -49,8 +57,9 @@ from pdn_tools.run.units import (
     Unit,
     WholeFile,
     failed_unit,
+    failure_reason,
     found_inputs,
-    run_unit,
+    run_unit_reported,
 )
 
 if TYPE_CHECKING:
@@ -217,24 +226,7 @@ def scan_reported(
     try:
         return scan_file(source, options, span_chars, size)
     except Exception as exc:
-        return _reason(exc)
-
-
-def run_unit_reported(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
-    """:func:`pdn_tools.run.units.run_unit`, with a failure (storage, a changed file,
-    a bug) reported as E16 findings instead of lost (a task run by a worker)."""
-    try:
-        return run_unit(unit, options)
-    except Exception as exc:
-        return failed_unit(unit, _reason(exc))
-
-
-def _reason(exc: BaseException) -> str:
-    name = type(exc).__name__
-    if name == "KilledWorker":
-        return "the workers that ran it died (it was run on several and each was lost)"
-    text = str(exc) or repr(exc)
-    return text if isinstance(exc, OSError) else f"{name}: {text}"
+        return failure_reason(exc)
 
 
 @dataclass(slots=True)
@@ -321,16 +313,23 @@ def in_order(
     func: Callable[..., Any],
     *args: Any,
     window: int,
+    submit: Callable[[Unit], Future] | None = None,
 ) -> Generator[Done | T, None, None]:
     """``func(unit, *args)`` on the cluster for every unit (a list) of *items*, at most
     *window* submitted and not yet handed on; a :class:`Done` per unit and the other
     items as they are, in order.  :class:`ClusterError` when the cluster is lost.
-    Units not handed on when the caller stops are cancelled."""
+    Units not handed on when the caller stops are cancelled.  *submit*, when given,
+    submits a unit instead (and returns the future whose result is handed on)."""
     pending: deque[_Submitted | T] = deque()
     try:
         for item in items:
             if isinstance(item, list):
-                pending.append(_Submitted(item, client.submit(func, item, *args, pure=False)))
+                future = (
+                    submit(item)
+                    if submit is not None
+                    else client.submit(func, item, *args, pure=False)
+                )
+                pending.append(_Submitted(item, future))
             else:
                 pending.append(item)
             while len(pending) >= window:
@@ -368,19 +367,72 @@ def check_on_cluster(
     split_bytes: int = SPLIT_BYTES,
     span_chars: int = SPAN_CHARS,
     group_bytes: int = GROUP_BYTES,
+    events: EventGathering | None = None,
 ) -> Iterator[Result]:
     """Check every input on the cluster of *client*; yield (bytes done, checked games)
-    in input order, as :func:`pdn_tools.run.parallel.check_inputs` does."""
+    in input order, as :func:`pdn_tools.run.parallel.check_inputs` does.
+
+    With *events* (and ``options.events``) the facts of the games stay on the cluster,
+    split by event into one part per worker thread, and are reduced there when every
+    unit is done (:mod:`pdn_tools.run.events`); the results are set on *events*."""
     threads = max(1, sum(client.nthreads().values()))
     plan = _plan(inputs, split_bytes, group_bytes)
     units = units_of(client, plan, options.read, span_chars, threads)
-    for item in in_order(client, units, run_unit_reported, options, window=threads * IN_FLIGHT):
+    submit = None
+    tails: dict[int, tuple[Unit, list[Future]]] = {}  # the unit kept: its id stays its own
+    if events is not None and options.events is not None:
+
+        def submit(unit: Unit) -> Future:
+            whole = client.submit(unit_with_events, unit, options, threads, pure=False)
+            head = client.submit(checked_part, whole, pure=False)
+            tails[id(unit)] = (
+                unit,
+                [client.submit(index_part, whole, part, pure=False) for part in range(threads)],
+            )
+            return head
+
+    window = threads * IN_FLIGHT
+    for item in in_order(client, units, run_unit_reported, options, window=window, submit=submit):
         if isinstance(item, ScanFailed):
             yield _scan_failed(item)
         elif item.error is not None:
-            yield failed_unit(item.unit, _reason(item.error))
+            for future in tails.pop(id(item.unit), (item.unit, []))[1]:  # facts lost with it
+                future.release()
+            yield failed_unit(item.unit, failure_reason(item.error))
         else:
             yield item.value
+    if events is not None and options.events is not None:
+        kept = [futures for _unit, futures in tails.values()]
+        events.results = reduce_on_cluster(client, events, kept)
+
+
+def reduce_on_cluster(
+    client: Client, events: EventGathering, tails: list[list[Future]]
+) -> Assessment:
+    """Each part of the run's event indexes merged and assessed by a worker (as
+    *events* asks); the results in order
+    (:func:`~pdn_tools.collection.events.results.ordered`)."""
+    if not tails:
+        return Assessment()
+    parts = len(tails[0])
+    how = (events.index.rules, events.chosen, events.tables, events.summaries)
+    jobs = [
+        client.submit(reduce_events, *how, *[unit[part] for unit in tails], pure=False)
+        for part in range(parts)
+    ]
+    try:
+        done = client.gather(jobs)
+    except Exception as exc:
+        if client.status not in ("running", "connecting"):
+            raise ClusterError(f"lost the Dask cluster: {exc}") from None
+        raise ClusterError(
+            f"the events could not be assessed on the cluster: {failure_reason(exc)}"
+        ) from None
+    finally:
+        for unit in tails:
+            for future in unit:
+                future.release()
+    return ordered(done)
 
 
 def units_of(
@@ -408,7 +460,7 @@ def units_of(
             except Exception as exc:
                 if client.status not in ("running", "connecting"):
                     raise ClusterError(f"lost the Dask cluster: {exc}") from None
-                spans = _reason(exc)
+                spans = failure_reason(exc)
             finally:
                 future.release()
             if isinstance(spans, str):

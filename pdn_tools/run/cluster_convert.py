@@ -60,7 +60,7 @@ from pdn_tools.run.convert import (
 from pdn_tools.run.discover import Found
 from pdn_tools.run.parallel import IN_FLIGHT
 from pdn_tools.run.spans import Span
-from pdn_tools.run.units import Input, Unit, task_path, task_source, task_weight
+from pdn_tools.run.units import Input, Unit, failure_reason, task_path, task_source, task_weight
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -251,7 +251,7 @@ def _failure(unit: Unit, error: BaseException) -> BaseException:
     if isinstance(error, (ConvertInputError, OSError)):
         return error
     names = ", ".join(dict.fromkeys(task_source(task)[1] for task in unit))
-    return ConvertError(f"{names}: not converted: {cluster._reason(error)}")
+    return ConvertError(f"{names}: not converted: {failure_reason(error)}")
 
 
 def _drain(client: Client) -> None:

@@ -30,6 +30,9 @@ from typing import Any, BinaryIO
 
 from pdn_tools.atomic import check_stop
 from pdn_tools.collection.duplicates import TagLending
+from pdn_tools.collection.events.facts import game_facts
+from pdn_tools.collection.events.index import EventIndex
+from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity, status_of
 from pdn_tools.export.from_json import JsonInputError, read_json
 from pdn_tools.export.pdn import write_game
@@ -38,6 +41,7 @@ from pdn_tools.export.split import SplitSink, group_stems
 from pdn_tools.pdn.model import Game, ReadOptions, Tag
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
+from pdn_tools.replay.identity import game_id
 from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions
@@ -89,7 +93,10 @@ class ConvertOptions:
     split_by: str | None = None
     """``--split-by``: each game is told the file stems of its groups."""
     observe: bool = False
-    """The first pass of ``--merge-tags``: games are staged and keyed, not rendered."""
+    """The first pass of ``--merge-tags`` and ``--drop-prefixes``: games are staged,
+    keyed and their event facts gathered, not rendered."""
+    events: EventRules | None = None
+    """How events are formed (``--drop-prefixes``: facts are gathered in the first pass)."""
 
 
 Copy = tuple[int, int, int]
@@ -120,6 +127,12 @@ class Converted:
     """The file stems of its groups (``--split-by``)."""
     tags: tuple[Tag, ...] = ()
     """Its tags, in the first pass of ``--merge-tags`` only."""
+    game: int = 0
+    """Its 1-based index in its input."""
+    line: int = 0
+    """Its first line (first pass of ``--drop-prefixes``)."""
+    facts: bytes | None = None
+    """What it tells about its event, in the first pass of ``--drop-prefixes`` only."""
 
 
 @dataclass(slots=True)
@@ -192,10 +205,16 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
             strict=read.strict, repairable=not from_json, lending=options.lending,
         )  # fmt: skip
         if staged.filtered:
-            return Converted(False, False, filtered=True)
+            return Converted(False, False, filtered=True, game=game.index)
         replay = staged.replay
     if options.observe:
-        return Converted(False, False, key=staged.key, tags=tuple(game.tags))
+        facts = None
+        if options.events is not None:
+            facts = game_facts(game, replay, game_id(game, replay))
+        return Converted(
+            False, False, key=staged.key, tags=tuple(game.tags), game=game.index,
+            line=game.span.start_line, facts=facts,
+        )  # fmt: skip
     item = Exported(game, replay, _resolution(game, replay, read.variant))
     error = game.status == "error"
     done: Converted
@@ -210,6 +229,7 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
         groups = group_stems(game, options.split_by) if options.split_by is not None else ()
         done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
     done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
+    done.game = game.index
     return done
 
 
@@ -298,11 +318,15 @@ class Conversion:
         on_empty: EmptyNote | None = None,
         on_unreadable: UnreadableNote | None = None,
         observing: TagLending | None = None,
+        gathering: EventIndex | None = None,
+        snapshots: frozenset[tuple[int, int]] = frozenset(),
     ) -> None:
         self.sink = sink
         self.rejects = rejects
         self.observing = observing
-        self.admission = Admission()
+        self.gathering = gathering
+        """The first pass of ``--drop-prefixes``: the event facts of every game."""
+        self.admission = Admission(snapshots=snapshots)
         self.encoding = read.encoding
         self.on_empty = on_empty
         self.on_unreadable = on_unreadable
@@ -316,16 +340,20 @@ class Conversion:
         self.spool: Spool | None = None
         """Standard input's copy, when its rejected games may have to be copied."""
 
-    def put(self, game: Converted, path: str) -> None:
-        """Write one converted game read from *path* (``-``: standard input); a run
-        told to stop stops here (:func:`pdn_tools.atomic.check_stop`)."""
+    def put(self, game: Converted, path: str, file_no: int = 0, name: str = "") -> None:
+        """Write one converted game read from *path* (``-``: standard input), the
+        *file_no*-th input, named *name*; a run told to stop stops here
+        (:func:`pdn_tools.atomic.check_stop`)."""
         check_stop()
-        if self.observing is not None:
-            if not game.filtered and game.key is not None:
+        if self.observing is not None or self.gathering is not None:
+            if self.observing is not None and not game.filtered and game.key is not None:
                 self.observing.observe(game.key, game.tags)
+            if self.gathering is not None and game.facts is not None:
+                self.gathering.add(game.facts, file_no, name, game.game, game.line)
             return
         self.read += 1
-        if not self.admission.admit(game.filtered, game.key, game.repaired, game.lent):
+        place = (file_no, game.game)
+        if not self.admission.admit(game.filtered, game.key, game.repaired, game.lent, place):
             return
         if game.rejected:
             self.rejected += 1
@@ -361,7 +389,7 @@ class Conversion:
     def put_part(self, part: Part) -> None:
         """Write the games of one part, then note a file without games."""
         for game in part.games:
-            self.put(game, part.path)
+            self.put(game, part.path, part.file_no, part.name)
         if part.empty is not None:
             self.empty(part.name, part.empty)
 

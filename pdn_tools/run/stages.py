@@ -10,7 +10,10 @@ Three small stages run in this order:
 3. **duplicates** (``--dedupe``): a copy of a game kept earlier in the run is dropped;
    with ``--merge-tags`` the kept copy gains the tags its copies lend
    (:class:`pdn_tools.collection.duplicates.TagLending`, filled by a first pass over
-   the inputs).
+   the inputs); with ``--drop-prefixes`` a live-feed snapshot — a game whose moves
+   begin a longer game of the same players and round of its event (W55) — is dropped
+   too, the snapshots being found by a first pass that gathers every game's event
+   facts (:mod:`pdn_tools.collection.events`).
 
 The work is split by where it can run.  :func:`stage_game` looks at one game at a
 time — it repairs, filters, makes the game's duplicate key and lends it the tags its
@@ -19,8 +22,9 @@ copies agree on — and runs where the game is replayed (in a worker process wit
 bytes each) and decides, in input order, which games are copies; it runs in the
 process that writes.  Every copy is lent the tags (a worker cannot know which copy
 comes first), but only the first one is written.  The counts (:class:`StageCounts`)
-feed the summary line: every game read is written, rejected, filtered out or dropped
-as a duplicate, and ``repaired`` counts the written games that were repaired.
+feed the summary line: every game read is written, rejected, filtered out, dropped
+as a duplicate or as a snapshot, and ``repaired`` counts the written games that were
+repaired.
 """
 
 from __future__ import annotations
@@ -44,11 +48,14 @@ class StageOptions:
     dedupe: Comparison | None = None
     """How copies are told (None: every copy is written)."""
     merge_tags: bool = False
+    drop_prefixes: bool = False
+    """Drop live-feed snapshots (``--drop-prefixes``, with ``--dedupe``)."""
 
     @property
     def two_passes(self) -> bool:
-        """Whether the inputs are read twice (``--merge-tags`` needs a first pass)."""
-        return self.dedupe is not None and self.merge_tags
+        """Whether the inputs are read twice (``--merge-tags`` and ``--drop-prefixes``
+        need a first pass)."""
+        return self.dedupe is not None and (self.merge_tags or self.drop_prefixes)
 
     @property
     def active(self) -> bool:
@@ -104,6 +111,8 @@ class StageCounts:
     """Games written repaired."""
     filtered: int = 0
     duplicates: int = 0
+    snapshots: int = 0
+    """Live-feed snapshots dropped (``--drop-prefixes``)."""
     tags_merged: int = 0
 
 
@@ -114,11 +123,24 @@ class Admission:
 
     counts: StageCounts = field(default_factory=StageCounts)
     seen: set[bytes] = field(default_factory=set)
+    snapshots: frozenset[tuple[int, int]] = frozenset()
+    """(input number, game index) of the live-feed snapshots to drop."""
 
-    def admit(self, filtered: bool, key: bytes | None, repaired: bool, lent: int) -> bool:
-        """Whether a game goes on to the output (or the rejects file)."""
+    def admit(
+        self,
+        filtered: bool,
+        key: bytes | None,
+        repaired: bool,
+        lent: int,
+        place: tuple[int, int] | None = None,
+    ) -> bool:
+        """Whether a game (at *place*: input number, game index) goes on to the
+        output (or the rejects file)."""
         if filtered:
             self.counts.filtered += 1
+            return False
+        if place is not None and place in self.snapshots:
+            self.counts.snapshots += 1
             return False
         if key is not None:
             if key in self.seen:

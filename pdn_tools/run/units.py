@@ -226,6 +226,24 @@ def run_unit(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
     return weight, out
 
 
+def run_unit_reported(unit: Unit, options: CheckOptions) -> tuple[int, list[Checked]]:
+    """:func:`run_unit`, with a failure (storage, a changed file,
+    a bug) reported as E16 findings instead of lost (a task run by a cluster worker)."""
+    try:
+        return run_unit(unit, options)
+    except Exception as exc:
+        return failed_unit(unit, failure_reason(exc))
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why a unit of work failed, in a few words for its E16 finding."""
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return "the workers that ran it died (it was run on several and each was lost)"
+    text = str(exc) or repr(exc)
+    return text if isinstance(exc, OSError) else f"{name}: {text}"
+
+
 def failed_unit(unit: Unit, reason: str) -> tuple[int, list[Checked]]:
     """What *unit* reports when it could not be checked: one E16 record per task,
     naming the games and lines left unchecked and *reason*."""
@@ -257,10 +275,12 @@ __all__ = [
     "WholeFile",
     "cut_file",
     "failed_unit",
+    "failure_reason",
     "found_inputs",
     "input_list",
     "plan",
     "run_unit",
+    "run_unit_reported",
     "task_games",
     "task_path",
     "task_source",

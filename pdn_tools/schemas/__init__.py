@@ -2,10 +2,12 @@
 
 ``game``: the game object of ``pdn convert --to json|jsonl`` (docs/export.md).
 ``report``: one record of ``pdn validate --format jsonl`` (and each of the
-``games`` of ``--format json``).  Both are built from one file of definitions,
-``definitions.json`` (shipped in the package), in which the keys the two objects
-share are defined once (``game_head``, ``issue``, ``draw``); :func:`schema` returns
-one self-contained schema: those definitions and a root ``$ref``.
+``games`` of ``--format json``).  ``event``: one finding about an event (the lines
+after the games' records of ``--format jsonl``, the ``events`` of ``--format json``).
+All are built from one file of definitions, ``definitions.json`` (shipped in the
+package), in which the keys the game object and the record share are defined once
+(``game_head``, ``issue``, ``draw``); :func:`schema` returns one self-contained
+schema: those definitions and a root ``$ref``.
 
 Layer 0: plain data, read with the standard library only.
 """
@@ -18,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-NAMES = ("game", "report")
+NAMES = ("game", "report", "event")
 """The schemas by name (``pdn schema NAME``)."""
 
 

@@ -369,3 +369,33 @@ def test_a_directory_without_partitions(tmp_path: Path) -> None:
     parts = sorted(root.glob("part-*.parquet"))
     assert len(parts) == 2 and len({p.name.split("-")[2] for p in parts}) == 2
     assert _dataset_rows(root) == [2 * len(_games_of(SAMPLES / "clean"))] * 3
+
+
+def test_player_keys_join_the_spellings_of_one_player(tmp_path: Path) -> None:
+    """``white_key``/``black_key``: one key for the spellings of one name (order, case,
+    diacritics, titles, ratings), initials kept apart, NULL for no player; a DuckDB
+    count of games per player key."""
+    spellings = [
+        ("Sijbrands, Ton", "Wiersma, Harm"),
+        ("GMI Ton Sijbrands (NED) 2400", "HARM WIERSMA"),
+        ("T. Sijbrands", "Wiérsma, Harm"),
+        ("?", "White"),
+    ]
+    text = "".join(
+        f'[Event "e"]\n[White "{w}"]\n[Black "{b}"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
+        for w, b in spellings
+    )
+    source = tmp_path / "players.pdn"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "players.parquet"
+    code, err = convert(str(source), "-o", str(out))
+    assert code == 0, err
+    rows = pq.read_table(out, columns=["white", "white_key", "black_key"]).to_pylist()
+    assert [r["white_key"] for r in rows] == ["sibrands ton", "sibrands ton", "sibrands|t", None]
+    assert {r["black_key"] for r in rows[:3]} == {"harm viersma"} and rows[3]["black_key"] is None
+    assert rows[0]["white"] == "Sijbrands, Ton"  # the names as written stay
+    count = duckdb.sql(
+        f"SELECT key, count(*) FROM (SELECT white_key AS key FROM '{out}' UNION ALL "
+        f"SELECT black_key FROM '{out}') WHERE key IS NOT NULL GROUP BY 1 ORDER BY 2 DESC"
+    ).fetchall()
+    assert count == [("harm viersma", 3), ("sibrands ton", 2), ("sibrands|t", 1)]

@@ -1,0 +1,146 @@
+"""What one game tells about its event, gathered where the game is replayed.
+
+:func:`game_facts` reads a checked game's tags and replay into a few dozen bytes: the
+Event, Site and Round tags, the players as written, the date, the result and how it
+was written, the game id, and a 16-bit digest of each replayed main-line move (to
+tell a live-feed snapshot from the game it grew into; the first two bytes digest
+the variant and start position).  The bytes travel from worker
+processes and cluster workers to where the events are put together
+(:class:`pdn_tools.collection.events.index.EventIndex`), which keeps them in flat
+arrays; :func:`unpack` reads them back.  A game that belongs to no event (no Event
+tag) gives no facts, unless it pairs a player against themselves (E51).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass
+
+from pdn_tools.pdn.model import Game
+from pdn_tools.pdn.players import player_key
+from pdn_tools.pdn.results import colour_outcome, read_result
+from pdn_tools.pdn.tags import parse_date
+from pdn_tools.replay.options import ReplayResult
+
+UNKNOWN_TAG = frozenset({"", "?", "??", "-", "--"})
+"""Tag values that say nothing (the Event, Site and Round of no event)."""
+OUTCOMES = (None, "white", "black", "draw")
+"""Outcome codes: 0 unknown, 1 White won, 2 Black won, 3 drawn."""
+STYLES = ("none", "international", "default")
+"""How the result was written: 1 as 2-0 / 1-1 / 0-2, 2 as 1-0 / 1/2-1/2 / 0-1."""
+
+_HEAD = struct.Struct("<QiiBBBB")
+_NONE = 0xFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """The facts of one game (see the module documentation).
+
+    ``day`` is the date's proleptic ordinal (0: no whole date), ``year`` 0 when
+    unknown, ``game_id`` 0 when the game has no identity, ``complete`` whether the
+    replay went to the end without stopping, ``moves`` two bytes for the variant and
+    start position, then two per replayed main-line ply (empty when not replayed).
+    """
+
+    event: str | None
+    site: str | None
+    year: int
+    day: int
+    round: str | None
+    white: str | None
+    black: str | None
+    variant: str
+    outcome: int
+    style: int
+    game_id: int
+    complete: bool
+    moves: bytes
+
+    @property
+    def plies(self) -> int:
+        """Replayed main-line plies (those the digest covers)."""
+        return max(0, len(self.moves) // 2 - 1)
+
+
+def known(value: str | None) -> str | None:
+    """A tag value with its spaces collapsed; None when it says nothing."""
+    if value is None:
+        return None
+    text = " ".join(value.split())
+    return None if text in UNKNOWN_TAG else text
+
+
+def move_digest(texts: list[str]) -> bytes:
+    """Two bytes per move: the low 16 bits of the CRC-32 of its standard notation."""
+    return b"".join(
+        (zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0xFFFF).to_bytes(2, "little")
+        for text in texts
+    )
+
+
+def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) -> bytes | None:
+    """The packed facts of a checked *game* (*identity*: its game id), or None when it
+    belongs to no event and pairs no player against themselves."""
+    event = known(game.tag("Event"))
+    white, black = game.tag("White"), game.tag("Black")
+    if event is None:
+        key = player_key(white)
+        if key is None or key != player_key(black):
+            return None
+    date_text = game.tag("Date")
+    if known(date_text) is None:
+        date_text = game.tag("Anno")  # Italian exporters: the date as "Anno"
+    date = parse_date(date_text)
+    day = date.date
+    result = game.result
+    style = STYLES.index(read_result(result).style) if result is not None else 0
+    outcome = OUTCOMES.index(colour_outcome(result, game.variant))
+    moves = b""
+    complete = False
+    if replay is not None and replay.replayed:
+        start = f"{replay.variant} {replay.start_fen}"
+        moves = move_digest([start] + [move.text for move in replay.moves])
+        complete = replay.completed and replay.stop is None
+    head = _HEAD.pack(
+        int(identity, 16) if identity else 0,
+        date.year or 0,
+        day.toordinal() if day is not None else 0,
+        outcome,
+        style,
+        int(complete),
+        0,
+    )
+    strings = (event, known(game.tag("Site")), known(game.tag("Round")), white, black, game.variant)
+    return head + b"".join(_text(value) for value in strings) + moves
+
+
+def _text(value: str | None) -> bytes:
+    if value is None:
+        return _NONE.to_bytes(2, "little")
+    data = value.encode("utf-8", "surrogatepass")[: _NONE - 1]
+    return len(data).to_bytes(2, "little") + data
+
+
+def unpack(data: bytes) -> GameFacts:
+    """The :class:`GameFacts` of bytes made by :func:`game_facts`."""
+    game_id, year, day, outcome, style, complete, _ = _HEAD.unpack_from(data)
+    at = _HEAD.size
+    strings: list[str | None] = []
+    for _n in range(6):
+        size = int.from_bytes(data[at : at + 2], "little")
+        at += 2
+        if size == _NONE:
+            strings.append(None)
+            continue
+        strings.append(data[at : at + size].decode("utf-8", "surrogatepass"))
+        at += size
+    event, site, round_, white, black, variant = strings
+    return GameFacts(
+        event, site, year, day, round_, white, black, variant or "unknown",
+        outcome, style, game_id, bool(complete), bytes(data[at:]),
+    )  # fmt: skip
+
+
+__all__ = ["OUTCOMES", "STYLES", "GameFacts", "game_facts", "known", "move_digest", "unpack"]
