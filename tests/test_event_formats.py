@@ -72,7 +72,9 @@ def test_text_lists_them_after_the_games_placed_at_their_first_game(event_file: 
     assert "Cas Bos plays 2 times in round 2 (games 4 and 5)" in lines[0]
     assert lines[0].endswith("[event 'Cup' (Here, 2024), round 2; games 4, 5]")
     assert "'Ann Kok' (1); 'A. Kok' (1)" in lines[1]
-    assert err.strip().endswith("; 2 finding(s) about events (1 checked)")
+    summary, *codes = err.strip().splitlines()
+    assert summary.endswith("; 2 finding(s) about events (1 checked)")
+    assert codes == ["  errors:   E50 1", "  warnings: W56 1"]  # event codes count too
     assert "1 error(s), 1 warning(s)" in err
 
 

@@ -274,24 +274,6 @@ def test_convert_into_dev_full_names_it(tmp_path: Path, medium: Path, to: str) -
     assert one_clean_line(done.stderr) == "pdn convert: <stdout>: No space left on device"
 
 
-@pytest.fixture
-def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 64 KB tmpfs (needs root and a mount the sandbox allows)."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
-
-
 @pytest.mark.parametrize("out", ["out.jsonl", "out.parquet"])
 def test_a_full_filesystem_keeps_the_previous_output(
     tiny_disk: Path, medium: Path, out: str

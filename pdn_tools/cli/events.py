@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from pdn_tools.atomic import shown
 from pdn_tools.cli.options import (
     Common,
     checking_options,
@@ -97,14 +98,19 @@ def events(
         out.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     elif crosstable:
         out.write(
-            "\n\n".join("\n".join(crosstable_lines(r.table)) for r in listed if r.table) + "\n"
+            "\n\n".join(
+                "\n".join(shown(line) for line in crosstable_lines(r.table))
+                for r in listed
+                if r.table
+            )
+            + "\n"
             if listed
             else ""
         )
     else:
         for result in listed:
             assert result.summary is not None
-            out.write(summary_line(result.summary) + "\n")
+            out.write(shown(summary_line(result.summary)) + "\n")
     out.flush()
     if not common.quiet:
         what = f"{len(listed)} event(s)"

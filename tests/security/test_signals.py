@@ -138,10 +138,14 @@ def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay:
     text = err.decode(errors="replace")
     assert "Traceback" not in text
     lines = [line for line in text.splitlines() if line.strip()]
-    if proc.returncode == 130:
-        assert lines == ["pdn validate: interrupted"], text
+    if proc.returncode == 130:  # (the summary comes first when the run had finished)
+        assert lines[-1] == "pdn validate: interrupted", text
+        assert len(lines) == 1 or lines[0].startswith("1 file(s), 20000 game(s)"), text
     else:  # a Ctrl-C while the workers start is not seen (docs/security.md): it ran on
-        assert proc.returncode == 0, text
+        # (on a loaded machine it may land as the interpreter exits, which then ends
+        # by the signal, its output complete)
+        assert proc.returncode in (0, -signal.SIGINT), text
+        assert lines[0].startswith("1 file(s), 20000 game(s)"), text
 
 
 def _free_port() -> int:
