@@ -48,12 +48,17 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from pdn_tools.version import __version__
 
+# Not ``typing.TYPE_CHECKING``: importing the package imports nothing it does not need,
+# so that Ctrl-C while ``pdn`` starts meets the command's handler (type checkers read
+# this name as they read typing's).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
     from pdn_tools.diagnostics import CATALOGUE, DrawEvent, Issue, Severity
     from pdn_tools.pdn.model import (
         Comment,

@@ -111,6 +111,11 @@ def _unraisable(info: Any) -> None:
     sys.__unraisablehook__(info)
 
 
+def stop_signal() -> int | None:
+    """The first stopping signal this process received, or None."""
+    return _RECEIVED[0] if _RECEIVED else None
+
+
 def check_stop() -> None:
     """Raise the exception of a stopping signal received earlier (``KeyboardInterrupt``
     for SIGINT, :class:`Terminated` for the others), even when the one raised at the
@@ -714,4 +719,5 @@ __all__ = [
     "default_termination",
     "handle_termination",
     "printable",
+    "stop_signal",
 ]

@@ -3,9 +3,6 @@ build of the package is running."""
 
 from __future__ import annotations
 
-from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
-
 __version__ = "0.1.0"
 
 
@@ -17,6 +14,9 @@ def build() -> str:
     imports an extension module before a source file of the same name, so the build
     is told by looking for one (the move generator's) without importing anything.
     """
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
+
     rules = Path(__file__).resolve().parent / "rules"
     if any((rules / f"movegen{suffix}").is_file() for suffix in EXTENSION_SUFFIXES):
         return "compiled"

@@ -12,15 +12,14 @@ from __future__ import annotations
 import io
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import closing, contextmanager, suppress
+from collections.abc import Iterable, Iterator
+from contextlib import closing
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from cli_helpers import one_clean_line, run_bytes
@@ -28,6 +27,7 @@ from conftest import REPO, SAMPLES
 
 pytest.importorskip("distributed", reason="the dask extra is not installed")
 
+from cluster_helpers import BOUND, bounded, dask_processes
 from distributed import Client, LocalCluster
 
 from pdn_tools.collection.events.results import Choose
@@ -47,101 +47,10 @@ from pdn_tools.run.units import Input, input_list
 sys.path.insert(0, str(REPO / "benchmarks"))
 from gen_games import generate
 
-#: Seconds any one wait of these tests may take (start-up, a run).
-BOUND = 180
-T = TypeVar("T")
-
-
-def bounded(func: Callable[[], T], seconds: float = BOUND) -> T:
-    """``func()`` in a thread, failing the test if it takes longer than *seconds*."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = func()
-        except BaseException as exc:
-            box["error"] = exc
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        pytest.fail(f"still running after {seconds} s")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]  # type: ignore[no-any-return]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def dask_processes(workers: int, logs: Path) -> Iterator[str]:
-    """A ``dask scheduler`` and *workers* ``dask worker`` processes; their address."""
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(name: str, *args: str) -> None:
-        log = (logs / f"{name}.log").open("wb")
-        procs.append(
-            subprocess.Popen(
-                [sys.executable, "-m", *args],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: killed whole at the end
-            )
-        )
-
-    try:
-        start(
-            "scheduler",
-            "distributed.cli.dask_scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--no-dashboard",
-            "--dashboard-address",
-            "127.0.0.1:0",
-        )
-        for n in range(workers):
-            start(
-                f"worker{n}",
-                "distributed.cli.dask_worker",
-                address,
-                "--host",
-                "127.0.0.1",
-                "--nthreads",
-                "1",
-                "--no-dashboard",
-                "--name",
-                f"w{n}",
-                "--death-timeout",
-                "60",
-            )
-
-        def ready() -> None:
-            with Client(address, timeout=BOUND) as client:
-                if workers:
-                    client.wait_for_workers(workers, timeout=BOUND)
-
-        bounded(ready)
-        yield address
-    finally:
-        for proc in procs:
-            with suppress(ProcessLookupError):  # already gone
-                os.killpg(proc.pid, signal.SIGKILL)
-        for proc in procs:
-            proc.wait(timeout=30)
-
 
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with dask_processes(2, tmp_path_factory.mktemp("dask-logs")) as address:
+    with dask_processes(2, tmp_path_factory.mktemp("dask-logs")) as (address, _):
         yield address
 
 
@@ -440,7 +349,7 @@ def test_a_scheduler_without_workers_is_an_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
-    with dask_processes(0, tmp_path) as address:
+    with dask_processes(0, tmp_path) as (address, _):
 
         def connect() -> None:
             with cluster.connect(address):

@@ -17,6 +17,7 @@ import sys
 try:
     import errno
     import importlib
+    import signal
     from collections.abc import Sequence
     from typing import Any, NoReturn
 
@@ -29,6 +30,7 @@ try:
         Terminated,
         check_stop,
         handle_termination,
+        stop_signal,
     )
     from pdn_tools.cli.config import ConfigError
     from pdn_tools.cli.terminal import mend_closed_streams
@@ -164,6 +166,17 @@ class _Group(click.Group):
                 # The reader of our output went away (``| head``): stop quietly.
                 click.echo(f"{self.running}: {exc}", err=True)
             return 2
+        except Exception:
+            # A signal's exception raised where Python turns it into another (a class
+            # being made wraps it in RuntimeError): the signal, not a traceback.
+            signum = stop_signal()
+            if signum is None:
+                raise
+            if stdout is not None:
+                stdout.drop()
+            stopped = "interrupted" if signum == signal.SIGINT else "terminated"
+            click.echo(f"{self.running}: {stopped}", err=True)
+            return 128 + signum
 
 
 class _Stopped(Exception):

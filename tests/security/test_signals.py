@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -110,11 +109,14 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path, big: Path) -> None:
+def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.pdn"
+    huge.write_text("\n".join([GAME] * 150_000), encoding="utf-8")
     (tmp_path / "out.jsonl").write_text("earlier", encoding="utf-8")
-    proc = popen("convert", str(big), "-o", "out.jsonl", "--isolated", cwd=tmp_path)
+    proc = popen("convert", str(huge), "-o", "out.jsonl", "--isolated", cwd=tmp_path)
     try:
         time.sleep(2.0)
+        assert proc.poll() is None, "the conversion ended before the signal"
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     finally:
@@ -148,41 +150,19 @@ def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay:
         assert lines[0].startswith("1 file(s), 20000 game(s)"), text
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A real scheduler and worker on 127.0.0.1, stopped at the end."""
+def cluster(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """A real scheduler and one worker on 127.0.0.1 (tests/cluster_helpers.py); its
+    address and the scheduler's process id."""
     pytest.importorskip("distributed", reason="--dask needs the dask extra")
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    common = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": tmp_path}
-    scheduler = subprocess.Popen(
-        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        start_new_session=True,
-        **common,  # type: ignore[arg-type]
-    )
-    worker = subprocess.Popen(
-        ["dask", "worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1"],
-        start_new_session=True,
-        **common,  # type: ignore[arg-type]
-    )
-    try:
-        yield address, scheduler
-    finally:
-        for proc in (worker, scheduler):
-            stop_group(proc)  # type: ignore[arg-type]
-            proc.wait(timeout=30)
+    from cluster_helpers import dask_processes
+
+    with dask_processes(1, tmp_path) as (address, pids):
+        yield address, pids[0]
 
 
 @pytest.mark.slow
-def test_losing_the_scheduler_is_one_line(
-    cluster: tuple[str, subprocess.Popen[bytes]], tmp_path: Path
-) -> None:
+def test_losing_the_scheduler_is_one_line(cluster: tuple[str, int], tmp_path: Path) -> None:
     address, scheduler = cluster
     many = tmp_path / "many"
     many.mkdir()
@@ -193,7 +173,7 @@ def test_losing_the_scheduler_is_one_line(
     try:
         time.sleep(6)
         assert proc.poll() is None, "the run ended before the scheduler was stopped"
-        os.killpg(scheduler.pid, signal.SIGKILL)
+        os.killpg(scheduler, signal.SIGKILL)
         _, err = proc.communicate(timeout=120)
     finally:
         stop_group(proc)
