@@ -194,7 +194,12 @@ def _parquet_difference(a: Path, b: Path) -> str | None:
     ta, ga, ca, ma = load(a)
     tb, gb, cb, mb = load(b)
     if ta.schema != tb.schema:
-        return f"schemas differ: {ta.schema} != {tb.schema}"
+        fields_a = {f.name: f for f in ta.schema}
+        fields_b = {f.name: f for f in tb.schema}
+        names = sorted(set(fields_a) | set(fields_b))
+        changed = [n for n in names if fields_a.get(n) != fields_b.get(n)]
+        shown = "; ".join(f"{fields_a.get(n)} / {fields_b.get(n)}" for n in changed[:5])
+        return f"schemas differ in {', '.join(changed)}: {shown}"
     if ma != mb:
         keys = sorted(k.decode() for k in set(ma) | set(mb) if ma.get(k) != mb.get(k))
         return f"schema metadata differs: {', '.join(keys)}"
