@@ -137,3 +137,48 @@ def test_help_reads_as_when_every_command_is_imported(width: int) -> None:
         theirs = formatter.getvalue()
     assert ours == theirs
     assert all(name in ours for name in COMMANDS)
+
+
+#: Starts ``pdn`` with Ctrl-C landing while a module it imports makes a class: Python
+#: then reports the KeyboardInterrupt as the RuntimeError it caused (``Error calling
+#: __set_name__``).  The interrupt is raised by a real ``__set_name__`` in a module
+#: put in front of click's.
+_INTERRUPTED_START = """
+import runpy, sys
+
+class Interrupting:
+    def __set_name__(self, owner, name):
+        raise KeyboardInterrupt
+
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            sys.meta_path.remove(self)
+            class Made:  # noqa: F841
+                attribute = Interrupting()
+        return None
+
+sys.meta_path.insert(0, Finder())
+sys.argv = ["pdn", "validate", "x.pdn"]
+runpy.run_module("pdn_tools", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("entry", ["pdn_tools.cli", "pdn_tools"])
+def test_ctrl_c_while_a_class_is_made_at_start_is_one_line(tmp_path: Path, entry: str) -> None:
+    script = _INTERRUPTED_START
+    if entry == "pdn_tools.cli":  # the console script's way in: pdn_tools.cli.main
+        script = script.replace(
+            'runpy.run_module("pdn_tools", run_name="__main__")',
+            "from pdn_tools.cli import main\nmain()",
+        )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONSAFEPATH": "1"},
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (130, "pdn: interrupted\n")

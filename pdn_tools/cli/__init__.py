@@ -35,7 +35,11 @@ try:
     from pdn_tools.cli.config import ConfigError
     from pdn_tools.cli.terminal import mend_closed_streams
     from pdn_tools.version import __version__, version_line
-except KeyboardInterrupt:  # Ctrl-C while the command starts, before its handlers exist
+except (KeyboardInterrupt, RuntimeError) as exc:
+    # Ctrl-C while the command starts, before its handlers exist.  Landing while a
+    # class is being made (``__set_name__``), it reaches us as a RuntimeError it caused.
+    if not isinstance(exc, KeyboardInterrupt) and not isinstance(exc.__cause__, KeyboardInterrupt):
+        raise
     sys.stderr.write("pdn: interrupted\n")
     raise SystemExit(130) from None
 
