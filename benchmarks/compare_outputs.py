@@ -229,11 +229,11 @@ def compare(a: Path, b: Path) -> int:
     """Compare two output folders; print the differences; 0 when they agree."""
     names_a = {p.name for p in a.iterdir() if p.is_file()}
     names_b = {p.name for p in b.iterdir() if p.is_file()}
-    differ = 0
+    differ = missing = 0
     for side, names in ((a, names_a - names_b), (b, names_b - names_a)):
         for name in sorted(names):
             print(f"{name}: only in {side}")
-            differ += 1
+            missing += 1
     for name in sorted(names_a & names_b):
         if name == "manifest.json":
             for path in (a, b):
@@ -257,8 +257,11 @@ def compare(a: Path, b: Path) -> int:
             print(f"{name}: DIFFERS\n{_first_difference(pa_, pb)}")
         differ += 1
     compared = len(names_a & names_b)
-    print(f"{compared} files compared, {differ} differ", file=sys.stderr)
-    return 1 if differ else 0
+    print(
+        f"{compared} files compared, {differ} differ, {missing} in one folder only",
+        file=sys.stderr,
+    )
+    return 1 if differ or missing else 0
 
 
 def main() -> int:
