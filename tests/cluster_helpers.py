@@ -4,12 +4,13 @@ started with the Python that runs the tests, so that they run its pdn-tools."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -43,19 +44,16 @@ def bounded(func: Callable[[], T], seconds: float = BOUND) -> T:
     return box["value"]  # type: ignore[no-any-return]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def dask_processes(workers: int, logs: Path) -> Iterator[tuple[str, list[int]]]:
     """A ``dask scheduler`` and *workers* ``dask worker`` processes: their address and
-    their process ids (the scheduler's first), once the workers have joined."""
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    their process ids (the scheduler's first), once the workers have joined.
+
+    The scheduler takes a free port itself (``--port 0``) and writes its address to a
+    scheduler file that the workers read: no port is chosen here that another process
+    (another test worker, another cluster) could take first."""
     procs: list[subprocess.Popen[bytes]] = []
+    scheduler_file = logs / "scheduler.json"
 
     def start(name: str, *args: str) -> None:
         log = (logs / f"{name}.log").open("wb")
@@ -68,6 +66,17 @@ def dask_processes(workers: int, logs: Path) -> Iterator[tuple[str, list[int]]]:
             )
         )
 
+    def scheduler_address() -> str:
+        deadline = time.monotonic() + BOUND
+        while time.monotonic() < deadline:
+            with suppress(OSError, ValueError, KeyError):
+                return str(json.loads(scheduler_file.read_text(encoding="utf-8"))["address"])
+            if procs[0].poll() is not None:
+                break
+            time.sleep(0.05)
+        log = (logs / "scheduler.log").read_text(encoding="utf-8", errors="replace")
+        pytest.fail(f"the scheduler wrote no address within {BOUND} s:\n{log[-2000:]}")
+
     try:
         start(
             "scheduler",
@@ -75,16 +84,20 @@ def dask_processes(workers: int, logs: Path) -> Iterator[tuple[str, list[int]]]:
             "--host",
             "127.0.0.1",
             "--port",
-            str(port),
+            "0",
+            "--scheduler-file",
+            str(scheduler_file),
             "--no-dashboard",
             "--dashboard-address",
             "127.0.0.1:0",
         )
+        address = scheduler_address()
         for n in range(workers):
             start(
                 f"worker{n}",
                 "distributed.cli.dask_worker",
-                address,
+                "--scheduler-file",
+                str(scheduler_file),
                 "--host",
                 "127.0.0.1",
                 "--nthreads",

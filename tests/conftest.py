@@ -1,7 +1,19 @@
-"""Shared fixtures: where the real-file corpus is, and small helpers."""
+"""Shared fixtures: where the real-file corpus is, and small helpers.
+
+The suite runs in parallel worker processes (pytest-xdist, ``-n auto`` in
+pyproject.toml), so every test must stand alone: files only under ``tmp_path`` or
+``tmp_path_factory``, servers on 127.0.0.1 port 0 (tests/cluster_helpers.py), no
+reliance on the order of tests, no state left behind.  Fixtures that are costly to
+make are ``scope="module"`` or ``"session"``: made once per worker that needs them.
+The tests that start a Dask cluster or Chromium are grouped
+(``pytest.mark.xdist_group``): one worker runs them one after another, while the
+other workers go on with the rest.  A test that reads the whole shared corpus is
+marked ``corpus_wide`` (see pyproject.toml).
+"""
 
 from __future__ import annotations
 
+import compileall
 import os
 import subprocess
 from collections.abc import Iterator
@@ -11,6 +23,18 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "corpus"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any worker starts: compile the package's bytecode (as installing it
+    does), so that the many ``pdn`` subprocesses of the tests do not each compile every
+    module again where bytecode is not written (``PYTHONDONTWRITEBYTECODE``, a
+    read-only install).  Quietly does nothing where the folder is not writable."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        import pdn_tools
+
+        package = Path(pdn_tools.__file__).parent
+        compileall.compile_dir(package, quiet=2, workers=1)
 
 
 def shared_corpus() -> Path | None:

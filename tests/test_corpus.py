@@ -124,6 +124,7 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+@pytest.mark.corpus_wide
 def test_whole_corpus_reads_and_counts_match(corpus: Path) -> None:
     files = sorted(p for p in corpus.rglob("*") if p.suffix.lower() == ".pdn" and p.is_file())
     assert len(files) > 2500

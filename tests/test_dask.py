@@ -47,6 +47,9 @@ from pdn_tools.run.units import Input, input_list
 sys.path.insert(0, str(REPO / "benchmarks"))
 from gen_games import generate
 
+# One cluster at a time, in one test worker (each starts a scheduler and workers).
+pytestmark = pytest.mark.xdist_group("cluster")
+
 
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -118,6 +118,7 @@ def test_samples_and_test_data_read_alike() -> None:
     assert chunks > direct
 
 
+@pytest.mark.corpus_wide
 def test_shared_corpus_reads_alike(corpus: Path) -> None:
     chunks = direct = 0
     for path in _files(corpus):

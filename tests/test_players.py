@@ -286,6 +286,7 @@ def test_titles_that_are_initials_are_kept() -> None:
 
 
 @pytest.mark.corpus
+@pytest.mark.corpus_wide
 def test_the_table_spellings_occur_in_the_shared_corpus(corpus: Path) -> None:
     """Every spelling of the tables above is written in a White or Black tag of the
     shared corpus (in UTF-8 or the legacy code page of its file)."""

@@ -106,6 +106,7 @@ def test_a_sample_of_the_shared_corpus_is_valid(corpus: Path, tmp_path: Path) ->
 
 
 @pytest.mark.corpus
+@pytest.mark.corpus_wide
 def test_every_record_of_the_shared_corpus_is_valid(corpus: Path) -> None:
     """Every ``pdn validate --format jsonl`` record of the whole shared corpus, the
     repair objects of its broken games among them."""

@@ -35,13 +35,23 @@ try:
     from pdn_tools.cli.config import ConfigError
     from pdn_tools.cli.terminal import mend_closed_streams
     from pdn_tools.version import __version__, version_line
-except KeyboardInterrupt:  # Ctrl-C while the command starts, before its handlers exist
+except (KeyboardInterrupt, RuntimeError) as exc:
+    # Ctrl-C while the command starts, before its handlers exist.  Landing while a
+    # class is being made (``__set_name__``), it reaches us as a RuntimeError it caused.
+    if not isinstance(exc, KeyboardInterrupt) and not isinstance(exc.__cause__, KeyboardInterrupt):
+        raise
     sys.stderr.write("pdn: interrupted\n")
     raise SystemExit(130) from None
 
 #: The sub-commands: name -> (module, attribute).  A command's module is imported when
 #: the command is asked for, so that ``pdn validate`` does not start by importing
 #: what only ``pdn convert`` needs (pyarrow, the writers).
+#:
+#: Adding a command: write it in its own module ``pdn_tools/cli/NAME.py`` as a
+#: ``@click.command()`` function, then add one line here and its one-line help (the
+#: first sentence of its docstring) to :data:`SHORT_HELP` below; document it in
+#: docs/cli.md.  Nothing else imports the module (tests/test_startup.py checks that
+#: ``pdn --help`` imports no command and that both tables agree with the commands).
 COMMANDS = {
     "validate": ("pdn_tools.cli.validate", "validate"),
     "moves": ("pdn_tools.cli.engine", "moves"),
@@ -53,6 +63,21 @@ COMMANDS = {
     "events": ("pdn_tools.cli.events", "events"),
     "report": ("pdn_tools.cli.report", "report"),
     "schema": ("pdn_tools.cli.schema", "schema_command"),
+}
+
+#: Each command's one-line help as ``pdn --help`` lists it, so that listing the
+#: commands imports none of them.  A command missing here is imported to list it.
+SHORT_HELP = {
+    "convert": "Convert game collections to PDN, JSON, JSONL or Parquet.",
+    "duplicates": "List the games that occur more than once.",
+    "events": "List the events of a collection, or their crosstables.",
+    "moves": "List the legal moves of a position.",
+    "perft": "Count the positions DEPTH plies ahead.",
+    "report": "Write an HTML report with a board for every finding.",
+    "schema": "Print the JSON Schema of a game or a report record.",
+    "show": "Show one game at one ply: board, moves and findings.",
+    "stats": "Count games, plies, results, variants and finding codes.",
+    "validate": "Check PDN files and report every finding.",
 }
 
 
@@ -77,6 +102,23 @@ class _Group(click.Group):
             command = getattr(importlib.import_module(module), attribute)
             self.add_command(command, cmd_name)
         return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of ``pdn --help``, from :data:`SHORT_HELP` (no command imported)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in SHORT_HELP and name not in self.commands:
+                # Shortened to the width as click shortens a command's own help.
+                stand_in = click.Command(name, short_help=SHORT_HELP[name])
+                rows.append((name, stand_in.get_short_help_str(limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +107,8 @@ def _table(path: str) -> dict[str, Any] | None:
 
 def _parse(raw: bytes, where: str) -> dict[str, Any]:
     """The TOML document *raw*; one line saying why it cannot be read otherwise."""
+    import tomllib  # only when there is a file to read (start-up time)
+
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -187,6 +188,8 @@ def load(paths: Iterable[str], config: tuple[str, ...], isolated: bool) -> Confi
         out.values.update(table)
         out.origin.update(dict.fromkeys(table, where))
     for text in overrides:
+        import tomllib  # see _parse
+
         try:
             value = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, RecursionError):

@@ -23,7 +23,7 @@ from pdn_tools.cli.options import Common
 from pdn_tools.cli.progress import Progress, wanted
 from pdn_tools.cli.terminal import colour_wanted, stderr
 from pdn_tools.report.records import Checked
-from pdn_tools.run import cluster, storage
+from pdn_tools.run import storage
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import Discovery, Found
 from pdn_tools.run.events import EventGathering
@@ -70,10 +70,20 @@ def require_cluster(command: str, paths: tuple[str, ...]) -> None:
     or standard input is among *paths* (the workers cannot read it)."""
     if "-" in paths:
         fail(command, "standard input cannot be read by the workers of a Dask cluster")
+    from pdn_tools.run import cluster  # see _cluster_errors
+
     try:
         cluster.require()
     except cluster.ClusterError as exc:
         fail(command, str(exc))
+
+
+def _cluster_errors() -> tuple[type[Exception], ...]:
+    """The errors of a run on a Dask cluster.  :mod:`pdn_tools.run.cluster` is imported
+    by the runs that use ``--dask`` only: the others start without it."""
+    from pdn_tools.run import cluster
+
+    return (cluster.ClusterError,)
 
 
 class Run:
@@ -138,6 +148,7 @@ class Run:
         )
         waiting = list(self.unreadable)  # in input order
         stdin = sys.stdin.buffer
+        cluster_errors = _cluster_errors() if self.dask is not None else ()
         try:
             # Closed here, in this thread, however the loop ends: worker pools are
             # never left to the cycle collector (which may run in one of their threads).
@@ -155,7 +166,7 @@ class Run:
                             self.events.add(game)
                         yield game
                     progress.advance(weight)
-        except cluster.ClusterError as exc:
+        except cluster_errors as exc:
             progress.finish()
             fail(self.command, str(exc))
         except InputError as exc:
@@ -180,6 +191,8 @@ class Run:
         if self.dask is None:
             yield from check_inputs(self.inputs, self.options, self.jobs, stdin)
             return
+        from pdn_tools.run import cluster  # see _cluster_errors
+
         with cluster.connect(self.dask) as client:
             yield from cluster.check_on_cluster(
                 client, self.inputs, self.options, events=self.events

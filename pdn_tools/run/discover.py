@@ -37,8 +37,8 @@ import stat
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-
-from pathspec import GitIgnoreSpec
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from pdn_tools.atomic import printable
 from pdn_tools.pdn.archives import (
@@ -53,6 +53,9 @@ from pdn_tools.pdn.archives import (
     split_member,
     zip_members,
 )
+
+if TYPE_CHECKING:  # pathspec is imported when patterns are first compiled (start-up time)
+    from pathspec import GitIgnoreSpec
 
 
 class InputError(Exception):
@@ -81,6 +84,8 @@ class PatternError(ValueError):
 
 def _pattern_problem(pattern: str) -> str | None:
     """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
+    from pathspec import GitIgnoreSpec
+
     try:
         GitIgnoreSpec.from_lines([pattern])
     except (ValueError, re.error) as exc:
@@ -93,24 +98,32 @@ class Patterns:
     """Exclusion patterns (``.gitignore`` syntax) and the folder they are relative to.
 
     A pattern that is not valid raises :class:`PatternError` here, when the options
-    are read, before any file is.
+    are read, before any file is.  The patterns are compiled when a folder is first
+    walked (:attr:`spec`), so that a run that names files only does not import the
+    matcher; the default exclusions, known to be valid, are not checked here.
     """
 
     patterns: tuple[str, ...]
     base: str
-    spec: GitIgnoreSpec = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base", os.path.abspath(self.base))
+        if self.patterns != DEFAULT_EXCLUDE:
+            self.spec  # noqa: B018 - compiled now: a bad pattern is an options error
+
+    @cached_property
+    def spec(self) -> GitIgnoreSpec:
+        """The compiled patterns."""
+        from pathspec import GitIgnoreSpec
+
         try:
-            spec = GitIgnoreSpec.from_lines(self.patterns)
+            return GitIgnoreSpec.from_lines(self.patterns)
         except (ValueError, re.error):
             for pattern in self.patterns:
                 reason = _pattern_problem(pattern)
                 if reason is not None:
                     raise PatternError(f"{pattern!r} is not a valid pattern: {reason}") from None
             raise
-        object.__setattr__(self, "spec", spec)
 
     def base_for(self, root: str) -> str:
         """The folder the patterns are matched from below the walked folder *root*:
@@ -163,9 +176,9 @@ class Found:
     code: str = "E14"
 
 
-_Ignore = tuple[str, GitIgnoreSpec]
+_Ignore = tuple[str, "GitIgnoreSpec"]
 """A ``.gitignore`` file: its folder (absolute) and its patterns."""
-_Exclusion = tuple[str, GitIgnoreSpec]
+_Exclusion = tuple[str, "GitIgnoreSpec"]
 """Exclusion patterns as applied in one walk: the folder they are matched from."""
 
 
@@ -177,6 +190,8 @@ def _ignore_file(folder: str, path: str) -> _Ignore | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
+    from pathspec import GitIgnoreSpec
+
     try:
         return folder, GitIgnoreSpec.from_lines(lines)
     except (ValueError, re.error):

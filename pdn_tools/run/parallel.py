@@ -15,7 +15,6 @@ reference the parallel path is tested against (byte-identical reports).
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import signal
 import sys
@@ -23,9 +22,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import chain
-from typing import BinaryIO, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 from pdn_tools.atomic import default_termination
 from pdn_tools.report.records import Checked
@@ -38,6 +36,10 @@ from pdn_tools.run.units import (
     plan,
     run_unit,
 )
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+    from concurrent.futures import Future
 
 #: Units in flight per worker.
 IN_FLIGHT = 3
@@ -140,6 +142,8 @@ def _start_worker(parent: int) -> None:
 
 def _context() -> multiprocessing.context.BaseContext:
     """``fork`` where available (fast start, modules already imported), else the default."""
+    import multiprocessing  # only a run that starts workers needs it (start-up time)
+
     if sys.platform != "win32" and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
@@ -187,6 +191,8 @@ def ordered_map(
     # shared page; frozen (left out of collections) until the pool is done, they stay
     # shared.  Python's gc documentation advises this before a fork; measured: 2-3 %
     # less wall time for ``--jobs 2``.
+    from concurrent.futures import ProcessPoolExecutor  # see _context
+
     gc.freeze()
     pool = ProcessPoolExecutor(
         jobs, mp_context=_context(), initializer=_start_worker, initargs=(os.getpid(),)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdn_tools import read_games
 from pdn_tools.replay import replay_game
 
@@ -32,6 +34,7 @@ def _files(corpus: Path) -> list[Path]:
     return files
 
 
+@pytest.mark.corpus_wide
 def test_corpus_has_no_false_errors(corpus: Path) -> None:
     replayed = 0
     flagged: set[tuple[str, int, str, int | None]] = set()

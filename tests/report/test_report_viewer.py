@@ -22,11 +22,14 @@ from PIL import Image
 
 from pdn_tools.cli import main
 
-pytestmark = pytest.mark.skipif(
-    chromium() is None,
-    reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
-    "the browser tests of the HTML report need one",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        chromium() is None,
+        reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
+        "the browser tests of the HTML report need one",
+    ),
+    pytest.mark.xdist_group("chromium"),  # one browser at a time, in one test worker
+]
 
 
 @pytest.fixture(scope="module")

@@ -126,6 +126,7 @@ def near(found: tuple[int, ...], wanted: tuple[int, int, int], slack: int = 10) 
 
 
 @pytest.mark.parametrize("name", list(BOARDS))
+@pytest.mark.xdist_group("chromium")  # one browser at a time, in one test worker
 def test_chromium_and_librsvg_draw_the_same_board(
     browser: Browser, tmp_path: Path, name: str
 ) -> None:

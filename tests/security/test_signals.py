@@ -127,6 +127,7 @@ def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")  # with the other tests that start a cluster
 @pytest.mark.parametrize("delay", [0.8, 5.0])
 def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay: float) -> None:
     pytest.importorskip("distributed", reason="--dask needs the dask extra")
@@ -162,6 +163,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, int]]:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("cluster")
 def test_losing_the_scheduler_is_one_line(cluster: tuple[str, int], tmp_path: Path) -> None:
     address, scheduler = cluster
     many = tmp_path / "many"
