@@ -652,6 +652,23 @@ def _walk_line(first: Node, visitor: Visitor[Any]) -> None:
         node = node.variations[0] if node.variations else None
 
 
+def tree_references(game: Game, extra: dict[int, int], base: int) -> tuple[list[Node], list[int]]:
+    """Every node below *game* with the references to it its tree holds: its place in
+    its parent's ``variations``, its children's parent links, *extra* (by ``id``) and
+    *base*.  What :mod:`pdn_tools.pdn.ownership` compares with the nodes' reference
+    counts when a game is dropped."""
+    nodes: list[Node] = []
+    expected: list[int] = []
+    stack: list[Node] = list(game.variations)
+    while stack:
+        node = stack.pop()
+        children = node.variations
+        nodes.append(node)
+        expected.append(base + 1 + len(children) + extra.get(id(node), 0))
+        stack.extend(children)
+    return nodes, expected
+
+
 class Extensions:
     """The tree's conveniences that the layers above the format provide.
 

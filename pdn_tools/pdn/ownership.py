@@ -25,8 +25,9 @@ compiled ``Game`` can.
 from __future__ import annotations
 
 import sys
+from operator import gt
 
-from pdn_tools.pdn.model import Game, Node
+from pdn_tools.pdn.model import Game, Node, tree_references
 
 
 class ReadGame(Game):
@@ -52,17 +53,18 @@ def _held_from_outside(game: Game) -> bool:
     """Whether a node of *game* is referenced from anything but its tree (its place
     in its parent's ``variations``, its children's parent links) and the game's
     replay state."""
-    extra = _state_references(game)
-    stack: list[Node] = list(game.variations)
-    while stack:
-        node = stack.pop()
-        children = node.variations
-        # the parent's list, this name, getrefcount's argument, each child's link
-        expected = 3 + len(children) + extra.get(id(node), 0)
-        if sys.getrefcount(node) > expected:
-            return True
-        stack.extend(children)
-    return False
+    nodes, expected = tree_references(game, _state_references(game), _LISTED)
+    return any(map(gt, map(sys.getrefcount, nodes), expected))
+
+
+def _listed() -> int:
+    """The reference count ``map(sys.getrefcount, nodes)`` sees of a node that only
+    the list *nodes* holds (the interpreter's own temporaries included)."""
+    nodes = [Node("root")]
+    return next(map(sys.getrefcount, nodes))
+
+
+_LISTED = _listed()
 
 
 def _state_references(game: Game) -> dict[int, int]:
