@@ -652,11 +652,16 @@ def _walk_line(first: Node, visitor: Visitor[Any]) -> None:
         node = node.variations[0] if node.variations else None
 
 
-def tree_references(game: Game, extra: dict[int, int], base: int) -> tuple[list[Node], list[int]]:
+def tree_references(game: Game, held: list[Node], base: int) -> tuple[list[Node], list[int]]:
     """Every node below *game* with the references to it its tree holds: its place in
-    its parent's ``variations``, its children's parent links, *extra* (by ``id``) and
-    *base*.  What :mod:`pdn_tools.pdn.ownership` compares with the nodes' reference
-    counts when a game is dropped."""
+    its parent's ``variations``, its children's parent links, its entries in *held*
+    (references the game's replay state holds) and *base*.  What
+    :mod:`pdn_tools.pdn.ownership` compares with the nodes' reference counts when a
+    game is dropped."""
+    extra: dict[int, int] = {}
+    for other in held:
+        key = id(other)
+        extra[key] = extra.get(key, 0) + 1
     nodes: list[Node] = []
     expected: list[int] = []
     stack: list[Node] = list(game.variations)

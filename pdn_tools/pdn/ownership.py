@@ -67,12 +67,8 @@ def _listed() -> int:
 _LISTED = _listed()
 
 
-def _state_references(game: Game) -> dict[int, int]:
-    """How many references to each node (by ``id``) the game's replay state holds:
+def _state_references(game: Game) -> list[Node]:
+    """The references to nodes the game's replay state holds, once per reference:
     what its ``held_nodes()`` lists (:class:`pdn_tools.replay.validate.GameReplay`)."""
-    extra: dict[int, int] = {}
     held = getattr(game.replay_state, "held_nodes", None)
-    if held is not None:
-        for key in [id(node) for node in held()]:
-            extra[key] = extra.get(key, 0) + 1
-    return extra
+    return held() if held is not None else []
