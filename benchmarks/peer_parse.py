@@ -207,6 +207,90 @@ def _runner_ours_validate() -> tuple[Runner, dict[str, Any]]:
     }
 
 
+def _runner_ours_api() -> tuple[Runner, dict[str, Any]]:
+    """``pdn_tools.validate(path)`` as the docs show it: every game read and replayed,
+    counted and dropped, never closed."""
+    import pdn_tools
+
+    def run(paths: list[str]) -> Counts:
+        games = plies = issues = 0
+        for path in paths:
+            for game in pdn_tools.validate(path):
+                games += 1
+                plies += game.plies
+                issues += len(game.issues)
+        return games, plies, 0, [], {"issues": issues}
+
+    runner, info = _runner_ours()
+    del runner
+    return run, {**info, "api": "for game in pdn_tools.validate(path) (parse + replay, no close)"}
+
+
+def _runner_py_draughts_scan() -> tuple[Runner, dict[str, Any]]:
+    """py-draughts' ``from_pdn`` with its replay made a no-op: its scan of the text
+    alone (tags, comments, variations, results, move tokens), the work that compares
+    with our parse.  The board classes are subclassed with ``push_uci``/``push``
+    doing nothing and no legal moves; a game whose capture path is longer than two
+    squares ends with py-draughts' "No unique legal capture" after the scan, and is
+    counted (the scan was done)."""
+    import draughts  # type: ignore[import-not-found, unused-ignore]
+
+    def scan_only(cls: Any) -> Any:
+        class ScanOnly(cls):  # type: ignore[misc, valid-type]
+            scanned = 0
+
+            def push_uci(self, str_move: str) -> None:
+                ScanOnly.scanned += 1
+
+            def push(self, move: Any, is_finished: bool = True) -> None:
+                ScanOnly.scanned += 1
+
+            @property
+            def legal_moves(self) -> list[Any]:
+                return []
+
+        return ScanOnly
+
+    classes = [
+        draughts.StandardBoard,
+        draughts.AmericanBoard,
+        draughts.RussianBoard,
+        draughts.BrazilianBoard,
+        draughts.FrisianBoard,
+    ]
+    by_type = {cls.GAME_TYPE: scan_only(cls) for cls in classes}
+    gametype = re.compile(r'\[\s*GameType\s+"\s*(\d+)')
+
+    def run(paths: list[str]) -> Counts:
+        games = failed = 0
+        errors: list[str] = []
+        for cls in by_type.values():
+            cls.scanned = 0
+        for path in paths:
+            for text in split_games(_lines(path)):
+                match = gametype.search(text)
+                cls = by_type.get(int(match.group(1)) if match else 20)
+                if cls is None:
+                    failed += 1
+                    continue
+                try:
+                    cls.from_pdn(text)
+                except ValueError as exc:
+                    if "No unique legal capture" not in str(exc):
+                        failed += 1
+                        if len(errors) < _MAX_ERRORS:
+                            errors.append(f"{Path(path).name}: {exc}"[:200])
+                        continue
+                games += 1
+        plies = sum(cls.scanned for cls in by_type.values())
+        return games, plies, failed, errors, {}
+
+    return run, {
+        "api": "split at tag sections + <Board>.from_pdn(text) with a no-op replay (scan only)",
+        "version": draughts.__version__,
+    }
+
+
 def _runner_py_draughts() -> tuple[Runner, dict[str, Any]]:
     import draughts  # type: ignore[import-not-found, unused-ignore]
 
@@ -305,7 +389,10 @@ RUNNERS: dict[str, Callable[[], tuple[Runner, dict[str, Any]]]] = {
     "ours-validate": _runner_ours_validate,
     "ours-compiled": _runner_ours,
     "ours-validate-compiled": _runner_ours_validate,
+    "ours-api": _runner_ours_api,
+    "ours-api-compiled": _runner_ours_api,
     "py-draughts": _runner_py_draughts,
+    "py-draughts-scan": _runner_py_draughts_scan,
     "pydraughts": _runner_pydraughts,
     "dame-rs": _runner_dame,
 }

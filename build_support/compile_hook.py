@@ -40,7 +40,9 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Modules compiled by mypyc (paths relative to the project root): the rules engine,
-#: the replay, and the reader with its game-tree model.
+#: the replay with the game's identity and summary, and the reader with its game-tree
+#: model, tags, results and GameType.  ``pdn_tools/pdn/ownership.py`` must stay
+#: Python: its class subclasses the compiled ``Game`` to be weakly referenced.
 COMPILED: tuple[str, ...] = (
     "pdn_tools/rules/board.py",
     "pdn_tools/rules/fen.py",
@@ -57,18 +59,23 @@ COMPILED: tuple[str, ...] = (
     "pdn_tools/rules/variant.py",
     "pdn_tools/replay/diagnose.py",
     "pdn_tools/replay/draws.py",
+    "pdn_tools/replay/identity.py",
     "pdn_tools/replay/misrecord.py",
     "pdn_tools/replay/options.py",
     "pdn_tools/replay/positions.py",
     "pdn_tools/replay/replay.py",
     "pdn_tools/replay/resolve.py",
     "pdn_tools/replay/slips.py",
+    "pdn_tools/replay/summary.py",
     "pdn_tools/replay/validate.py",
     "pdn_tools/pdn/build.py",
+    "pdn_tools/pdn/gametype.py",
     "pdn_tools/pdn/grammar.py",
     "pdn_tools/pdn/model.py",
+    "pdn_tools/pdn/results.py",
     "pdn_tools/pdn/source.py",
     "pdn_tools/pdn/split.py",
+    "pdn_tools/pdn/tags.py",
 )
 
 #: The shared library that holds the compiled code: ``pdn_tools__mypyc`` beside the

@@ -168,6 +168,12 @@ _WORDS = [
     "32-28!",
     "32-28*",
     "1.32-28",
+    "01.32-28",
+    "01.",
+    "3- 8",
+    "32 -28",
+    "24x 4",
+    "1.3- 8",
     "1.2-1",
     "%x\n",
     ";c\n",
@@ -188,6 +194,37 @@ _WORDS = [
     "1-234",
 ]
 _GAPS = [" ", " ", "", "\n", "\t"]
+
+
+@pytest.mark.parametrize(
+    ("movetext", "plies"),
+    [
+        ("01.32-28 19-23 02.37-32 14-19", 4),  # zero-padded move numbers glued to moves
+        ("1. 32-28 19-23 2. 37-32 3- 8", 4),  # a space inside a move (W10)
+        ("1. 32-28 19- 23 2.37-32 14 -19 3.31-27 {c} 10-14", 6),
+        ("1.32-28 19-23 2.33-29 $1 17-21", 4),
+    ],
+)
+def test_real_world_details_are_read_without_the_parser(movetext: str, plies: int) -> None:
+    # The move run is the lexer's token, so the run's items are read with the
+    # grammar's patterns where a word is not plain, and the parser is never called.
+    text = f'[Event "e"]\n[Result "2-0"]\n{movetext} 2-0\n'
+    (chunk,) = list(chunks_of(text.encode("utf-8")))
+    builder = GameBuilder(chunk, ReadOptions())
+    plain = builder.build()
+    assert builder.direct
+    parsed = GameBuilder(chunk, ReadOptions(), direct=False).build()
+    assert everything(plain) == everything(parsed)
+    assert plain.plies == plies
+
+
+def test_a_number_glued_to_a_result_still_goes_to_the_parser() -> None:
+    # "1.2-1" is a move number and a result to the lexer: not one move run.
+    (chunk,) = list(chunks_of(b'[Result "2-0"]\n1.32-28 19-23 2.2-1 2-0\n'))
+    builder = GameBuilder(chunk, ReadOptions())
+    plain = builder.build()
+    assert not builder.direct
+    assert everything(plain) == everything(GameBuilder(chunk, ReadOptions(), direct=False).build())
 
 
 @given(

@@ -18,6 +18,7 @@ from typing import IO, Any
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.jsonfmt import SCHEMA_VERSION
 from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator
+from pdn_tools.pdn.ownership import ReadGame
 
 #: Characters read from the file at a time.
 READ_CHARS = 1 << 16
@@ -200,7 +201,7 @@ def game_from_dict(value: object, *, max_depth: int = MAX_DEPTH, where: str = "g
             f"{where}: not a pdn-tools game object of schema version <= {SCHEMA_VERSION} "
             f"(schema_version: {version!r})"
         )
-    game = Game()
+    game = ReadGame()
     game.file = _get(data, "file", "str", where, "<json>")
     game.index = _get(data, "game", "int", where, 0)
     span = _get(data, "span", "object?", where) or {}

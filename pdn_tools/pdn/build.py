@@ -33,6 +33,7 @@ from pdn_tools.pdn.model import (
     Tag,
     Terminator,
 )
+from pdn_tools.pdn.ownership import ReadGame
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
 from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
@@ -84,7 +85,7 @@ class GameBuilder:
         #: read a plain game without the parser (:meth:`_plain_tokens`); after
         #: :meth:`build`, whether that was done
         self.direct = direct
-        self.game = Game()
+        self.game: Game = ReadGame()
         self.loc = _Locator(chunk)
         self.junk = 0
         self.moves_seen = False
@@ -96,6 +97,9 @@ class GameBuilder:
         self.result_tags: list[Tag] = []
         self.result_from_tag = False
         self.stopped = False
+        self.run_token: Token = _NO_TOKEN
+        #: the move run read without the parser is the lexer's token (:meth:`_lexers_run`)
+        self.lexed = False
 
     # -- issues ----------------------------------------------------------------
     def issue(
@@ -598,6 +602,7 @@ class GameBuilder:
         (:meth:`_run_general`).
         """
         text: str = token.value
+        self.run_token = token
         line, col0 = self.loc.at(token.line, token.column)
         line_start = 1 - col0  # column = offset - line_start + 1
         pos = 0
@@ -608,7 +613,7 @@ class GameBuilder:
             if stop > pos:
                 resume = self._words(text, pos, stop, line, line_start, level)
                 if resume is not None:
-                    if self.direct:
+                    if self.direct and not self.lexed and not self._lexers_run():
                         raise _NotPlain
                     self._run_general(text, *resume, level)
                     return
@@ -621,6 +626,23 @@ class GameBuilder:
             self._comment_at(text[brace : close + 1], line, brace - line_start + 1, level, "brace")
             line, line_start = _advance(text, brace, close + 1, line, line_start)
             pos = close + 1
+
+    def _lexers_run(self) -> bool:
+        """Whether the move run read without the parser is the token the lexer makes
+        there (the grammar's MOVE_RUN, matched where it starts, ends where it ends);
+        then the game is read on as after the parser (``lexed``), which takes
+        the words the plain loop does not (``01.32-28``, ``3- 8``) with the grammar's
+        item patterns.  Called only when such a word is met."""
+        token = self.run_token
+        text = self.chunk.text or ""
+        start = token.start_pos
+        if start is None or _RESULT.match(text, start) is not None:
+            return False
+        found = _MOVE_RUN.match(text, start)
+        if found is None or found.end() != start + len(token.value):
+            return False
+        self.lexed = True
+        return True
 
     def _words(
         self, text: str, begin: int, end: int, line: int, line_start: int, level: _Level
@@ -690,7 +712,8 @@ class GameBuilder:
                         if kind is int:
                             value, split = cast(int, item), len(word)
                         else:
-                            if self.direct:  # "1.2-1": a result to the lexer
+                            # "1.2-1" is a number and a result to the lexer
+                            if self.direct and not self.lexed and not self._lexers_run():
                                 raise _NotPlain
                             glued = cast(_Glued, item)
                             value, split = glued.number, glued.split
@@ -993,6 +1016,9 @@ class GameBuilder:
         return out
 
 
+_NO_TOKEN = Token("MOVE_RUN", "", 0, 1, 1)
+
+
 class _NotPlain(Exception):
     """A word of a move run read without the parser is not a plain item."""
 
@@ -1003,6 +1029,7 @@ _TAG_RUN = terminal("TAG_RUN")
 #: The terminators a plain game ends with (results the lexer always reads as such).
 _PLAIN_TERMINATOR = re.compile(r"[012]-[012]|1/2-1/2|\*")
 _RESULT = terminal("RESULT")
+_MOVE_RUN = terminal("MOVE_RUN")
 
 
 def _token(kind: str, text: str, start: int, end: int) -> Token:

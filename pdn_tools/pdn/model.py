@@ -18,9 +18,10 @@ knowing its internals (``game.accept(visitor)``).
 from __future__ import annotations
 
 import enum
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, final
 
 from mypy_extensions import mypyc_attr
 
@@ -36,7 +37,7 @@ MARK_TO_NAG: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 
 FORCED_NAG = 7
 
 
-@dataclass(slots=True)
+@final
 class Tag:
     """One ``[Name "value"]`` pair, in file order.
 
@@ -44,10 +45,31 @@ class Tag:
     ``value`` is the decoded value (``\\"`` and ``\\\\`` unescaped).
     """
 
-    name: str
-    value: str
-    line: int = 0
-    column: int = 0
+    # A plain class rather than a dataclass: compiled, its constructor is native
+    # code, where a dataclass's generated __init__ stays a Python function.
+    __slots__ = ("column", "line", "name", "value")
+
+    def __init__(self, name: str, value: str, line: int = 0, column: int = 0) -> None:
+        self.name = name
+        self.value = value
+        self.line = line
+        self.column = column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tag):
+            return NotImplemented
+        return (self.name, self.value, self.line, self.column) == (
+            other.name,
+            other.value,
+            other.line,
+            other.column,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Tag(name={self.name!r}, value={self.value!r}, line={self.line!r}, "
+            f"column={self.column!r})"
+        )
 
 
 @dataclass(slots=True)
@@ -93,6 +115,7 @@ class MoveText:
 NodeKind = Literal["root", "move", "placeholder", "setup"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # for Game's (pdn/ownership.py)
 class Node:
     """A point in the move tree.
 
@@ -103,18 +126,19 @@ class Node:
     element of a variation.  ``number`` is the move number written before the
     element (None when there was none) and ``number_dots`` its dots.
 
-    A node holds its ``variations`` and its ``parent``, so a tree is a web of
-    reference cycles (parent ↔ child).  :meth:`Game.close` breaks them when a game
-    is done with: the game is then freed the moment the last reference to it goes,
-    without the cyclic garbage collector (which otherwise costs about a tenth of
-    reading time and lets memory climb between its passes).  The command line and
-    the streaming runners close every game they finish; a game that is never closed
-    is freed by the collector, as any Python cycle is.
+    A node holds its ``variations`` and its ``parent``.  The nodes of a game the
+    reader made link to the game itself weakly (see :mod:`pdn_tools.pdn.ownership`),
+    so such a game is in no reference cycle: dropped, it unlinks its tree and
+    everything is freed at once, without the cyclic garbage collector.  A node below
+    them holds its parent with a plain reference.  :meth:`Game.close` breaks every
+    parent link at once.
     """
 
     __slots__ = (
         "_comments",
+        "_game",
         "_nags",
+        "_parent",
         "_starting_comments",
         "column",
         "fen",
@@ -123,7 +147,6 @@ class Node:
         "move",
         "number",
         "number_dots",
-        "parent",
         "placeholder",
         "raw",
         "variations",
@@ -141,8 +164,10 @@ class Node:
         column: int = 0,
     ) -> None:
         self.kind: NodeKind = kind
-        self.parent = parent
-        """The node this one follows (None for a root, or once its game is closed)."""
+        self._parent: Node | None = None
+        self._game: weakref.ReferenceType[Game] | None = None
+        if parent is not None:
+            self.parent = parent
         self.move = move
         self.placeholder = placeholder
         self.fen = fen
@@ -192,6 +217,35 @@ class Node:
         self._nags = value
 
     # -- navigation --------------------------------------------------------
+    @property
+    def parent(self) -> Node | None:
+        """The node this one follows (None for a root, or once its game is closed
+        or freed)."""
+        parent = self._parent
+        if parent is not None:
+            return parent
+        game = self._game
+        return game() if game is not None else None
+
+    @parent.setter
+    def parent(self, value: Node | None) -> None:
+        # A game that frees its own tree (the reader's) is linked to weakly: its
+        # nodes then keep no reference to it, and it is in no reference cycle.
+        if isinstance(value, Game) and value.frees_tree():
+            self._parent = None
+            self._game = weakref.ref(value)
+        else:
+            self._parent = value
+            self._game = None
+
+    def hold_parent(self) -> None:
+        """Make the link to the parent a plain reference (a game then stays alive
+        as long as this node does, as any Python object graph)."""
+        game = self._game
+        if game is not None:
+            self._parent = game()
+            self._game = None
+
     def add_variation(self, node: Node) -> Node:
         """Append *node* as a new alternative after this node and return it."""
         node.parent = self
@@ -282,24 +336,54 @@ class Node:
         return f"<Node {self.kind} {self.element_text()!r} at {self.line}:{self.column}>"
 
 
-@dataclass(slots=True)
+@final
 class Terminator:
     """The game terminator as written (``*``, ``2-0``, ``1/2-1/2`` ...)."""
 
-    text: str
-    line: int = 0
-    column: int = 0
+    __slots__ = ("column", "line", "text")
+
+    def __init__(self, text: str, line: int = 0, column: int = 0) -> None:
+        self.text = text
+        self.line = line
+        self.column = column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Terminator):
+            return NotImplemented
+        return (self.text, self.line, self.column) == (other.text, other.line, other.column)
+
+    def __repr__(self) -> str:
+        return f"Terminator(text={self.text!r}, line={self.line!r}, column={self.column!r})"
 
 
-@dataclass(slots=True)
+@final
 class Span:
     """Where a game lies in its file: 1-based lines, inclusive."""
 
-    start_line: int
-    start_column: int
-    end_line: int
+    __slots__ = ("end_line", "start_column", "start_line")
+
+    def __init__(self, start_line: int, start_column: int, end_line: int) -> None:
+        self.start_line = start_line
+        self.start_column = start_column
+        self.end_line = end_line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.start_line, self.start_column, self.end_line) == (
+            other.start_line,
+            other.start_column,
+            other.end_line,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Span(start_line={self.start_line!r}, start_column={self.start_column!r}, "
+            f"end_line={self.end_line!r})"
+        )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the reader's games (pdn/ownership.py)
 class Game(Node):
     """One game record: tags, the move tree, the terminator and the findings.
 
@@ -397,21 +481,27 @@ class Game(Node):
         """Record a finding on this game."""
         self.issues.append(issue)
 
+    def frees_tree(self) -> bool:
+        """Whether this game unlinks its tree itself when it is dropped, its nodes
+        holding it weakly (the reader's games: :mod:`pdn_tools.pdn.ownership`)."""
+        return False
+
     def close(self) -> None:
-        """Break the tree's parent links, so that the game is freed as soon as it is
-        dropped, without the cyclic garbage collector.
+        """Break the tree's parent links.
 
         The tree stays readable downwards — moves, variations, comments, findings
         and the writers — but ``parent`` is None on every node, and :meth:`Node.game`
-        and :meth:`Node.board` of a node raise ``ValueError``.  Call it on a game
-        read in a loop once it is done with (the command line does so for every
-        game); closing twice does nothing.
+        and :meth:`Node.board` of a node raise ``ValueError``.  The reader's games
+        need it no more (dropped, they free their tree themselves); a game built by
+        hand (``Game()``) with nodes added holds reference cycles until it is closed
+        or the cyclic garbage collector frees it.  Closing twice does nothing.
         """
         stack: list[Node] = [self]
         while stack:
             node = stack.pop()
             for child in node.variations:
-                child.parent = None
+                child._parent = None
+                child._game = None
                 stack.append(child)
 
     def node_at(self, ply: int) -> Node:
@@ -560,6 +650,28 @@ def _walk_line(first: Node, visitor: Visitor[Any]) -> None:
                 _walk_line(alternative, visitor)
                 visitor.end_variation(alternative)
         node = node.variations[0] if node.variations else None
+
+
+def tree_references(game: Game, held: list[Node], base: int) -> tuple[list[Node], list[int]]:
+    """Every node below *game* with the references to it its tree holds: its place in
+    its parent's ``variations``, its children's parent links, its entries in *held*
+    (references the game's replay state holds) and *base*.  What
+    :mod:`pdn_tools.pdn.ownership` compares with the nodes' reference counts when a
+    game is dropped."""
+    extra: dict[int, int] = {}
+    for other in held:
+        key = id(other)
+        extra[key] = extra.get(key, 0) + 1
+    nodes: list[Node] = []
+    expected: list[int] = []
+    stack: list[Node] = list(game.variations)
+    while stack:
+        node = stack.pop()
+        children = node.variations
+        nodes.append(node)
+        expected.append(base + 1 + len(children) + extra.get(id(node), 0))
+        stack.extend(children)
+    return nodes, expected
 
 
 class Extensions:

@@ -29,7 +29,7 @@ import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, final
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.archives import MAX_EXPANSION, damage, damaged_kind, decompressed, over_limit
@@ -108,7 +108,7 @@ def _stray_handler(codepage: str) -> str:
     return name
 
 
-@dataclass(slots=True)
+@final
 class Piece:
     """A line, or a piece of a very long line.
 
@@ -116,10 +116,30 @@ class Piece:
     within its line, ``ends_line`` whether a line end follows the piece.
     """
 
-    text: str
-    line: int
-    column: int
-    ends_line: bool
+    # A plain class: compiled, its constructor is native code (one is made per line).
+    __slots__ = ("column", "ends_line", "line", "text")
+
+    def __init__(self, text: str, line: int, column: int, ends_line: bool) -> None:
+        self.text = text
+        self.line = line
+        self.column = column
+        self.ends_line = ends_line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Piece):
+            return NotImplemented
+        return (self.text, self.line, self.column, self.ends_line) == (
+            other.text,
+            other.line,
+            other.column,
+            other.ends_line,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Piece(text={self.text!r}, line={self.line!r}, column={self.column!r}, "
+            f"ends_line={self.ends_line!r})"
+        )
 
 
 @dataclass(slots=True)

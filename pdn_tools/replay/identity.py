@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
-from pdn_tools.pdn.model import Game
+from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.options import ReplayResult
 
@@ -39,32 +39,41 @@ def _start(game: Game, replay: ReplayResult) -> str:
 def _moves(game: Game, replay: ReplayResult, plies: int | None = None) -> list[str]:
     """The main line: replayed moves in the standard notation, the others as written;
     with *plies*, only its first *plies* moves and placeholders (and the set-ups
-    before them)."""
-    replayed: dict[int, str] = {}
-    merged: set[int] = set()
-    if replay.replayed:
-        for record in replay.moves:
-            replayed[id(record.node)] = record.text
-            merged.update(id(node) for node in record.merged)
+    before them).
+
+    The replay's records follow the main line in order, so the line and the records
+    are walked side by side (a node is matched to the next record by identity): no
+    table of nodes is built.  Nodes merged into a record (a capture written jump by
+    jump) come after its node and are left out.
+    """
+    records = replay.moves if replay.replayed else []
+    count_records = len(records)
+    index = 0
+    merged: list[Node] = []
     out: list[str] = []
     count = 0
-    for node in game.mainline():
-        key = id(node)
-        if key in merged:
+    line = game.variations
+    while line:
+        node = line[0]
+        line = node.variations
+        if merged and any(other is node for other in merged):
             continue
         if node.kind != "setup":
             if plies is not None and count >= plies:
                 break
             count += 1
-        text = replayed.get(key)
-        if text is None:
-            if node.kind == "setup":
-                text = "/" + " ".join((node.fen or "").split()) + "/"
-            elif node.kind == "placeholder":
-                text = "--"
-            else:
-                text = node.element_text()
-        out.append(text)
+        if index < count_records and records[index].node is node:
+            record = records[index]
+            index += 1
+            if record.merged:
+                merged.extend(record.merged)
+            out.append(record.text)
+        elif node.kind == "setup":
+            out.append("/" + " ".join((node.fen or "").split()) + "/")
+        elif node.kind == "placeholder":
+            out.append("--")
+        else:
+            out.append(node.element_text())
     return out
 
 

@@ -92,8 +92,8 @@ _new_record = tuple.__new__
 compiled build without this and the index access to positions' fields)."""
 
 
-_SHORT_TEXTS: dict[str, dict[tuple[int, ...], str]] = {}
-"""Canonical texts of two-square moves by separator, then by square numbers (at most
+_SHORT_TEXTS: dict[str, dict[int, str]] = {}
+"""Canonical texts of two-square moves by separator, then by ``from << 8 | to`` (at most
 64 x 64 per separator): looked up on every fast-lane ply, where formatting two
 numbers would cost more."""
 
@@ -276,9 +276,10 @@ class _Replayer:
                         fast = quiet_move(position, frm, to)
                         texts, sep = quiet_texts, "-"
                     if fast is not None:
-                        text = texts.get(squares)
+                        key = frm << 8 | to  # an int key: no tuple to hash
+                        text = texts.get(key)
                         if text is None:
-                            text = texts[squares] = f"{frm}{sep}{to}"
+                            text = texts[key] = f"{frm}{sep}{to}"
                         if node.number is None or self.numbers(node, state, ply, in_var, squares):
                             self.play(node, (), state, fast, text, in_var, ply)
                         i += 1

@@ -16,7 +16,7 @@ from typing import Any
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.model import EXTENSIONS, Game, Node, ReadOptions
 from pdn_tools.pdn.reader import Source, read_games, read_string
-from pdn_tools.replay.options import ReplayOptions, ReplayResult
+from pdn_tools.replay.options import Mend, ReplayOptions, ReplayResult
 from pdn_tools.replay.replay import replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.rules import Board, FenError, Move, Position, parse_fen
@@ -41,6 +41,26 @@ class GameReplay:
         if self._resolution is None:
             self._resolution = resolve(game, self.result, self.default_variant)
         return self._resolution
+
+    def held_nodes(self) -> list[Node]:
+        """Every reference to a node of the game this state holds, once per
+        reference (a game the reader made counts them before it frees its tree:
+        :mod:`pdn_tools.pdn.ownership`)."""
+        held: list[Node] = []
+        result = self.result
+        if result is not None:
+            for record in result.moves:
+                held.append(record.node)
+                held.extend(record.merged)
+            for repair in result.repairs.values():
+                for edit in repair.edits:
+                    mend: Mend | None = edit
+                    while mend is not None:
+                        held.append(mend.node)
+                        mend = mend.second
+        if self._resolution is not None:
+            held.extend(self._resolution.merged.values())
+        return held
 
 
 def check_game(game: Game, options: ReplayOptions, *, strict: bool = False) -> ReplayResult | None:
