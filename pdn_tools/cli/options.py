@@ -40,6 +40,7 @@ from pdn_tools.collection.filters import (
     parse_tag_test,
 )
 from pdn_tools.pdn.archives import MAX_EXPANSION, MAX_MEMBERS
+from pdn_tools.pdn.dialects import DIALECTS
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.source import EncodingError, check_encoding
 from pdn_tools.replay.rule_options import (
@@ -49,7 +50,6 @@ from pdn_tools.replay.rule_options import (
     rule_values,
 )
 from pdn_tools.report.selection import Selection, SelectionError, parse_prefixes
-from pdn_tools.pdn.dialects import DIALECTS
 from pdn_tools.rules import Variant, variant_by_name, variants
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import DEFAULT_EXCLUDE, PatternError, Patterns, WalkOptions

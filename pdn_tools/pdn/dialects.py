@@ -121,6 +121,8 @@ VARIANT_TITLES: dict[str, str] = {
 """Variants that exist only in producers' dialects (no rules profile: not replayed)."""
 
 _ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
+#: An algebraic square in a FEN's side field (after the colour letter and commas).
+_FEN_ALGEBRAIC = re.compile(r"[,:]\s*[WB]?\s*K?[a-h][1-8]")
 _SQUARE_LIST = re.compile(r"(K?)(\d+)(?:-(\d+))?")
 
 
@@ -182,6 +184,7 @@ def read_dialect(game: Game, options: ReadOptions) -> None:
     and each one is said in a finding."""
     forced = options.dialect
     if forced == "none":
+        _silent_variant(game, options)
         return
     producer = forced if forced is not None else recognise(game)
     game.producer = producer
@@ -194,6 +197,89 @@ def read_dialect(game: Game, options: ReadOptions) -> None:
     elif producer == "playstrategy":
         _playstrategy(game)
     _unsettled_numbers(game)
+    _silent_variant(game, options)
+
+
+#: Fewest men of each side for a position without kings to count as an opening
+#: ballot (the start position with a few men taken off and a few moves played).
+BALLOT_MEN = 9
+
+
+def _silent_variant(game: Game, options: ReadOptions) -> None:
+    """Decide the variant of a record without GameType and without moves from its FEN
+    (W64): the reader's guess (W27) needs moves, so such records stayed unknown.
+
+    On the numeric 8x8 board an opening ballot (no kings, at least
+    :data:`BALLOT_MEN` men a side) starts a game, so its side to move is the first
+    mover: Black is English draughts, White Italian.  Another position on that board
+    is English when the record is CheckerBoard's (English is the game it writes
+    without GameType).  A 10x10 position is international draughts.  The replay
+    treats the decision as the reader's guess: a FEN that does not fit it drops the
+    findings and the game counts as not replayed, never as an error.
+    """
+    if game.variant != "unknown" or options.variant is not None or game.variations:
+        return
+    if _tag(game, "GameType") is not None:
+        return
+    fen = _tag(game, "FEN")
+    sides = _fen_sides(fen.value) if fen is not None else None
+    if fen is None or sides is None:
+        return
+    turn, pieces = sides
+    if not pieces:
+        return
+    highest = max(n for _, _, n in pieces)
+    if 32 < highest <= 50:
+        game.variant = "international"
+        reason = f"a 10x10 position (squares up to {highest}): read as international draughts"
+    elif highest <= 32:
+        men = {c: sum(1 for side, king, _ in pieces if side == c and not king) for c in "WB"}
+        kings = any(king for _, king, _ in pieces)
+        if not kings and min(men.values()) >= BALLOT_MEN and turn in ("W", "B"):
+            game.variant = "english" if turn == "B" else "italian"
+            first = "Black" if turn == "B" else "White"
+            reason = (
+                f"an opening ballot on the 8x8 board ({men['W']} men v {men['B']}, no kings) "
+                f"with {first} to move, the first mover of "
+                + (
+                    "English draughts (Italian starts with White): read as English"
+                    if turn == "B"
+                    else "Italian draughts (English starts with Black): read as Italian"
+                )
+            )
+        elif game.producer == "checkerboard":
+            game.variant = "english"
+            reason = (
+                "a position on the 8x8 board in a record as CheckerBoard writes them, "
+                "which is English draughts unless the record says otherwise: read as English"
+            )
+        else:
+            return
+    else:
+        return
+    _said(game, "W64", f"no GameType tag; the FEN is {reason}", fen)
+
+
+def _fen_sides(value: str) -> tuple[str, list[tuple[str, bool, int]]] | None:
+    """The side to move and the pieces (colour, king, square) of a numeric FEN; None
+    when it is not one (algebraic squares, no side fields)."""
+    fields = [f.strip() for f in value.strip().rstrip(".").split(":")]
+    if len(fields) < 2 or _FEN_ALGEBRAIC.search(value):
+        return None
+    turn = fields[0].upper()
+    pieces: list[tuple[str, bool, int]] = []
+    for part in fields[1:]:
+        if not part or part[0].upper() not in "WB":
+            continue
+        colour = part[0].upper()
+        for item in part[1:].split(","):
+            match = _SQUARE_LIST.fullmatch(item.strip())
+            if match is None:
+                continue
+            king, first, last = match.group(1) == "K", int(match.group(2)), match.group(3)
+            end = int(last) if last is not None else first
+            pieces.extend((colour, king, n) for n in range(first, min(end, 100) + 1))
+    return turn, pieces
 
 
 def _said(game: Game, code: str, message: str, where: Tag | None) -> None:
@@ -218,7 +304,9 @@ def _drop(game: Game, code: str, where: Tag | None) -> None:
     if where is None:
         return
     game.issues[:] = [
-        i for i in game.issues if not (i.code == code and (i.line, i.column) == (where.line, where.column))
+        i
+        for i in game.issues
+        if not (i.code == code and (i.line, i.column) == (where.line, where.column))
     ]
 
 
@@ -242,7 +330,11 @@ def _py_draughts(game: Game, forced: bool) -> None:
     if named is None and number == 23:
         named = (23, "english")  # the number alone, when the dialect is forced
     if named is None:
-        if forced and number is not None and number not in {n for n, _ in PY_DRAUGHTS_VARIANTS.values()}:
+        if (
+            forced
+            and number is not None
+            and number not in {n for n, _ in PY_DRAUGHTS_VARIANTS.values()}
+        ):
             _said(
                 game,
                 "W65",
@@ -268,7 +360,9 @@ def _py_draughts(game: Game, forced: bool) -> None:
             "W60",
             f"py-draughts writes {VARIANT_TITLES[meant]} with the GameType of its base "
             f"variant ({number}) and Variant {variant_tag.value.strip()!r}: read as "
-            f"{meant}" if variant_tag is not None else f"read as {meant}",
+            f"{meant}"
+            if variant_tag is not None
+            else f"read as {meant}",
             gametype,
         )
     result = _tag(game, "Result")
@@ -418,7 +512,7 @@ def _board_squares(game: Game) -> int | None:
     numbers: list[int] = []
     fen = _tag(game, "FEN")
     if fen is not None:
-        if _ALGEBRAIC.search(fen.value):
+        if _FEN_ALGEBRAIC.search(fen.value):
             numbers.append(32)
         numbers.extend(int(n) for n in re.findall(r"\d+", fen.value))
     for node in _nodes(game):

@@ -1052,10 +1052,11 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
 
 
 def _inferred(game: Game) -> bool:
-    """Whether the game's variant was inferred by the reader (no GameType tag, W27)."""
-    return any(i.code == "W27" and "inferred" in i.message for i in game.issues) and not any(
-        standard_name(t.name) == "GameType" for t in game.tags
-    )
+    """Whether the game's variant was inferred by the reader (no GameType tag: W27, or
+    W64 for a record decided from its FEN alone)."""
+    return any(
+        (i.code == "W27" and "inferred" in i.message) or i.code == "W64" for i in game.issues
+    ) and not any(standard_name(t.name) == "GameType" for t in game.tags)
 
 
 def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Variant | None:
