@@ -345,11 +345,13 @@ def _py_draughts(game: Game, forced: bool) -> None:
     meant = named[1]
     if number == 23 and meant == "english":
         game.variant = "english"
+        if gametype is not None:
+            gametype.value = "21"  # the record now says what it means: written as read
         _said(
             game,
             "W60",
             "py-draughts writes GameType 23 (pool in the PDN table) for American checkers: "
-            "read as English draughts (21)",
+            "read as English draughts, GameType 21",
             gametype,
         )
         _turn_board(game)
