@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from pdn_tools.diagnostics import Issue
+from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.model import Game, Node, ReadOptions, Tag
 from pdn_tools.pdn.tags import standard_name
 
@@ -182,6 +182,13 @@ def read_dialect(game: Game, options: ReadOptions) -> None:
     """Recognise the producer of *game* (or take ``options.dialect``) and read the
     record in its dialect: ``game.producer`` is set, the readings are made on the tree
     and each one is said in a finding."""
+    known = {id(issue) for issue in game.issues}
+    _read(game, options)
+    if options.strict:  # a dialect reading is no PDN 3.0: an error (W64 stays info)
+        escalate([issue for issue in game.issues if id(issue) not in known])
+
+
+def _read(game: Game, options: ReadOptions) -> None:
     forced = options.dialect
     if forced == "none":
         _silent_variant(game, options)
