@@ -184,6 +184,10 @@ def test_fen_only_ballots_are_decided_by_the_side_to_move() -> None:
     # a problem position in a record as CheckerBoard writes them: English
     problem = one('[Black "Red"]\n[White "White"]\n[FEN "W:W31,27,19:B17,12,5"]\n0-1')
     assert problem.variant == "english" and codes(problem) == ["W64"]
+    # ... even one with the men of a ballot and White to move (an English problem)
+    many = '[FEN "W:W21,22,23,24,25,26,27,28,29:B1,2,3,4,5,6,7,8,9"]\n0-1'
+    assert one('[Black "Red"]\n[White "White"]\n' + many).variant == "english"
+    assert one(many).variant == "italian"
     # 10x10: international; algebraic squares: no decision
     assert one('[FEN "W:W31-50:B1-20"] *').variant == "international"
     assert one('[FEN "W:Wa1,c3:Bh8"] *').variant == "unknown"

@@ -242,7 +242,15 @@ def _silent_variant(game: Game, options: ReadOptions) -> None:
     elif highest <= 32:
         men = {c: sum(1 for side, king, _ in pieces if side == c and not king) for c in "WB"}
         kings = any(king for _, king, _ in pieces)
-        if not kings and min(men.values()) >= BALLOT_MEN and turn in ("W", "B"):
+        tagged = game.producer == "checkerboard" and _tag(game, "Black") is not None
+        if tagged:
+            game.variant = "english"
+            reason = (
+                "a position on the 8x8 board in a record as CheckerBoard writes them "
+                "(Black before White), which is English draughts unless the record says "
+                "otherwise: read as English"
+            )
+        elif not kings and min(men.values()) >= BALLOT_MEN and turn in ("W", "B"):
             game.variant = "english" if turn == "B" else "italian"
             first = "Black" if turn == "B" else "White"
             reason = (
