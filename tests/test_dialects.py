@@ -153,6 +153,20 @@ def test_unsettled_numbers_are_decided_by_the_board() -> None:
     assert "W60" not in codes(one('[GameType "29"]\n1. c3-d4 f6-g5 *\n'))
 
 
+def test_fen_forms() -> None:
+    # the doubled turn of older py-draughts releases
+    game = one('[GameType "20"]\n[FEN "W:W:W31,32:B1,2"]\n1. 31-27 *\n')
+    assert codes(game) == ["W62"] and game.tag("FEN") == "W:W31,32:B1,2"
+    assert "W26" in codes(
+        one('[GameType "20"]\n[FEN "W:W:W31,32:B1,2"]\n1. 31-27 *\n', dialect="none")
+    )
+    # algebraic squares in an English FEN: read on the algebraic grid, and said
+    english = one('[GameType "21"]\n[FEN "B:Wa1,c3:Bd6,f8"]\n*\n')
+    assert codes(english) == ["W62"] and errors(english) == []
+    # ... but not in a Russian one, where they are PDN
+    assert codes(one('[GameType "25"]\n[FEN "W:Wa1,c3:Bd6,f8"]\n*\n')) == []
+
+
 def test_forced_dialect_that_does_not_fit_is_said() -> None:
     game = one('[GameType "21"]\n1. 11-15 24-19 *\n', dialect="py-draughts")
     assert "W65" in codes(game) and game.variant == "english" and errors(game) == []

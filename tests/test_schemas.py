@@ -91,7 +91,7 @@ def test_every_json_output_of_the_samples_is_valid(tmp_path: Path) -> None:
     assert errors("game", games) == []
     assert errors("report", records) == []
     assert any(r["game"] == 0 for r in records)  # the file record of an empty file
-    assert any(o["outcome"] for o in games) and any(r["gametype"] is None for r in records)
+    assert any(o["outcome"] for o in games) and any(o["gametype"] is None for o in games)
 
 
 @pytest.mark.corpus

@@ -168,7 +168,12 @@ def recognise(game: Game) -> str | None:
     if gametype is None:
         if "Black" in names and "White" in names and names.index("Black") < names.index("White"):
             return "checkerboard"
-        if names == ["FEN"] and not game.variations and game.tags[0].value.strip()[:1] in "WB":
+        value = game.tags[0].value if names == ["FEN"] else ""
+        if (
+            value.strip()[:1] in ("W", "B")
+            and not game.variations
+            and not _FEN_ALGEBRAIC.search(value)
+        ):
             return "checkerboard"
     if "DamboTopLine" in names or "WhiteUrl" in names:
         return "toernooibase"
@@ -204,7 +209,41 @@ def _read(game: Game, options: ReadOptions) -> None:
     elif producer == "playstrategy":
         _playstrategy(game)
     _unsettled_numbers(game)
+    _fen_forms(game)
     _silent_variant(game, options)
+
+
+_DOUBLED_TURN = re.compile(r"^\s*([WB?])\s*:\s*([WB?])\s*:(?=\s*[WB])", re.IGNORECASE)
+#: Variants whose PDN squares are numbers on an 8x8 board (notation N in the table).
+_NUMERIC_8X8 = frozenset({"english", "italian", "pool", "spanish", "portuguese", "thai"})
+
+
+def _fen_forms(game: Game) -> None:
+    """FEN forms of producers (W62): the doubled turn of older py-draughts releases,
+    read as one; algebraic squares in a numeric 8x8 variant's FEN, read on the
+    algebraic grid of that board."""
+    fen = _tag(game, "FEN")
+    if fen is None:
+        return
+    doubled = _DOUBLED_TURN.match(fen.value)
+    if doubled is not None and doubled.group(1).upper() == doubled.group(2).upper():
+        written = fen.value
+        fen.value = fen.value[: doubled.start(2)] + fen.value[doubled.end() :].lstrip()
+        _said(
+            game,
+            "W62",
+            f"FEN {written!r} repeats its side to move, as older py-draughts releases "
+            f"write it: read as {fen.value!r}",
+            fen,
+        )
+    if game.variant in _NUMERIC_8X8 and _FEN_ALGEBRAIC.search(fen.value):
+        _said(
+            game,
+            "W62",
+            f"FEN {fen.value!r} names algebraic squares in a {game.variant} record, whose "
+            "squares PDN numbers: read on the algebraic grid of the 8x8 board",
+            fen,
+        )
 
 
 #: Fewest men of each side for a position without kings to count as an opening
