@@ -23,21 +23,27 @@ Everything here is a matter of the record, not of the rules: the reader's layer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.model import Game, Node, ReadOptions, Tag
 from pdn_tools.pdn.tags import standard_name
 
 
-@dataclass(frozen=True, slots=True)
 class Producer:
     """A program whose records can be recognised: its name (``--dialect NAME``), what
-    it is, and how its records are recognised."""
+    it is, and how its records are recognised.  (A plain class: the command line
+    imports this module as it starts, and a dataclass costs more to make.)"""
 
-    name: str
-    title: str
-    fingerprint: str
+    __slots__ = ("fingerprint", "name", "title")
+
+    def __init__(self, name: str, title: str, fingerprint: str) -> None:
+        self.name = name
+        self.title = title
+        self.fingerprint = fingerprint
+
+    def __repr__(self) -> str:
+        return f"Producer({self.name!r})"
 
 
 PRODUCERS: dict[str, Producer] = {
