@@ -25,6 +25,7 @@ SOURCES = [
     for folder in ("pdn_tools", "docs", "grammar", "tests", "benchmarks", "build_support")
     for path in sorted((ROOT / folder).rglob("*"))
     if path.suffix in {".py", ".md", ".lark", ".js", ".css", ".toml", ".json"}
+    and ".venvs" not in path.parts  # the peers' environments (benchmarks/peers.py)
 ] + [ROOT / "README.md"]
 
 

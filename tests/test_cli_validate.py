@@ -52,6 +52,7 @@ def test_jsonl_schema_and_order(tmp_path: Path) -> None:
         "draws",
         "replayed",
         "final_fen",
+        "producer",
     }
     assert (first["gametype"], first["outcome"], len(first["game_id"])) == (20, "white", 16)
     assert (first["line"], first["plies"], first["result"], first["status"]) == (1, 2, "2-0", "ok")

@@ -32,6 +32,7 @@ SETTINGS: dict[str, str] = {
     "ignore": "ignore",
     "fail-on": "fail_on",
     "variant": "variant",
+    "dialect": "dialect",
     "strict": "strict",
     "encoding": "encoding",
     "max-game-size": "max_game_size",

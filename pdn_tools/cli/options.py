@@ -40,6 +40,7 @@ from pdn_tools.collection.filters import (
     parse_tag_test,
 )
 from pdn_tools.pdn.archives import MAX_EXPANSION, MAX_MEMBERS
+from pdn_tools.pdn.dialects import DIALECTS
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.source import EncodingError, check_encoding
 from pdn_tools.replay.rule_options import (
@@ -181,6 +182,13 @@ def reading_options(func: F) -> F:
                 "Variant of games without a GameType tag: {variants}.  Aliases and "
                 "GameType numbers work too, in any letter case; a site profile also "
                 "replaces GameType 20.",
+            ),
+            click.option(
+                "--dialect",
+                type=click.Choice(DIALECTS, case_sensitive=False),
+                default=None,
+                help="Read every game in this producer's dialect instead of recognising "
+                "the producer per game; none: read by PDN 3.0 alone.",
             ),
             click.option(
                 "--max-game-size",
@@ -757,6 +765,7 @@ def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, 
         strict=kwargs.pop("strict"),
         encoding=kwargs.pop("encoding"),
         variant=kwargs.pop("variant"),
+        dialect=_lower(kwargs.pop("dialect", None)),
         max_game_chars=kwargs.pop("max_game_size"),
         max_depth=kwargs.pop("max_depth"),
         max_expansion=kwargs.pop("max_expansion"),
@@ -781,6 +790,11 @@ def _configured(ctx: click.Context, func: Callable[..., Any], kwargs: dict[str, 
             "--jobs and --dask exclude each other (--dask local:N runs N workers)", ctx
         )
     return func(common=common, **kwargs)
+
+
+def _lower(value: str | None) -> str | None:
+    """A choice given in any letter case, as its name (``--dialect PY-DRAUGHTS``)."""
+    return value.lower() if value is not None else None
 
 
 def selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Selection:

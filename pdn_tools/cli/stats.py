@@ -26,7 +26,7 @@ from pdn_tools.report.base import game_report
 from pdn_tools.report.stats import StatsReport
 
 
-@click.command(short_help="Count games, plies, results, variants and finding codes.")
+@click.command(short_help="Count games, results, variants, producers and finding codes.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
     "--format",

@@ -399,6 +399,7 @@ class Game(Node):
         "index",
         "issues",
         "preamble",
+        "producer",
         "replay_state",
         "source",
         "span",
@@ -417,6 +418,8 @@ class Game(Node):
         self.index: int = 0
         self.span: Span = Span(0, 0, 0)
         self.variant: str = "unknown"
+        self.producer: str | None = None
+        """The program that wrote the record, when recognised (docs/dialects.md)."""
         self.source: str | None = None
         self.draws: list[DrawEvent] = []
         """Draw conditions the replay found on the game (empty until replayed)."""
@@ -568,6 +571,9 @@ class ReadOptions:
     """The most bytes compressed data may expand to per compressed byte (beyond
     16 MiB); the rest of such a file is reported (E11) and not read."""
     variant: str | None = None
+    dialect: str | None = None
+    """The producer whose dialect every game is read in (``--dialect``); None: the
+    producer is recognised per game, ``"none"``: no dialect is read."""
     extra: dict[str, str] = field(default_factory=dict)
     keep_source: bool = False
     """Keep each game's text as read on :attr:`Game.source` (None for a game over

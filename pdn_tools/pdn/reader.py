@@ -22,6 +22,7 @@ from typing import IO, BinaryIO
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.archives import open_input, path_of_name
 from pdn_tools.pdn.build import build_game
+from pdn_tools.pdn.dialects import read_dialect
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.records import Outcome, Record, records
 from pdn_tools.pdn.source import Decoding, read_pieces
@@ -123,6 +124,7 @@ def record_game(record: Record, opts: ReadOptions, name: str) -> Game:
     chunk = record.chunk
     try:
         game = build_game(chunk, opts)
+        read_dialect(game, opts)  # the producer's meaning (docs/dialects.md)
     except Exception as exc:  # a bug must cost one game, never the file
         game = Game()
         game.add_issue(

@@ -1038,36 +1038,44 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     replayer.result.variant = variant.name
     replayer.result.start_fen = write_fen(start)
     replayer.run(start)
-    if guessed and any(i.level is Severity.ERROR for i in replayer.issues):
+    fits: list[Variant] = []
+    failed = any(i.level is Severity.ERROR for i in replayer.issues)
+    if failed and _inferred(game):
+        fits = _clean_variants(game, variant, opts)
+        if len(fits) == 1:
+            # The tags are silent and the moves fit one variant only: it decides (W64).
+            return _decided(game, variant, fits[0], replayer, opts)
+    if guessed and failed:
         # The guess is the likelier culprit than the record: report nothing.
         return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
     found = sorted(replayer.issues, key=lambda i: (i.line, i.column))
-    if replayer.result.stop is not None and _inferred(game):
-        hint = _other_variant(game, variant, opts)
-        if hint is not None:
-            first = next(i for i in found if i.level is Severity.ERROR)
-            found.insert(found.index(first) + 1, _fits_other(first, hint))
+    if replayer.result.stop is not None and fits:
+        first = next(i for i in found if i.level is Severity.ERROR)
+        found.insert(found.index(first) + 1, _fits_other(first, fits[0]))
     game.issues.extend(found)
     game.draws = replayer.result.draws
     return replayer.result
 
 
 def _inferred(game: Game) -> bool:
-    """Whether the game's variant was inferred by the reader (no GameType tag, W27)."""
-    return any(i.code == "W27" and "inferred" in i.message for i in game.issues) and not any(
-        standard_name(t.name) == "GameType" for t in game.tags
-    )
+    """Whether the game's variant was inferred by the reader (no GameType tag: W27, or
+    W64 for a record decided from its FEN alone)."""
+    return any(
+        (i.code == "W27" and "inferred" in i.message) or i.code == "W64" for i in game.issues
+    ) and not any(standard_name(t.name) == "GameType" for t in game.tags)
 
 
-def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Variant | None:
-    """The first other variant with a GameType on *tried*'s board under which the main
-    line replays to its end without an error, or None.
+def _clean_variants(game: Game, tried: Variant, options: ReplayOptions) -> list[Variant]:
+    """The other variants with a GameType on *tried*'s board under which the main line
+    replays to its end without an error: none, one, or the first two (enough to know
+    that no single one decides).
 
-    Only asked for games whose inferred variant stopped the main line: the reader
-    guesses from the first moves, and a record of, say, Frisian draughts without its
-    GameType tag looks international until its first orthogonal capture.
+    Only asked for games whose inferred variant found an error: the reader guesses from
+    the first moves, and a record of, say, Frisian draughts without its GameType tag
+    looks international until its first orthogonal capture.
     """
     quiet = replace(options, draws=False, lookahead=False, repair_hints=False)
+    out: list[Variant] = []
     for other in variants():
         if other is tried or other.gametype is None or other.board != tried.board:
             continue
@@ -1077,8 +1085,44 @@ def _other_variant(game: Game, tried: Variant, options: ReplayOptions) -> Varian
         trial = _Replayer(game, other, quiet)
         trial.run(start)
         if trial.result.stop is None and not any(i.level is Severity.ERROR for i in trial.issues):
-            return other
-    return None
+            out.append(other)
+            if len(out) == 2:
+                break
+    return out
+
+
+def _decided(
+    game: Game, guessed: Variant, other: Variant, failed: _Replayer, options: ReplayOptions
+) -> ReplayResult:
+    """Replay *game* as *other*, the one variant its moves fit, and say so (W64): its
+    tags are silent, the reader's guess *guessed* found an error (*failed*)."""
+    issues: list[Issue] = []
+    start, _ = _start_position(game, other, issues)
+    assert start is not None  # _clean_variants replayed it from there
+    replayer = _Replayer(game, other, options)
+    replayer.issues = issues
+    replayer.result.variant = other.name
+    replayer.result.start_fen = write_fen(start)
+    replayer.run(start)
+    first = min(
+        (i for i in failed.issues if i.level is Severity.ERROR), key=lambda i: (i.line, i.column)
+    )
+    where = f"at ply {first.ply}" if first.ply is not None else f"at {first.line}:{first.column}"
+    game.issues.append(
+        Issue(
+            "W64",
+            f"no GameType tag; the moves do not replay as {guessed.name} draughts, the "
+            f"guess from the first moves ({first.code} {where}), and replay without error "
+            f"as {other.name} draughts (GameType {other.gametype}) alone of the variants "
+            f"on that board: read as {other.name}",
+            game.span.start_line,
+            game.span.start_column,
+        )
+    )
+    game.variant = other.name
+    game.issues.extend(sorted(replayer.issues, key=lambda i: (i.line, i.column)))
+    game.draws = replayer.result.draws
+    return replayer.result
 
 
 def _fits_other(error: Issue, other: Variant) -> Issue:

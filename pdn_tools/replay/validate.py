@@ -89,10 +89,15 @@ def check_game(game: Game, options: ReplayOptions, *, strict: bool = False) -> R
 
 
 def _options(
-    variant: str | None, strict: bool, encoding: str | None, rule_options: dict[str, Any]
+    variant: str | None,
+    strict: bool,
+    encoding: str | None,
+    rule_options: dict[str, Any],
+    dialect: str | None = None,
 ) -> tuple[ReadOptions, ReplayOptions]:
     replay_options = ReplayOptions(variant=variant, **rule_options)
-    return ReadOptions(strict=strict, variant=variant, encoding=encoding), replay_options
+    read = ReadOptions(strict=strict, variant=variant, encoding=encoding, dialect=dialect)
+    return read, replay_options
 
 
 def validate(
@@ -102,6 +107,7 @@ def validate(
     strict: bool = False,
     encoding: str | None = None,
     name: str | None = None,
+    dialect: str | None = None,
     **rule_options: Any,
 ) -> Iterator[Game]:
     """Read the games of *source* and replay each one, streaming, as ``pdn validate``.
@@ -111,11 +117,13 @@ def validate(
     without a GameType tag (and a site profile for those that say 20); *strict* makes
     every deviation from PDN 3.0 an error; *rule_options* are fields of
     :class:`~pdn_tools.replay.options.ReplayOptions` (``draws=False``,
-    ``ip04_repetition_includes_side_to_move=False``, …).  Each game's ``issues`` hold
+    ``ip04_repetition_includes_side_to_move=False``, …); *dialect* reads every game in
+    that producer's dialect (``"none"``: in none; default: recognised per game,
+    docs/dialects.md).  Each game's ``issues`` hold
     the reading and replay findings in the order ``pdn validate`` reports them, its
     ``draws`` the draw events; ``node.board()`` gives the position after any node.
     """
-    read_options, replay_options = _options(variant, strict, encoding, rule_options)
+    read_options, replay_options = _options(variant, strict, encoding, rule_options, dialect)
     for game in read_games(source, read_options, name=name):
         yield _replayed(game, replay_options, strict)
 
@@ -126,10 +134,11 @@ def validate_string(
     variant: str | None = None,
     strict: bool = False,
     name: str = "<string>",
+    dialect: str | None = None,
     **rule_options: Any,
 ) -> list[Game]:
     """All games of a PDN string, read and replayed (see :func:`validate`)."""
-    read_options, replay_options = _options(variant, strict, None, rule_options)
+    read_options, replay_options = _options(variant, strict, None, rule_options, dialect)
     return [_replayed(g, replay_options, strict) for g in read_string(text, read_options, name)]
 
 

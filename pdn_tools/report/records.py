@@ -23,13 +23,15 @@ def game_record(game: Game, replay: ReplayResult | None = None) -> dict[str, Any
     The keys every JSON output shares (:func:`pdn_tools.replay.summary.game_head`:
     ``plies`` counts the main-line half-moves replayed when the game was replayed,
     else those read) and the report's own: the first ``line``, ``draws``,
-    ``replayed`` (which of the two ``plies`` counts) and ``final_fen``.
+    ``replayed`` (which of the two ``plies`` counts), ``final_fen`` and ``producer``
+    (the program recognised as the record's writer, docs/dialects.md).
     """
     record = game_head(game, replay)
     record["line"] = game.span.start_line
     record["draws"] = [dict(d) for d in replay.draws] if replay is not None else []
     record["replayed"] = replay is not None and replay.replayed
     record["final_fen"] = replay.final_fen if replay is not None else None
+    record["producer"] = game.producer
     return record
 
 
@@ -52,6 +54,7 @@ def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
         "draws": [],
         "replayed": False,
         "final_fen": None,
+        "producer": None,
     }
 
 

@@ -1,4 +1,5 @@
-"""Collection statistics: games, plies, results, variants, finding codes and copies.
+"""Collection statistics: games, plies, results, variants, producers, finding codes
+and copies.
 
 Counted per file and over the whole run from the same per-game records that
 ``pdn validate`` reports, so the two commands always agree.  A game counts as a
@@ -41,6 +42,8 @@ class Stats:
     """Games that are copies of a game met earlier in the run."""
     results: Counter[str] = field(default_factory=Counter)
     variants: Counter[str] = field(default_factory=Counter)
+    producers: Counter[str] = field(default_factory=Counter)
+    """Games by the program recognised as their writer (docs/dialects.md)."""
     codes: Counter[str] = field(default_factory=Counter)
     severities: Counter[str] = field(default_factory=Counter)
 
@@ -60,6 +63,9 @@ class Stats:
         self.plies += int(record["plies"])
         self.results[str(record["result"]) if record["result"] is not None else "none"] += 1
         self.variants[str(record["variant"])] += 1
+        producer = record.get("producer")
+        if producer is not None:
+            self.producers[str(producer)] += 1
 
     def merge(self, other: Stats) -> None:
         """Add the counts of *other* (one file) to these (the total)."""
@@ -70,6 +76,7 @@ class Stats:
         self.duplicates += other.duplicates
         self.results.update(other.results)
         self.variants.update(other.variants)
+        self.producers.update(other.producers)
         self.codes.update(other.codes)
         self.severities.update(other.severities)
 
@@ -87,6 +94,7 @@ class Stats:
                 "duplicates": self.duplicates,
                 "results": dict(sorted(self.results.items())),
                 "variants": dict(sorted(self.variants.items())),
+                "producers": dict(sorted(self.producers.items())),
                 "codes": dict(sorted(self.codes.items())),
                 "severities": {k: self.severities[k] for k in ("error", "warning", "info")},
             }
@@ -114,6 +122,7 @@ class Stats:
             copies,
             f"  results   {_count_text(self.results)}",
             f"  variants  {_count_text(self.variants)}",
+            f"  producers {_count_text(self.producers)}",
             f"  codes     {_count_text(self.codes)}",
         ]
         if self.is_total and self.filtered is not None:

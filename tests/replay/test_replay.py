@@ -553,17 +553,17 @@ FRISIAN_MOVES = (
 )
 
 
-def test_w37_names_the_variant_a_tagless_record_fits() -> None:
+def test_the_one_variant_a_tagless_record_fits_decides() -> None:
     # A Frisian game without its GameType tag is inferred as international; its
     # capture 14x25 (14x34x25: straight down a column over 24, then over 30) is
-    # illegal there: ply 6 stops the replay.
+    # illegal there (E05 at ply 6), and Frisian alone of the 10x10 variants replays
+    # it: Frisian decides, said in W64 after the reader's guess (W27).
     game, result, issues = run(FRISIAN_MOVES)
-    assert game.variant == "international" and result.stop is not None
-    assert codes(issues) == ["E05", "W37"]
-    error, hint = issues
-    assert "frisian" in hint.message and "GameType 40" in hint.message
-    assert (hint.line, hint.column, hint.ply) == (error.line, error.column, error.ply)
-    # With the tag the same moves are legal, and nothing is hinted.
+    assert game.variant == "frisian" and result.completed and result.variant == "frisian"
+    assert codes(issues) == ["W64"]
+    assert "E05 at ply 6" in issues[0].message and "GameType 40" in issues[0].message
+    assert [i.code for i in game.issues if i.code in ("W27", "W64")] == ["W27", "W64"]
+    # With the tag the same moves are legal, and nothing is said.
     _, result, issues = run('[GameType "40"]\n' + FRISIAN_MOVES)
     assert result.completed and issues == []
 

@@ -157,7 +157,9 @@ def test_every_move_finding_of_the_sample_corpus_has_its_board(tmp_path: Path) -
         assert [a[1][0] for a in board[3] if a[0] == "red"] == [ends[0]]
         assert [a[1][-1] for a in board[3] if a[0] == "red"] == [ends[-1]]
         seen += 1
-    assert seen >= 6
+    assert (
+        seen >= 5
+    )  # the move findings of the samples (a Frisian game without GameType is read as Frisian)
 
 
 def test_select_ignore_and_fail_on_as_validate(tmp_path: Path) -> None:
@@ -193,7 +195,7 @@ def test_info_findings_are_listed_with_info_only(tmp_path: Path) -> None:
     assert codes(page(full)).count("W27") == 20
     text = plain.read_text(encoding="utf-8")
     assert 'W27 <span class="unlisted">(not listed)</span>' in text
-    assert '<li class="info"><b>25</b>info</li>' in text  # counted all the same
+    assert '<li class="info"><b>27</b>info</li>' in text  # counted all the same
 
 
 def test_hostile_text_stays_text(tmp_path: Path) -> None:
