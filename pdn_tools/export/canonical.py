@@ -151,6 +151,10 @@ class _Writer(Visitor[None]):
         self.saved: list[tuple[_Counter, _Counter]] = []
         self.target: Target | None = None
         self.form: Form | None = None
+        self.result_token = "*"
+        """The result the game is written with (for a target)."""
+        self.paired = 0
+        """Plies written so far, for a target that numbers plies in pairs."""
 
     # -- small pieces ----------------------------------------------------------
     def comments(self, comments: list[Comment]) -> None:
@@ -195,7 +199,11 @@ class _Writer(Visitor[None]):
             self.interrupted = True
         else:
             number = ""
-            if counter.first:
+            if self.target is not None and self.target.paired:
+                if self.paired % 2 == 0:
+                    number = f"{self.paired // 2 + 1}. "
+                self.paired += 1
+            elif counter.first:
                 number = f"{counter.number}. "
             elif self.interrupted:
                 number = f"{counter.number}... "
@@ -210,6 +218,8 @@ class _Writer(Visitor[None]):
                     path = canonical_path(resolved.move, variant)
                     text = move_text(text, resolved.move, variant, self.target, self.form, path)
                     text = _unmistakable(text)
+                    if self.target.result_prefix_padded and text.startswith(self.result_token):
+                        text = "0" + text
                 else:
                     text = _unmistakable(text)  # marks are not written for a target
             else:
@@ -310,9 +320,13 @@ def write_canonical(
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
     target = TARGETS[opts.target] if opts.target is not None else None
+    style = result_style(game)
     if target is not None:
         writer.target = target
         writer.form = target.form(written_variant(game, res))
+        if target.results == "international":
+            style = "international"
+        writer.result_token = styled_result(game.result or "*", style) or "*"
     out = writer.out
     if not opts.strip_comments and (target is None or target.comments):
         for comment in game.preamble:
@@ -325,12 +339,9 @@ def write_canonical(
     if game.variations:
         writer.counter = _start_counter(game, first_mover)
         game.accept(writer)  # alternatives to the first move too
-    style = result_style(game)
     tagged = game
     if target is not None:
-        if target.results == "international":
-            style = "international"
-        end = styled_result(game.result or "*", style) or "*"
+        end = writer.result_token
         tagged = Game()
         tagged.tags = target_tags(game, target, writer.form, res.variant)
         tagged.tags = _result_tags(tagged, end)

@@ -64,6 +64,14 @@ class Target:
     """FEN items may be ranges (``31-50``); otherwise every square is listed."""
     separator: str | None = "x"
     """The capture separator (None: the variant's own, ``x`` or ``:``)."""
+    paired: bool = False
+    """Move numbers before every other ply from the first, 1, 2, 3 ..., whoever moves
+    first (``1. a b 2. c d``): pydraughts reads the moves in pairs after each number
+    and knows no ``N...``."""
+    result_prefix_padded: bool = False
+    """A move that begins with the game's result (``1-18`` in a game whose Result is
+    ``1-1``) written with its first square zero-padded (``01-18``): py-draughts ends
+    the moves where the Result tag's text begins."""
     notes: tuple[str, ...] = field(default=())
     """What the target loses, in words (docs/export.md repeats them)."""
 
@@ -104,9 +112,14 @@ TARGETS: dict[str, Target] = {
             },
             comments=False,
             variations=False,
+            paired=True,
             notes=(
                 "comments and variations dropped: the reader discards them, and a result "
                 "token or a full stop inside one ends or splits its game",
+                "moves numbered in pairs from the first ply (1. a b 2. c d), as the reader "
+                "takes them; the move numbers of the record are not kept",
+                "a game from a FEN with Black to move is misread by PDNReader (it reads "
+                "the first move twice); written in the standard form all the same",
             ),
         ),
         Target(
@@ -120,6 +133,7 @@ TARGETS: dict[str, Target] = {
                 "frisian": Form("40", variant_tag="Frisian"),
             },
             variations=False,
+            result_prefix_padded=True,
             notes=(
                 "English games on py-draughts' board: GameType 23, squares turned "
                 "(n written 33 - n) and colours exchanged, so that White moves first",
