@@ -21,17 +21,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.targets import TARGETS, Form
+from pdn_tools.pdn.model import Game, ReadOptions
+from pdn_tools.pdn.reader import read_games
+from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
+from pdn_tools.rules import FenError, Position, parse_fen, variant_by_name
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from pdn_tools.export.canonical import CanonicalOptions, write_canonical  # noqa: E402
-from pdn_tools.export.targets import TARGETS, Form  # noqa: E402
-from pdn_tools.pdn.model import Game, ReadOptions  # noqa: E402
-from pdn_tools.pdn.reader import read_games  # noqa: E402
-from pdn_tools.replay import replay_game  # noqa: E402
-from pdn_tools.replay.resolve import resolve  # noqa: E402
-from pdn_tools.rules import FenError, Position, parse_fen, variant_by_name  # noqa: E402
-
 PEERS = ("pydraughts", "py-draughts")
 SCRIPT = Path(__file__).with_name("peer_replay.py")
 SAMPLE = 40
