@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from pdn_tools import read_games
 from pdn_tools.cli import main
-from pdn_tools.replay import replay_game
-from pdn_tools.replay.resolve import resolve
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
 from pdn_tools.export.targets import TARGETS
+from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
 from pdn_tools.rules import Position, legal_moves, move_text, variant_by_name
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
