@@ -320,10 +320,13 @@ def write_canonical(
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
     target = TARGETS[opts.target] if opts.target is not None else None
+    form = target.form(written_variant(game, res)) if target is not None else None
+    if form is None:
+        target = None  # a variant the program does not play: canonical PDN
     style = result_style(game)
     if target is not None:
         writer.target = target
-        writer.form = target.form(written_variant(game, res))
+        writer.form = form
         if target.results == "international":
             style = "international"
         writer.result_token = styled_result(game.result or "*", style) or "*"

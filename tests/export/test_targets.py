@@ -45,8 +45,9 @@ def test_lidraughts() -> None:
     assert "1. c3-d4 b6-c5 2. d4xb6 a7xc5 1-1" in out  # 2-0 style in every variant
     assert '[Result "1-1"]' in out
     assert "2. 28x19 14x23 2-0" in written(INTERNATIONAL, "lidraughts")
-    # lidraughts plays no English draughts: the game stays canonical
-    assert '[GameType "21"]' in written(ENGLISH, "lidraughts")
+    # lidraughts plays no English draughts: the game stays canonical PDN
+    game, _, resolution = converted(ENGLISH)
+    assert written(ENGLISH, "lidraughts") == write_canonical(game, resolution)
 
 
 def test_pydraughts_drops_comments_and_variations() -> None:

@@ -8,8 +8,9 @@ final position is compared with ours: side to move, and every man and king.
 
 The tests use a sample (:data:`SAMPLE` games per variant, spread over the corpus;
 pydraughts, which takes about half a second a game, :data:`PYDRAUGHTS_SAMPLE`);
-``python tests/peers/agreement.py [--all] [--pydraughts N]`` prints the table of
-docs/export.md (every game with ``--all``; at most N per variant for pydraughts).
+``python tests/peers/agreement.py [--all] [--pydraughts N] [--peer NAME]`` prints the
+table of docs/export.md (every game with ``--all``; N per variant for pydraughts,
+evenly spread over the corpus's games of that variant).
 """
 
 from __future__ import annotations
@@ -252,12 +253,16 @@ def compare(
     agreed and disagreed (and why), and the disagreeing games."""
     tallies: dict[str, Tally] = {}
     odd: list[tuple[str, str]] = []
-    chosen: list[Case] = []
-    count: Counter[str] = Counter()
+    by_variant: dict[str, list[Case]] = {}
     for case in cases:
-        if peer in case.texts and (per_variant is None or count[case.variant] < per_variant):
-            count[case.variant] += 1
-            chosen.append(case)
+        if peer in case.texts:
+            by_variant.setdefault(case.variant, []).append(case)
+    chosen: list[Case] = []
+    for group in by_variant.values():
+        if per_variant is not None and len(group) > per_variant:
+            # evenly spread over the group, which is in corpus order
+            group = [group[i * len(group) // per_variant] for i in range(per_variant)]
+        chosen.extend(group)
     cases = chosen
     answers = run_peer(peer, [c.texts[peer] for c in cases]) if cases else []
     for case, answer in zip(cases, answers, strict=True):
@@ -278,9 +283,10 @@ def main() -> int:
 
     corpus = Path(os.environ.get("PDN_SHARED_CORPUS") or ROOT.parent / "shared" / "corpus")
     every = "--all" in sys.argv
-    peers = tuple(p for p in PEERS if peer_python(p) is not None)
+    only = sys.argv[sys.argv.index("--peer") + 1] if "--peer" in sys.argv else None
+    peers = tuple(p for p in PEERS if peer_python(p) is not None and only in (None, p))
     cases = corpus_cases(corpus, peers, None if every else SAMPLE)
-    for peer in PEERS:
+    for peer in PEERS if only is None else (only,):
         if peer not in peers:
             print(f"{peer}: not installed (python3 benchmarks/peers.py)")
             continue
