@@ -337,6 +337,11 @@ class _Collect:
             line += f"; {stages.tags_merged} tag(s) merged into kept copies"
         if self.split_by is not None:
             line += f"; {self.files} file(s) in {printable(out)}"
+        if self.for_program is not None and counts.foreign:
+            line += (
+                f"; {counts.foreign} game(s) in a variant {self.for_program} does not play, "
+                "written as canonical PDN"
+            )
         return line
 
 

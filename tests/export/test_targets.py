@@ -113,6 +113,14 @@ def test_cli_for(tmp_path: Path) -> None:
     assert "--for writes PDN" in refused.output
     unknown = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", "dambase"])
     assert unknown.exit_code == 2
+    both = tmp_path / "both.pdn"
+    both.write_text(RUSSIAN + "\n" + ENGLISH)
+    done = CliRunner().invoke(main, ["convert", str(both), "-o", str(out), "--for", "lidraughts"])
+    assert done.exit_code == 0
+    assert (
+        "2 game(s) read, 2 written, 0 rejected; 1 game(s) in a variant lidraughts does not "
+        "play, written as canonical PDN"
+    ) in done.output
 
 
 def test_cli_default_bytes_unchanged(tmp_path: Path) -> None:
