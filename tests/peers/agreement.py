@@ -247,7 +247,7 @@ def why(peer: str, case: Case, answer: dict[str, object]) -> str | None:
 
 
 def compare(
-    peer: str, cases: list[Case], per_variant: int | None = None
+    peer: str, cases: list[Case], per_variant: int | None = None, timeout: float = 600
 ) -> tuple[dict[str, Tally], list[tuple[str, str]]]:
     """Per variant, how many games were compared (at most *per_variant* of each),
     agreed and disagreed (and why), and the disagreeing games."""
@@ -264,7 +264,7 @@ def compare(
             group = [group[i * len(group) // per_variant] for i in range(per_variant)]
         chosen.extend(group)
     cases = chosen
-    answers = run_peer(peer, [c.texts[peer] for c in cases]) if cases else []
+    answers = run_peer(peer, [c.texts[peer] for c in cases], timeout) if cases else []
     for case, answer in zip(cases, answers, strict=True):
         tally = tallies.setdefault(case.variant, Tally())
         tally.compared += 1
@@ -293,7 +293,7 @@ def main() -> int:
         limit = None if every else SAMPLE
         if "--pydraughts" in sys.argv and peer == "pydraughts":
             limit = int(sys.argv[sys.argv.index("--pydraughts") + 1])
-        tallies, odd = compare(peer, cases, limit)
+        tallies, odd = compare(peer, cases, limit, timeout=7200)
         for variant, tally in sorted(tallies.items()):
             reasons = "; ".join(f"{n} {r}" for r, n in tally.disagreed.most_common())
             print(
