@@ -144,7 +144,17 @@ def test_cli_default_bytes_unchanged(tmp_path: Path) -> None:
 
 # -- read back by pdn-tools --------------------------------------------------------
 
-READABLE = ("international", "english", "italian", "russian", "brazilian", "czech", "frisian")
+READABLE = (
+    "international",
+    "english",
+    "italian",
+    "pool",
+    "russian",
+    "brazilian",
+    "czech",
+    "turkish",
+    "frisian",
+)
 
 
 @st.composite
