@@ -487,6 +487,15 @@ CATALOGUE: dict[str, Code] = {
             "always.",
         ),
         _c(
+            "W66",
+            "warning",
+            "Clock or evaluation not understood",
+            "A [%clock], [%clk] or [%eval] command in a comment whose value is none of "
+            "the forms pdn-tools reads (docs/export.md, Clocks and evaluations): the move "
+            "has no clock or evaluation as data, and the comment is kept as written.  A "
+            "command is not part of the PDN grammar, so --strict leaves it a warning.",
+        ),
+        _c(
             "E50",
             "error",
             "Player paired twice in one round",
@@ -702,7 +711,7 @@ def catalogue_markdown() -> str:
 #: Codes that stay at their level in strict mode: facts about a record, not deviations
 #: from the PDN 3.0 writing grammar.
 STRICT_EXEMPT = frozenset(
-    {"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37", "W64"}
+    {"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37", "W64", "W66"}
 )
 
 

@@ -25,7 +25,8 @@ SOURCES = [
     for folder in ("pdn_tools", "docs", "grammar", "tests", "benchmarks", "build_support")
     for path in sorted((ROOT / folder).rglob("*"))
     if path.suffix in {".py", ".md", ".lark", ".js", ".css", ".toml", ".json"}
-    and ".venvs" not in path.parts  # the peers' environments (benchmarks/peers.py)
+    # not in hidden folders: benchmarks/.venvs holds the peers' installed packages
+    and not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
 ] + [ROOT / "README.md"]
 
 

@@ -58,6 +58,7 @@ from pdn_tools.export.sinks import (
     format_of,
 )
 from pdn_tools.export.split import SPLIT_KEYS, SplitSink
+from pdn_tools.export.targets import TARGETS
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.run.check import not_read_message
 from pdn_tools.run.collisions import OutputCollision, check_outputs
@@ -173,6 +174,14 @@ def _unreadable(entry: Found) -> None:
     is_flag=True,
     help="PDN: Result tag and terminator both say the game's result in the GameType's style.",
 )
+@click.option(
+    "--for",
+    "for_program",
+    type=click.Choice(sorted(TARGETS)),
+    default=None,
+    help="PDN: write what this program reads (GameType, squares, FEN, results, captures, "
+    "tags), leaving out what it cannot read (docs/export.md).",
+)
 @filter_options
 @jobs_option
 @dask_option
@@ -197,6 +206,7 @@ def convert(
     strip_comments: bool,
     strip_variations: bool,
     normalise_results: bool,
+    for_program: str | None,
     common: Common,
 ) -> None:
     """Convert PDN files (or pdn-tools JSON/JSONL) to PDN, JSON, JSONL or Parquet.
@@ -223,6 +233,7 @@ def convert(
         split_by,
         common.events,
     )
+    collect.for_program = for_program
     try:
         collect.check(dedupe, moves_only, prefix, paths, common.dask is not None)
         if common.dask is not None:
@@ -237,7 +248,7 @@ def convert(
         else:
             counts = _convert(
                 paths, files, out, fmt, rejects, moves_table,
-                CanonicalOptions(strip_comments, strip_variations, normalise_results),
+                CanonicalOptions(strip_comments, strip_variations, normalise_results, for_program),
                 replace(common.read, keep_source=rejects is not None),
                 common.rules,
                 common.stdin_filename,
@@ -273,6 +284,8 @@ class _Collect:
         """How events are formed (``--drop-prefixes``)."""
         self.files = 0
         """Files written by ``--split-by``."""
+        self.for_program: str | None = None
+        """``--for``: the program the PDN is written for."""
 
     def check(
         self,
@@ -296,6 +309,8 @@ class _Collect:
             which = "--merge-tags" if self.stages.merge_tags else "--drop-prefixes"
             raise _Usage(f"{which} reads the inputs twice; standard input cannot be")
         if on_cluster:
+            if self.for_program is not None:
+                raise _Usage("--for writes PDN, which a --dask run does not write (use --jobs)")
             for name, given in (("--dedupe", dedupe), ("--split-by", self.split_by is not None)):
                 if given:
                     raise _Usage(
@@ -322,6 +337,11 @@ class _Collect:
             line += f"; {stages.tags_merged} tag(s) merged into kept copies"
         if self.split_by is not None:
             line += f"; {self.files} file(s) in {printable(out)}"
+        if self.for_program is not None and counts.foreign:
+            line += (
+                f"; {counts.foreign} game(s) in a variant {self.for_program} does not play, "
+                "written as canonical PDN"
+            )
         return line
 
 
@@ -378,6 +398,8 @@ def _convert(
         raise _Usage(f"cannot tell the format of {out!r}; use --to {'|'.join(FORMATS)}")
     if moves_table is not None and target != "parquet":
         raise _Usage("--moves-table needs Parquet output")
+    if canonical.target is not None and target != "pdn":
+        raise _Usage("--for writes PDN for a program; the output is not PDN")
     if tables.with_record and target != "parquet":
         raise _Usage("--with-record needs Parquet output")
     if not files:
@@ -480,6 +502,8 @@ def _split(
                      "split with --partition-by")  # fmt: skip
     if moves_table is not None or tables.with_record:
         raise _Usage(f"{'--moves-table' if moves_table else '--with-record'} needs Parquet output")
+    if canonical.target is not None and target != "pdn":
+        raise _Usage("--for writes PDN for a program; the output is not PDN")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
     if not files:

@@ -27,12 +27,14 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.export.pdn import Lines, tag_lines, write_comment
+from pdn_tools.export.targets import TARGETS, Form, Target, move_text, target_tags
 from pdn_tools.pdn.commands import parse_commands
-from pdn_tools.pdn.gametype import BY_NAME
+from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
 from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.resolve import Resolution
+from pdn_tools.rules import canonical_path
 
 WIDTH = 80
 """Longest movetext line, in columns."""
@@ -54,6 +56,10 @@ class CanonicalOptions:
     normalise_results: bool = False
     """Write the game's result (Result tag, else terminator) as both the Result tag and
     the terminator, in the GameType's style; unknown results become ``*``."""
+    target: str | None = None
+    """Write for this program (a name of :data:`pdn_tools.export.targets.TARGETS`):
+    its GameType, square notation, FEN form, result tokens, capture form and tags,
+    leaving out what it cannot read (results are then always normalised)."""
 
 
 def result_style(game: Game) -> str | None:
@@ -143,9 +149,17 @@ class _Writer(Visitor[None]):
         self.counter = _Counter(1, True)
         self.before = self.counter
         self.saved: list[tuple[_Counter, _Counter]] = []
+        self.target: Target | None = None
+        self.form: Form | None = None
+        self.result_token = "*"
+        """The result the game is written with (for a target)."""
+        self.paired = 0
+        """Plies written so far, for a target that numbers plies in pairs."""
 
     # -- small pieces ----------------------------------------------------------
     def comments(self, comments: list[Comment]) -> None:
+        if self.target is not None and not self.target.comments:
+            return
         for comment in comments:
             if self.options.strip_comments:
                 commands = parse_commands(comment.text)
@@ -156,6 +170,8 @@ class _Writer(Visitor[None]):
             self.interrupted = True
 
     def nags(self, node: Node) -> None:
+        if self.target is not None and not self.target.nags:
+            return
         for nag in node.nags:
             self.out.token(f"${nag}")
 
@@ -183,7 +199,11 @@ class _Writer(Visitor[None]):
             self.interrupted = True
         else:
             number = ""
-            if counter.first:
+            if self.target is not None and self.target.paired:
+                if self.paired % 2 == 0:
+                    number = f"{self.paired // 2 + 1}. "
+                self.paired += 1
+            elif counter.first:
                 number = f"{counter.number}. "
             elif self.interrupted:
                 number = f"{counter.number}... "
@@ -191,7 +211,17 @@ class _Writer(Visitor[None]):
             resolved = self.resolution.get(node)
             if node.kind == "move" and node.move is not None:
                 text = resolved.text if resolved is not None else node.move.text()
-                text = _unmistakable(text) + (node.move.mark or "")
+                variant = self.resolution.variant
+                if self.target is None:
+                    text = _unmistakable(text) + (node.move.mark or "")
+                elif resolved is not None and self.form is not None and variant is not None:
+                    path = canonical_path(resolved.move, variant)
+                    text = move_text(text, resolved.move, variant, self.target, self.form, path)
+                    text = _unmistakable(text)
+                    if self.target.result_prefix_padded and text.startswith(self.result_token):
+                        text = "0" + text
+                else:
+                    text = _unmistakable(text)  # marks are not written for a target
             else:
                 text = "--"
             self.out.token(number + text)  # a number never ends a line
@@ -205,7 +235,9 @@ class _Writer(Visitor[None]):
         self.element(node, self.counter)
 
     def begin_variation(self, first: Node) -> Skip | None:
-        if self.options.strip_variations:
+        if self.options.strip_variations or (
+            self.target is not None and not self.target.variations
+        ):
             return SKIP
         self.saved.append((self.counter, self.before))
         self.counter = self.before.copy()
@@ -233,6 +265,13 @@ def _unmistakable(text: str) -> str:
         frm, to = text.split("-")
         return f"{int(frm):02d}-{int(to):02d}"
     return text
+
+
+def written_variant(game: Game, resolution: Resolution) -> str:
+    """The variant a game is written as: the rules it was replayed under (a site
+    profile's records are those of its base variant), else the variant read."""
+    name = resolution.variant.name if resolution.variant is not None else game.variant
+    return PROFILE_BASES.get(name, name)
 
 
 def _first_mover(game: Game, resolution: Resolution) -> str:
@@ -280,8 +319,19 @@ def write_canonical(
     res = resolution or Resolution()
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
+    target = TARGETS[opts.target] if opts.target is not None else None
+    form = target.form(written_variant(game, res)) if target is not None else None
+    if form is None:
+        target = None  # a variant the program does not play: canonical PDN
+    style = result_style(game)
+    if target is not None:
+        writer.target = target
+        writer.form = form
+        if target.results == "international":
+            style = "international"
+        writer.result_token = styled_result(game.result or "*", style) or "*"
     out = writer.out
-    if not opts.strip_comments:
+    if not opts.strip_comments and (target is None or target.comments):
         for comment in game.preamble:
             write_comment(out, comment)
     out.flush()
@@ -292,9 +342,13 @@ def write_canonical(
     if game.variations:
         writer.counter = _start_counter(game, first_mover)
         game.accept(writer)  # alternatives to the first move too
-    style = result_style(game)
     tagged = game
-    if opts.normalise_results:
+    if target is not None:
+        end = writer.result_token
+        tagged = Game()
+        tagged.tags = target_tags(game, target, writer.form, res.variant)
+        tagged.tags = _result_tags(tagged, end)
+    elif opts.normalise_results:
         end = styled_result(game.result or "*", style) or "*"
         tagged = Game()
         tagged.tags = _result_tags(game, end)

@@ -17,11 +17,13 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
+from pdn_tools.pdn.commands import Side, clock_and_eval
 from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.pdn.players import player_key
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
 from pdn_tools.replay.summary import HEAD_KEYS, game_head
+from pdn_tools.rules import Color
 
 SCHEMA_VERSION = 1
 """Version of the JSON game object; bumped when a key changes meaning or is removed."""
@@ -72,6 +74,13 @@ def _node_dict(node: Node, resolution: Resolution) -> dict[str, Any]:
         data["captures"] = sorted(move.captures)
     elif id(node) in resolution.merged:
         data["merged"] = True
+    if node.kind == "move":
+        mover: Side | None = None
+        if resolved is not None:
+            mover = "black" if resolved.after.turn is Color.WHITE else "white"
+        for key, value in clock_and_eval(node, mover).items():
+            if value is not None:
+                data[key] = value
     parent = node.parent
     if parent is not None and len(parent.variations) > 1 and parent.variations[0] is node:
         data["variations"] = [line_list(alt, resolution) for alt in parent.variations[1:]]

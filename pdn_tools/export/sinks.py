@@ -18,10 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
-from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical, written_variant
 from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, dumps, game_dict
 from pdn_tools.export.parquet import ParquetWriter, table_rows
+from pdn_tools.export.targets import TARGETS
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
@@ -77,6 +78,14 @@ class Renderer:
     """Parquet: the moves table is written too."""
     with_record: bool = False
     """Parquet: the record column is filled."""
+
+    def foreign(self, item: Exported) -> bool:
+        """Whether *item* is PDN written for a program (``--for``) that does not play
+        its variant, and so written as canonical PDN."""
+        name = self.canonical.target
+        if self.target != "pdn" or name is None:
+            return False
+        return TARGETS[name].form(written_variant(item.game, item.resolution)) is None
 
     def render(self, item: Exported) -> Piece:
         """The piece of *item* for this output."""

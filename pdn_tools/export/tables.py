@@ -1,4 +1,4 @@
-"""The games and moves tables (schema version 3): columns, and the rows of one game.
+"""The games and moves tables (schema version 4): columns, and the rows of one game.
 
 Columns are documented one by one in ``docs/export.md``.  The tables are built for
 querying as they are: one key per game (``game_id``, the game's identity, equal for
@@ -16,6 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pdn_tools.pdn.commands import Side, clock_and_eval
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.tags import parse_date
@@ -24,10 +25,11 @@ from pdn_tools.replay.resolve import Resolution
 from pdn_tools.rules import Color, FenError, Position, parse_fen, write_fen
 from pdn_tools.version import __version__
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of both tables; bumped when a column is added, changes meaning or
 disappears, so that the parts of one dataset always have the same columns (version 3
-added ``white_key`` and ``black_key``)."""
+added ``white_key`` and ``black_key``, version 4 the moves' ``clock_ms``, ``eval_cp``
+and ``eval_mate``)."""
 METADATA_KEY = "pdn_tools.schema_version"
 OPENING_PLIES = 4
 """Plies in the ``opening`` column: two moves of each side, enough to tell apart the
@@ -98,6 +100,9 @@ MOVES_FIELDS = [
     pa.field("fen_before", pa.string()),
     pa.field("nags", pa.list_(pa.int32()), nullable=False),
     pa.field("comments", pa.list_(pa.string()), nullable=False),
+    pa.field("clock_ms", pa.int32()),
+    pa.field("eval_cp", pa.int32()),
+    pa.field("eval_mate", pa.int32()),
 ]
 
 #: Partition columns a dataset may be split by (``--partition-by``), in games-table terms.
@@ -215,14 +220,20 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
             if rows:
                 rows[-1]["nags"].extend(nags)
                 rows[-1]["comments"].extend(comments)
+                last = rows[-1]
+                extra = clock_and_eval(node, last["side"])
+                for key, value in extra.items():
+                    if last[key] is None:
+                        last[key] = value
             continue
         resolved = resolution.get(node)
         if resolved is not None and before is not None:
             move = resolved.move
+            side: Side = "white" if before.turn is Color.WHITE else "black"
             rows.append(
                 {
                     "ply": ply,
-                    "side": "white" if before.turn is Color.WHITE else "black",
+                    "side": side,
                     "move": resolved.text,
                     "from_square": move.from_sq,
                     "to_square": move.to_sq,
@@ -233,6 +244,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "fen_before": write_fen(before),
                     "nags": nags,
                     "comments": comments,
+                    **clock_and_eval(node, side),
                 }
             )
             before = resolved.after
@@ -251,6 +263,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "fen_before": None,
                     "nags": nags,
                     "comments": comments,
+                    **clock_and_eval(node, None),
                 }
             )
             before = None

@@ -19,6 +19,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
+from pdn_tools.pdn.commands import unreadable
 from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
 from pdn_tools.pdn.grammar import parser, run_items, terminal
 from pdn_tools.pdn.model import (
@@ -457,6 +458,13 @@ class GameBuilder:
             text = value[1:]
         else:
             text = value[1:]
+        if "[%" in text:
+            for offset, why in unreadable(text):
+                before = text[:offset]
+                nl = before.count("\n")
+                cline = line + nl
+                ccol = (col + 1 + offset) if nl == 0 else offset - before.rfind("\n")
+                self.issue("W66", why, cline, ccol)
         comment = Comment(text, kind, line, col)  # type: ignore[arg-type]
         if level.last is not None:
             level.last.comments.append(comment)

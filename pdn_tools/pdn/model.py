@@ -29,6 +29,7 @@ from pdn_tools.diagnostics import DrawEvent, Issue, status_of
 from pdn_tools.pdn.archives import MAX_EXPANSION
 
 if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
+    from pdn_tools.pdn.commands import Clock, Evaluation
     from pdn_tools.rules.board import Board
 
 #: Standard strength marks and the NAG numbers they are stored as (pdn-format.md §8.1).
@@ -215,6 +216,26 @@ class Node:
     @nags.setter
     def nags(self, value: list[int]) -> None:
         self._nags = value
+
+    @property
+    def clock(self) -> Clock | None:
+        """The clocks after the element, from the first readable ``[%clock …]`` or
+        ``[%clk …]`` command of its comments (None when there is none)."""
+        if not self._comments:
+            return None
+        from pdn_tools.pdn.commands import clock_of
+
+        return clock_of([c.text for c in self._comments])
+
+    @property
+    def eval(self) -> Evaluation | None:
+        """The evaluation after the element, from the first readable ``[%eval …]``
+        command of its comments (None when there is none)."""
+        if not self._comments:
+            return None
+        from pdn_tools.pdn.commands import eval_of
+
+        return eval_of([c.text for c in self._comments])
 
     # -- navigation --------------------------------------------------------
     @property

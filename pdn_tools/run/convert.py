@@ -133,6 +133,8 @@ class Converted:
     """Its first line (first pass of ``--drop-prefixes``)."""
     facts: bytes | None = None
     """What it tells about its event, in the first pass of ``--drop-prefixes`` only."""
+    foreign: bool = False
+    """Written for a program (``--for``) that does not play its variant: canonical PDN."""
 
 
 @dataclass(slots=True)
@@ -228,6 +230,7 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
     else:
         groups = group_stems(game, options.split_by) if options.split_by is not None else ()
         done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
+        done.foreign = options.renderer.foreign(item)
     done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
     done.game = game.index
     return done
@@ -296,6 +299,9 @@ class Counts:
     """Inputs that failed as a whole: not read for an error (E14, E11), or read
     without a game and with an error (E12 binary, E15 no PDN)."""
     stages: StageCounts = field(default_factory=StageCounts)
+    foreign: int = 0
+    """Games written for a program (``--for``) that does not play their variant, as
+    canonical PDN."""
 
 
 class Conversion:
@@ -335,6 +341,7 @@ class Conversion:
         self.rejected = 0
         self.errors_written = 0
         self.unreadable = 0
+        self.foreign = 0
         self._copier: LineCopier | None = None
         self._copying: str | None = None
         self.spool: Spool | None = None
@@ -368,6 +375,8 @@ class Conversion:
         self.written += 1
         if game.error:
             self.errors_written += 1
+        if game.foreign:
+            self.foreign += 1
         if isinstance(self.sink, SplitSink):
             assert game.piece is not None
             self.sink.put_in(game.piece, game.groups)
@@ -384,6 +393,7 @@ class Conversion:
             self.errors_written,
             self.unreadable,
             self.admission.counts,
+            self.foreign,
         )
 
     def put_part(self, part: Part) -> None:

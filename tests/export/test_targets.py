@@ -1,0 +1,217 @@
+"""Writing for a target program (``pdn convert --for``): what each target writes, and
+that pdn-tools reads every target's output back as the same game."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import SAMPLES
+from export_helpers import converted
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdn_tools import read_games
+from pdn_tools.cli import main
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.targets import TARGETS
+from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
+from pdn_tools.rules import Position, legal_moves, move_text, variant_by_name
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+ENGLISH = (
+    '[Event "Club"]\n[Bianco "Ann"]\n[Result "1-0"]\n[GameType "21"]\n\n'
+    "1. 11-15 {a comment} 23-19 (23-18 $2) 2. 8-11 $1 22-17 3. 9-13 17-14 4. 10x17 *\n"
+)
+RUSSIAN = (
+    '[GameType "25"]\n[Result "1/2-1/2"]\n[FEN "W:W21-32:B1-12"]\n\n'
+    "1. c3-d4 b6-c5 2. d4xb6 a7xc5 1/2-1/2\n"
+)
+INTERNATIONAL = '[GameType "20"]\n[Result "2-0"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n'
+
+
+def written(text: str, target: str) -> str:
+    game, _, resolution = converted(text)
+    return write_canonical(game, resolution, CanonicalOptions(target=target))
+
+
+def test_lidraughts() -> None:
+    out = written(RUSSIAN, "lidraughts")
+    assert '[GameType "25"]' in out
+    assert '[FEN "W:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,' in out
+    assert "1. c3-d4 b6-c5 2. d4xb6 a7xc5 1-1" in out  # 2-0 style in every variant
+    assert '[Result "1-1"]' in out
+    assert "2. 28x19 14x23 2-0" in written(INTERNATIONAL, "lidraughts")
+    # lidraughts plays no English draughts: the game stays canonical PDN
+    game, _, resolution = converted(ENGLISH)
+    assert written(ENGLISH, "lidraughts") == write_canonical(game, resolution)
+
+
+def test_pydraughts_drops_comments_and_variations() -> None:
+    out = written(ENGLISH, "pydraughts")
+    assert "{" not in out and "(" not in out
+    assert "1. 11-15 23-19 2. 8-11 $1 22-17 3. 9-13 17-14 4. 10x17 1-0" in out
+    assert '[White "Ann"]' in out  # tag names in the standard's spelling
+    assert '[Result "1-0"]' in out
+
+
+def test_py_draughts_english_is_turned() -> None:
+    out = written(ENGLISH, "py-draughts")
+    assert '[GameType "23"]' in out and '[Variant "American checkers"]' in out
+    # 11-15 seen from the other side is 22-18, and 10x17 is 23x16
+    assert "1. 22-18 {a comment} 1... 10-14 2. 25-22 $1 11-16 3. 24-20 16-19 4. 23x16" in out
+    assert "(" not in out  # variations dropped
+    fen_game = '[GameType "21"]\n[FEN "B:W18,K25:B2,K10"]\n\n1. 10-14 *\n'  # Black to move
+    out = written(fen_game, "py-draughts")
+    # colours exchanged and squares turned: White (the first mover) is to move
+    assert '[FEN "W:WK23,31:BK8,15"]' in out
+    assert "1. 23-19 *" in out
+
+
+def test_checkerboard_full_capture_paths() -> None:
+    text = '[GameType "21"]\n[FEN "B:W18,27:B14"]\n\n1. 14x32 *\n'  # a double jump
+    out = written(text, "checkerboard")
+    assert "1. 14x23x32 *" in out
+    assert "14x32" in written(text, "pydraughts")  # others write from and to
+    assert "$1" not in written(ENGLISH, "checkerboard")
+
+
+def test_fmjd_and_pdn3_roster() -> None:
+    out = written(INTERNATIONAL, "fmjd")
+    for tag in ('[Event "?"]', '[Site "?"]', '[Date "????.??.??"]', '[Round "?"]'):
+        assert tag in out
+    assert '[GameType "20,W,10,10,N2,0"]' in out
+    pdn3 = written(RUSSIAN, "pdn3")
+    assert '[SetUp "1"]\n[FEN "W:Wa3,c3,' in pdn3  # A0: algebraic squares
+    ten = written('[GameType "20"]\n[FEN "W:W31-50:B1-20"]\n\n1. 32-28 *\n', "pdn3")
+    assert '[SetUp "1"]\n[FEN "W:W31-50:B1-20"]' in ten  # ranges allowed
+    assert "1. c3-d4 b6-c5 2. d4:b6 a7:c5 1/2-1/2" in pdn3  # A0: algebraic, ':'
+
+
+def test_default_output_unchanged() -> None:
+    for text in (ENGLISH, RUSSIAN, INTERNATIONAL):
+        game, _, resolution = converted(text)
+        assert write_canonical(game, resolution) == write_canonical(
+            game, resolution, CanonicalOptions(target=None)
+        )
+
+
+def test_cli_for(tmp_path: Path) -> None:
+    src = tmp_path / "g.pdn"
+    src.write_text(RUSSIAN)
+    out = tmp_path / "out.pdn"
+    done = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", "lidraughts"])
+    assert done.exit_code == 0, done.output
+    assert "d4xb6" in out.read_text()
+    refused = CliRunner().invoke(
+        main, ["convert", str(src), "-o", str(tmp_path / "o.jsonl"), "--for", "lidraughts"]
+    )
+    assert refused.exit_code == 2
+    assert "--for writes PDN" in refused.output
+    unknown = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", "dambase"])
+    assert unknown.exit_code == 2
+    both = tmp_path / "both.pdn"
+    both.write_text(RUSSIAN + "\n" + ENGLISH)
+    done = CliRunner().invoke(main, ["convert", str(both), "-o", str(out), "--for", "lidraughts"])
+    assert done.exit_code == 0
+    assert (
+        "2 game(s) read, 2 written, 0 rejected; 1 game(s) in a variant lidraughts does not "
+        "play, written as canonical PDN"
+    ) in done.output
+
+
+def test_cli_default_bytes_unchanged(tmp_path: Path) -> None:
+    """Without --for, pdn convert writes each game as the canonical writer with its
+    default options does (the form the canonical tests pin), byte for byte; --for
+    changes it."""
+    source = sorted((SAMPLES / "clean").glob("*.pdn"))[0]
+    out = tmp_path / "out.pdn"
+    runner = CliRunner()
+    done = runner.invoke(main, ["convert", str(source), "-o", str(out), "--jobs", "1"])
+    assert done.exit_code in (0, 1), done.output
+    pieces = []
+    for game in read_games(source):
+        replay = replay_game(game)
+        pieces.append(write_canonical(game, resolve(game, replay)))
+    assert out.read_text(encoding="utf-8") == "\n".join(pieces)
+    again = tmp_path / "again.pdn"
+    runner.invoke(main, ["convert", str(source), "-o", str(again), "--jobs", "1", "--for", "pdn3"])
+    assert out.read_bytes() != again.read_bytes()
+
+
+# -- read back by pdn-tools --------------------------------------------------------
+
+READABLE = (
+    "international",
+    "english",
+    "italian",
+    "pool",
+    "russian",
+    "brazilian",
+    "czech",
+    "turkish",
+    "frisian",
+)
+
+
+@st.composite
+def random_games(draw: st.DrawFn) -> tuple[str, str]:
+    """(variant, PDN text) of a game of random legal moves in a variant, written in
+    canonical notation, sometimes from a position reached after a few moves (a FEN)."""
+    name = draw(st.sampled_from(READABLE))
+    variant = variant_by_name(name)
+    from pdn_tools.pdn.gametype import BY_NAME
+    from pdn_tools.rules import write_fen
+
+    position = Position.initial(variant)
+    fen = None
+    if draw(st.booleans()):
+        for _ in range(draw(st.integers(1, 6))):
+            legal = legal_moves(position, variant)
+            if not legal:
+                break
+            position = position.apply(legal[draw(st.integers(0, len(legal) - 1))])
+        fen = write_fen(position)
+    moves: list[str] = []
+    for _ in range(draw(st.integers(0, 60))):
+        legal = legal_moves(position, variant)
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        text = move_text(move, legal, variant)
+        if re.fullmatch(r"[012]-[012]", text):  # a Turkish 1-2 reads as a result: pad it
+            text = "0" + text
+        moves.append(text)
+        position = position.apply(move)
+    tags = f'[GameType "{BY_NAME[name].number}"]\n'
+    if fen is not None:
+        tags += f'[FEN "{fen}"]\n'
+    return name, tags + "\n" + " ".join(moves) + " *\n"
+
+
+@SETTINGS
+@given(random_games(), st.sampled_from(sorted(TARGETS)))
+def test_target_output_reads_back_as_the_same_game(case: tuple[str, str], target: str) -> None:
+    """Every target's output of a legal game reads back, by pdn-tools, as the same
+    game: no error, the same plies and the same final position (py-draughts' turned
+    English board aside: reading it as meant is a dialect of its own)."""
+    name, text = case
+    form = TARGETS[target].form(name)
+    if form is not None and form.squares == "turned":
+        return
+    game, replay, _ = converted(text)
+    assert replay.completed and not [i for i in game.issues if i.level.value == "error"]
+    back, back_replay, _ = converted(written(text, target))
+    assert not [i for i in back.issues if i.level.value == "error"], back.issues
+    assert back_replay.plies == replay.plies
+    assert back_replay.final_fen == replay.final_fen
+
+
+def test_py_draughts_english_reads_back_with_its_dialect() -> None:
+    out = written(ENGLISH, "py-draughts")
+    back, replay, _ = converted(out)
+    assert not [i for i in back.issues if i.level.value == "error"]
+    assert replay.plies == 7
