@@ -47,6 +47,7 @@ COMMANDS = {
     "moves": ("pdn_tools.cli.engine", "moves"),
     "perft": ("pdn_tools.cli.engine", "perft"),
     "engine": ("pdn_tools.cli.engine", "engine"),
+    "analyse": ("pdn_tools.cli.analyse", "analyse"),
     "convert": ("pdn_tools.cli.convert", "convert"),
     "show": ("pdn_tools.cli.show", "show"),
     "stats": ("pdn_tools.cli.stats", "stats"),

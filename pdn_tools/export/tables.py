@@ -1,4 +1,4 @@
-"""The games and moves tables (schema version 3): columns, and the rows of one game.
+"""The games and moves tables (schema version 4): columns, and the rows of one game.
 
 Columns are documented one by one in ``docs/export.md``.  The tables are built for
 querying as they are: one key per game (``game_id``, the game's identity, equal for
@@ -12,10 +12,12 @@ to files, :mod:`pdn_tools.export.dataset` to Hive-partitioned datasets.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pyarrow as pa
 
+from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.tags import parse_date
@@ -24,10 +26,11 @@ from pdn_tools.replay.resolve import Resolution
 from pdn_tools.rules import Color, FenError, Position, parse_fen, write_fen
 from pdn_tools.version import __version__
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of both tables; bumped when a column is added, changes meaning or
 disappears, so that the parts of one dataset always have the same columns (version 3
-added ``white_key`` and ``black_key``)."""
+added ``white_key`` and ``black_key``, version 4 the moves' ``eval_cp`` and
+``best_move``)."""
 METADATA_KEY = "pdn_tools.schema_version"
 OPENING_PLIES = 4
 """Plies in the ``opening`` column: two moves of each side, enough to tell apart the
@@ -98,6 +101,9 @@ MOVES_FIELDS = [
     pa.field("fen_before", pa.string()),
     pa.field("nags", pa.list_(pa.int32()), nullable=False),
     pa.field("comments", pa.list_(pa.string()), nullable=False),
+    # -- engine analysis (pdn analyse): read from the move's comments --------------
+    pa.field("eval_cp", pa.int32()),
+    pa.field("best_move", pa.string()),
 ]
 
 #: Partition columns a dataset may be split by (``--partition-by``), in games-table terms.
@@ -191,6 +197,28 @@ def _setup_position(fen: str | None, resolution: Resolution) -> Position | None:
         return None
 
 
+# -- engine analysis (pdn analyse) ---------------------------------------------------
+_EVAL_MEN = re.compile(r"^([+-]?\d+(?:\.\d+)?)(?:,\d+)?$")
+
+
+def analysis_columns(comments: list[str]) -> dict[str, Any]:
+    """``eval_cp`` and ``best_move`` of a move from its comments: the first
+    ``[%eval …]`` in men from White's point of view as centi-men (NULL for a forced
+    win, ``#N``, or none), the first ``[%best …]`` as written (NULL when none)."""
+    eval_cp: int | None = None
+    best: str | None = None
+    for text in comments:
+        for name, value in parse_commands(text):
+            if name == "eval" and eval_cp is None:
+                match = _EVAL_MEN.match(value)
+                if match is not None:
+                    eval_cp = round(float(match.group(1)) * 100)
+            elif name == "best" and best is None and value:
+                best = value
+    return {"eval_cp": eval_cp, "best_move": best}
+
+
+# -----------------------------------------------------------------------------------
 def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
     """One row per main-line ply (``ply`` .. ``comments`` of the moves table).
 
@@ -233,6 +261,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "fen_before": write_fen(before),
                     "nags": nags,
                     "comments": comments,
+                    **analysis_columns(comments),
                 }
             )
             before = resolved.after
@@ -251,6 +280,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "fen_before": None,
                     "nags": nags,
                     "comments": comments,
+                    **analysis_columns(comments),
                 }
             )
             before = None

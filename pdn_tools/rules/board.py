@@ -212,8 +212,8 @@ class Board:
         """Search the position with the built-in searcher and return its
         ``Analysis`` (score, principal variation): see :func:`pdn_tools.search.analyse`.
 
-        Available once :mod:`pdn_tools.search` is imported (``import pdn_tools`` and
-        its API names do it); RuntimeError before.
+        Available once :mod:`pdn_tools.search` is imported (any name of the
+        ``pdn_tools`` API, such as ``pdn_tools.Board``, does it); RuntimeError before.
         """
         if not ANALYSERS:
             raise RuntimeError("Board.analyse needs the searcher: import pdn_tools.search")

@@ -133,6 +133,10 @@ class Converted:
     """Its first line (first pass of ``--drop-prefixes``)."""
     facts: bytes | None = None
     """What it tells about its event, in the first pass of ``--drop-prefixes`` only."""
+    annotated: int = 0
+    """Plies annotated (``pdn analyse``)."""
+    blunders: int = 0
+    """Blunders flagged (``pdn analyse``)."""
 
 
 @dataclass(slots=True)
@@ -229,6 +233,7 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
         groups = group_stems(game, options.split_by) if options.split_by is not None else ()
         done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
     done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
+    done.annotated, done.blunders = staged.annotated, staged.blunders
     done.game = game.index
     return done
 
@@ -355,6 +360,8 @@ class Conversion:
         place = (file_no, game.game)
         if not self.admission.admit(game.filtered, game.key, game.repaired, game.lent, place):
             return
+        self.admission.counts.annotated += game.annotated
+        self.admission.counts.blunders += game.blunders
         if game.rejected:
             self.rejected += 1
             assert self.rejects is not None

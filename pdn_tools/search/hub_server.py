@@ -159,6 +159,9 @@ class HubServer:
             self.send("done")
             return
         depth, nodes, seconds = self.budget()
+        # Each search starts from an empty table: a node budget then gives the same
+        # answer whatever was searched before (the same as pdn analyse's own).
+        self.searcher.clear()
         self.stopping.clear()
         stopping = self.stopping
         self.thread = threading.Thread(
