@@ -22,6 +22,10 @@ after any it had::
 * then the best line from the position after the move (at most :data:`LINE_PLIES`
   plies).
 
+With plausibility options, the moves an engine finds implausible — legal moves that
+look mis-recorded (W70, :mod:`.plausibility`) — become findings of the game and get a
+second comment, ``{possibly mis-recorded (W70): 32-28?}``.
+
 Earlier ``[%eval]`` and ``[%best]`` commands of an annotated node are removed (a
 comment left empty goes with them), so a file analysed twice holds one analysis.  The
 annotation stops at the first ply that the replay did not resolve (an illegal move)
@@ -34,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from pdn_tools.analysis.engines import EngineChoice, Evaluation, evaluate_position
+from pdn_tools.analysis.plausibility import PlausibilityOptions, flag_implausible
 from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import resolve
@@ -55,6 +60,8 @@ class AnalysisOptions:
     blunder: int = BLUNDER_THRESHOLD
     variant: str | None = None
     """The variant assumed for games that do not say (``--variant``)."""
+    plausibility: PlausibilityOptions | None = None
+    """Also doubt implausible moves (W70; None: not looked for)."""
 
 
 @dataclass(slots=True)
@@ -64,6 +71,8 @@ class Annotated:
 
     plies: int = 0
     blunders: list[tuple[int, int]] = field(default_factory=list)
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70)."""
 
 
 def _plies(
@@ -120,6 +129,8 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
         _drop_own_commands(node)
         node.comments.append(Comment(" ".join(parts)))
         done.plies += 1
+    if options.plausibility is not None and game.status != "error":
+        done.doubted = len(flag_implausible(game, replay, options.plausibility, comment=True))
     return done
 
 

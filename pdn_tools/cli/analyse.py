@@ -20,6 +20,7 @@ import click
 
 from pdn_tools.analysis.annotate import BLUNDER_THRESHOLD, AnalysisOptions
 from pdn_tools.analysis.engines import EngineChoice
+from pdn_tools.analysis.plausibility import PLAUSIBILITY_THRESHOLD, PlausibilityOptions
 from pdn_tools.atomic import OutputError, printable
 from pdn_tools.cli.convert import _Collect, _convert, _Tables, _Usage
 from pdn_tools.cli.options import (
@@ -118,6 +119,20 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     metavar="CENTIMEN",
     help="Flag a move that loses at least this much against the best move (a man is 100).",
 )
+@click.option(
+    "--plausibility/--no-plausibility",
+    default=True,
+    show_default=True,
+    help="Doubt legal moves the engine finds implausible (W70, as validate --plausibility).",
+)
+@click.option(
+    "--plausibility-threshold",
+    type=click.IntRange(min=1),
+    default=PLAUSIBILITY_THRESHOLD,
+    show_default=True,
+    metavar="CENTIMEN",
+    help="What the move and the reply must each lose to be doubted (a man is 100).",
+)
 @filter_options
 @jobs_option
 @discovery_options
@@ -134,6 +149,8 @@ def analyse(
     engine_params: tuple[str, ...],
     engine_timeout: float,
     blunder: int,
+    plausibility: bool,
+    plausibility_threshold: int,
     common: Common,
 ) -> None:
     """Annotate the games of PDN files with an engine's analysis.
@@ -158,7 +175,10 @@ def analyse(
     if engine is not None and nodes is None and depth is None:
         choice = replace(choice, nodes=None, depth=None)
     files = find_files("analyse", paths, common)
-    annotate = AnalysisOptions(choice, blunder, common.read.variant)
+    doubt = None
+    if plausibility:
+        doubt = PlausibilityOptions(choice, plausibility_threshold, common.read.variant)
+    annotate = AnalysisOptions(choice, blunder, common.read.variant, doubt)
     collect = _Collect(StageOptions(keep=common.filter, annotate=annotate))
     try:
         counts = _convert(
@@ -193,6 +213,8 @@ def _summary(collect: _Collect, counts: Counts) -> str:
         f"{counts.read} game(s) read, {counts.written} written, "
         f"{stages.annotated} ply(ies) annotated, {stages.blunders} blunder(s) flagged"
     )
+    if collect.stages.annotate is not None and collect.stages.annotate.plausibility is not None:
+        line += f", {stages.doubted} move(s) possibly mis-recorded (W70)"
     if collect.stages.keep is not None:
         line += f", {stages.filtered} filtered out"
     return line

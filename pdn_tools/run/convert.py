@@ -137,6 +137,8 @@ class Converted:
     """Plies annotated (``pdn analyse``)."""
     blunders: int = 0
     """Blunders flagged (``pdn analyse``)."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70, ``pdn analyse``)."""
 
 
 @dataclass(slots=True)
@@ -234,6 +236,7 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
         done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
     done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
     done.annotated, done.blunders = staged.annotated, staged.blunders
+    done.doubted = staged.doubted
     done.game = game.index
     return done
 
@@ -362,6 +365,7 @@ class Conversion:
             return
         self.admission.counts.annotated += game.annotated
         self.admission.counts.blunders += game.blunders
+        self.admission.counts.doubted += game.doubted
         if game.rejected:
             self.rejected += 1
             assert self.rejects is not None

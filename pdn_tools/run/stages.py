@@ -91,6 +91,8 @@ class Staged:
     """Plies annotated (``pdn analyse``)."""
     blunders: int = 0
     """Blunders flagged (``pdn analyse``)."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70, ``pdn analyse``)."""
 
 
 def stage_game(
@@ -124,6 +126,7 @@ def stage_game(
 
         annotated = annotate_game(game, replay, options.annotate)
         staged.annotated, staged.blunders = annotated.plies, len(annotated.blunders)
+        staged.doubted = annotated.doubted
     return staged
 
 
@@ -142,6 +145,8 @@ class StageCounts:
     """Plies annotated in the games written (``pdn analyse``)."""
     blunders: int = 0
     """Blunders flagged in the games written."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70) in the games written."""
 
 
 @dataclass(slots=True)
