@@ -189,7 +189,7 @@ class HubServer:
             }
             if result.win_in is not None:
                 args["win"] = result.win_in
-            args["pv"] = " ".join(hub_line(position, variant, result))
+            args["pv"] = " ".join(hub_line(result))
             self.send(format_line("info", **args))
 
         try:
@@ -207,7 +207,7 @@ class HubServer:
             self.send(format_line("error", message=f"search failed: {exc}"))
             self.send("done")
             return
-        line = hub_line(position, variant, result)
+        line = hub_line(result)
         if len(line) > 1:
             self.send(format_line("done", move=line[0], ponder=line[1]))
         elif line:
@@ -226,7 +226,7 @@ class HubServer:
         self.thread = None
 
 
-def hub_line(position: Position, variant: Variant, result: Analysis) -> list[str]:
+def hub_line(result: Analysis) -> list[str]:
     """The principal variation as Hub moves."""
     return [move_text(move) for move in result.pv]
 
