@@ -11,9 +11,7 @@ GAME = '[GameType "20"]\n1. 32-28 19-23 *\n'
 
 def test_a_configuration_file_cannot_name_an_engine(tmp_path: Path) -> None:
     marker = tmp_path / "ran"
-    (tmp_path / "pdn.toml").write_text(
-        f'engine = "touch {marker}"\n', encoding="utf-8"
-    )
+    (tmp_path / "pdn.toml").write_text(f'engine = "touch {marker}"\n', encoding="utf-8")
     (tmp_path / "games.pdn").write_text(GAME, encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "pdn_tools", "analyse", "games.pdn", "-o", "out.pdn",
