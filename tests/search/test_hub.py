@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,37 @@ def test_an_engine_that_misbehaves_is_an_error_and_is_ended(mode: str, words: st
 def test_an_engine_that_cannot_start_is_an_error() -> None:
     with pytest.raises(HubError, match="cannot start engine"):
         HubEngine(["/nonexistent/engine-that-is-not-there", "hub"], timeout=3.0)
+
+
+def test_an_infinite_analysis_ends_on_stop() -> None:
+    process = subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    watchdog = threading.Timer(TIMEOUT, process.kill)  # a silent engine ends the reads
+    watchdog.start()
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        for line in ("hub", "init", "pos", "level infinite", "go analyze"):
+            process.stdin.write(line + "\n")
+        process.stdin.flush()
+        seen: list[str] = []
+        while not any(line.startswith("info depth=3") for line in seen):
+            seen.append(process.stdout.readline())
+            assert seen[-1], "the engine ended"
+        process.stdin.write("ping\nstop\n")
+        process.stdin.flush()
+        while not seen[-1].startswith("done"):
+            seen.append(process.stdout.readline())
+            assert seen[-1], "the engine ended"
+        assert "pong\n" in seen
+        _, args = parse_line(seen[-1])
+        start = Position.initial(variant_by_name("international"))
+        assert parse_move(args["move"], start, variant_by_name("international"))
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait(timeout=TIMEOUT) == 0
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
