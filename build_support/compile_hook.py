@@ -57,6 +57,8 @@ COMPILED: tuple[str, ...] = (
     "pdn_tools/rules/raygen.py",
     "pdn_tools/rules/rayrules.py",
     "pdn_tools/rules/variant.py",
+    "pdn_tools/search/evaluate.py",
+    "pdn_tools/search/searcher.py",
     "pdn_tools/replay/diagnose.py",
     "pdn_tools/replay/draws.py",
     "pdn_tools/replay/identity.py",

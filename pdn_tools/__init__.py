@@ -24,6 +24,11 @@ The rules engine
                ``is_game_over()``, ``outcome()``, ``Board.from_fen(fen, variant=…)``
     Move, Color, Variant, variant_by_name, variants, FenError, IllegalMoveError
 
+Analysis (the built-in searcher)
+    analyse(board, depth=…, nodes=…, seconds=…)
+               score (centi-men) and principal variation; also ``board.analyse(…)``
+    Analysis   its result: ``score``, ``white_score``, ``win_in``, ``pv``, ``pv_text``
+
 Board diagrams
     board_svg(board, arrows=…, highlights=…, coordinates=…, flipped=…)
                an SVG diagram of any variant's board; Arrow draws a move
@@ -85,6 +90,7 @@ if TYPE_CHECKING:
     )
     from pdn_tools.run.cluster import record_bag
     from pdn_tools.run.cluster_convert import convert_dataset
+    from pdn_tools.search import Analysis, analyse
 
 #: Where each name of the API lives.
 _HOMES = {
@@ -116,6 +122,8 @@ _HOMES = {
     "Variant": "pdn_tools.rules",
     "variant_by_name": "pdn_tools.rules",
     "variants": "pdn_tools.rules",
+    "Analysis": "pdn_tools.search",
+    "analyse": "pdn_tools.search",
     "record_bag": "pdn_tools.run.cluster",
     "convert_dataset": "pdn_tools.run.cluster_convert",
 }
@@ -128,6 +136,7 @@ def _load_api() -> None:
     (``str(game)``, ``to_pdn``, ``to_json``) and the replay (``node.board()``)."""
     importlib.import_module("pdn_tools.export")
     importlib.import_module("pdn_tools.replay")
+    importlib.import_module("pdn_tools.search")
 
 
 def __getattr__(name: str) -> object:
@@ -207,6 +216,7 @@ def _many_files(path: str) -> bool:
 
 __all__ = [
     "CATALOGUE",
+    "Analysis",
     "Arrow",
     "Board",
     "Color",
@@ -228,6 +238,7 @@ __all__ = [
     "Variant",
     "Visitor",
     "__version__",
+    "analyse",
     "board_svg",
     "convert_dataset",
     "read_game",

@@ -406,6 +406,17 @@ CATALOGUE: dict[str, Code] = {
             "for every line that is not PDN.",
         ),
         _c(
+            "W70",
+            "warning",
+            "Move possibly mis-recorded",
+            "A legal move that an engine doubts (validate --plausibility, pdn analyse): it "
+            "loses material to a shot, the opponent's recorded reply ignores the shot, and "
+            "a slip of the transcription-error model turns a sound move into what was "
+            "written, with which the game goes on consistently to its end.  The finding "
+            "names that move (its repair object has kind 'implausible' and the slip); "
+            "docs/analysis.md gives the criteria and the rates measured on real games.",
+        ),
+        _c(
             "E16",
             "error",
             "Part of the input not checked",

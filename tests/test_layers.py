@@ -129,6 +129,10 @@ def test_the_two_walls() -> None:
         for target, typing in edges:
             if source.startswith("pdn_tools.rules"):
                 assert target.startswith("pdn_tools.rules"), f"the engine imports {target}"
+            if source.startswith("pdn_tools.search"):
+                assert target.startswith(("pdn_tools.search", "pdn_tools.rules")), (
+                    f"the searcher imports {target}"
+                )
             if source.startswith("pdn_tools.pdn") and target.startswith("pdn_tools.rules"):
                 assert typing, f"the format layer imports the engine: {source} -> {target}"
 

@@ -7,7 +7,7 @@ line on stderr, like the input errors of the commands.  ``pdn`` alone prints the
 help to stdout, as ``pdn --help`` does, and exits with status 2 as click does (no
 command was given).
 
-Layer 6, the top of the pipeline: it may import every layer and none imports it.
+Layer 7, the top of the pipeline: it may import every layer and none imports it.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ COMMANDS = {
     "validate": ("pdn_tools.cli.validate", "validate"),
     "moves": ("pdn_tools.cli.engine", "moves"),
     "perft": ("pdn_tools.cli.engine", "perft"),
+    "engine": ("pdn_tools.cli.engine", "engine"),
+    "analyse": ("pdn_tools.cli.analyse", "analyse"),
     "convert": ("pdn_tools.cli.convert", "convert"),
     "show": ("pdn_tools.cli.show", "show"),
     "stats": ("pdn_tools.cli.stats", "stats"),

@@ -1,4 +1,7 @@
-"""``pdn moves`` and ``pdn perft``: the rules engine on the command line.
+"""``pdn moves``, ``pdn perft`` and ``pdn engine``: the engine on the command line.
+
+``pdn engine --hub`` runs the built-in searcher as a Hub engine on the standard
+streams (:mod:`pdn_tools.search.hub_server`), for any program that drives Hub engines.
 
 Both commands read a position as FEN and a variant by name (or GameType number).  On
 8x8 boards the FEN may use algebraic squares (``W:Wc3:Bd4``); output always uses PDN
@@ -121,3 +124,24 @@ def perft(depth: int, fen: str | None, variant: str, show_divide: bool) -> None:
         click.echo(total)
         return
     click.echo(count_positions(position, depth, rules, _signals_in))
+
+
+@click.command(short_help="Run the built-in searcher as a Hub engine.")
+@click.option(
+    "--hub",
+    "hub",
+    is_flag=True,
+    help="Speak the Hub protocol (Scan's) on standard input and output.",
+)
+def engine(hub: bool) -> None:
+    """Run the built-in searcher as an engine for programs that drive engines.
+
+    With --hub it speaks the Hub protocol on stdin/stdout (hub, set-param, init, pos,
+    level, go, stop, ping, new-game, quit) until quit or the end of its input.
+    """
+    if not hub:
+        _fail("engine: say which protocol to speak (--hub)")
+    from pdn_tools.search.hub_server import serve
+    from pdn_tools.version import __version__
+
+    serve(sys.stdin, sys.stdout, __version__)

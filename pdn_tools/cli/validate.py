@@ -28,6 +28,12 @@ from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
 from pdn_tools.report.selection import Selection
 from pdn_tools.run.events import EventGathering
 
+PLAUSIBILITY_THRESHOLD = 150
+"""``--plausibility-threshold`` by default (the analysis package's own default, named
+here so that ``pdn validate`` does not load the searcher to print its help)."""
+PLAUSIBILITY_NODES = 1000
+"""``--plausibility-nodes`` by default."""
+
 
 @click.command(short_help="Check PDN files and report every finding.")
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
@@ -39,6 +45,28 @@ from pdn_tools.run.events import EventGathering
     show_default=True,
     help="The report format: text, github and html for people; jsonl, json, sarif and junit "
     "for tools.",
+)
+@click.option(
+    "--plausibility",
+    is_flag=True,
+    help="Also doubt legal moves an engine finds implausible: a move that loses to a shot "
+    "the opponent ignores, where a slip of the pen explains it (W70; slow).",
+)
+@click.option(
+    "--plausibility-threshold",
+    type=click.IntRange(min=1),
+    default=PLAUSIBILITY_THRESHOLD,
+    show_default=True,
+    metavar="CENTIMEN",
+    help="What the move and the reply must each lose to be doubted (a man is 100).",
+)
+@click.option(
+    "--plausibility-nodes",
+    type=click.IntRange(min=1),
+    default=PLAUSIBILITY_NODES,
+    show_default=True,
+    metavar="N",
+    help="Nodes the built-in searcher spends on each position for --plausibility.",
 )
 @verdict_options
 @selection_options
@@ -57,6 +85,9 @@ def validate(
     no_group: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    plausibility: bool,
+    plausibility_threshold: int,
+    plausibility_nodes: int,
     common: Common,
 ) -> None:
     """Check PDN files: a file, a folder (searched for *.pdn) or - for stdin.
@@ -66,6 +97,14 @@ def validate(
     """
     chosen = selection(select, ignore)
     options = replace(common.check, selection=chosen)
+    if plausibility:
+        from pdn_tools.analysis.engines import EngineChoice
+        from pdn_tools.analysis.plausibility import PlausibilityOptions
+
+        doubt = PlausibilityOptions(
+            EngineChoice(nodes=plausibility_nodes), plausibility_threshold, common.read.variant
+        )
+        options = replace(options, plausibility=doubt)
     if fmt in DETAILED:
         options = replace(options, detail=True)
     tables = TABLES if fmt in DETAILED else None

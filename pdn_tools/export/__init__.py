@@ -1,6 +1,6 @@
 """Writers of game trees: canonical PDN, JSON / JSONL and Parquet, and JSON read back.
 
-Layer 4 of the pipeline, beside :mod:`pdn_tools.report`.  Exporters write the game
+Layer 5 of the pipeline, beside :mod:`pdn_tools.report`.  Exporters write the game
 itself (tags, moves, comments, variations), resolved by the replay where it could;
 :mod:`.sinks` picks a writer per output format.
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from pdn_tools.pdn.commands import Side, clock_and_eval
+from pdn_tools.pdn.commands import Side, clock_and_eval, parse_commands
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.tags import parse_date
@@ -28,8 +28,8 @@ from pdn_tools.version import __version__
 SCHEMA_VERSION = 4
 """Version of both tables; bumped when a column is added, changes meaning or
 disappears, so that the parts of one dataset always have the same columns (version 3
-added ``white_key`` and ``black_key``, version 4 the moves' ``clock_ms``, ``eval_cp``
-and ``eval_mate``)."""
+added ``white_key`` and ``black_key``, version 4 the moves' ``clock_ms``, ``eval_cp``,
+``eval_mate`` and ``best_move``)."""
 METADATA_KEY = "pdn_tools.schema_version"
 OPENING_PLIES = 4
 """Plies in the ``opening`` column: two moves of each side, enough to tell apart the
@@ -103,6 +103,8 @@ MOVES_FIELDS = [
     pa.field("clock_ms", pa.int32()),
     pa.field("eval_cp", pa.int32()),
     pa.field("eval_mate", pa.int32()),
+    # -- engine analysis (pdn analyse): the best move its comment names -------------
+    pa.field("best_move", pa.string()),
 ]
 
 #: Partition columns a dataset may be split by (``--partition-by``), in games-table terms.
@@ -196,6 +198,19 @@ def _setup_position(fen: str | None, resolution: Resolution) -> Position | None:
         return None
 
 
+# -- engine analysis (pdn analyse) ---------------------------------------------------
+def best_move(comments: list[str]) -> str | None:
+    """The first ``[%best …]`` of a move's comments as written (``pdn analyse``),
+    NULL when none; its evaluation is ``eval_cp`` / ``eval_mate``
+    (:func:`~pdn_tools.pdn.commands.clock_and_eval`)."""
+    for text in comments:
+        for name, value in parse_commands(text):
+            if name == "best" and value:
+                return value
+    return None
+
+
+# -----------------------------------------------------------------------------------
 def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
     """One row per main-line ply (``ply`` .. ``comments`` of the moves table).
 
@@ -245,6 +260,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "nags": nags,
                     "comments": comments,
                     **clock_and_eval(node, side),
+                    "best_move": best_move(comments),
                 }
             )
             before = resolved.after
@@ -264,6 +280,7 @@ def move_rows(game: Game, resolution: Resolution) -> list[dict[str, Any]]:
                     "nags": nags,
                     "comments": comments,
                     **clock_and_eval(node, None),
+                    "best_move": best_move(comments),
                 }
             )
             before = None

@@ -1,6 +1,6 @@
 """The PDN format: bytes to text to game trees, knowing nothing of the rules.
 
-Layer 2 of the pipeline.  :mod:`.source` turns bytes into text (encodings, BOM, line
+Layer 3 of the pipeline.  :mod:`.source` turns bytes into text (encodings, BOM, line
 ends), :mod:`.split` cuts the text into game chunks, :mod:`.grammar` loads the Lark
 grammar and :mod:`.build` turns a chunk into a :class:`~.model.Game` tree;
 :mod:`.reader` strings them together as a stream.  :mod:`.tags`, :mod:`.results`,

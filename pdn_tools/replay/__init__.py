@@ -1,6 +1,6 @@
 """Replay validation: play a read game with the rules engine and report what is wrong.
 
-Layer 3 of the pipeline, where the format meets the rules.  ``replay_game(game,
+Layer 4 of the pipeline, where the format meets the rules.  ``replay_game(game,
 options)`` appends its findings to ``game.issues`` and returns a :class:`ReplayResult`;
 :mod:`.resolve` maps the engine move behind every written move (variations too) and
 :mod:`.positions` gives the board at any ply.  See ``docs/replay.md``.

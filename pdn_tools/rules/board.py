@@ -14,6 +14,7 @@ the replay's findings, not the board's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pdn_tools.rules.fen import FenError, parse_fen, write_fen
@@ -33,6 +34,10 @@ _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _SEPARATORS = re.compile(r"[-xX:]")
 _FEN_START = re.compile(r"\s*[WBwb]\s*:")
 """How a FEN begins (the side to move, a colon): ``Board("W:W31-50:B1-20")``."""
+
+ANALYSERS: list[Callable[..., Any]] = []
+"""The searcher behind :meth:`Board.analyse`, put here by :mod:`pdn_tools.search` when
+it is imported (the engine never imports the layer above it)."""
 
 
 class IllegalMoveError(ValueError):
@@ -199,6 +204,20 @@ class Board:
         self._position = before
         self._legal = None
         return move
+
+    # -- analysis -----------------------------------------------------------------
+    def analyse(
+        self, depth: int | None = None, nodes: int | None = None, seconds: float | None = None
+    ) -> Any:
+        """Search the position with the built-in searcher and return its
+        ``Analysis`` (score, principal variation): see :func:`pdn_tools.search.analyse`.
+
+        Available once :mod:`pdn_tools.search` is imported (any name of the
+        ``pdn_tools`` API, such as ``pdn_tools.Board``, does it); RuntimeError before.
+        """
+        if not ANALYSERS:
+            raise RuntimeError("Board.analyse needs the searcher: import pdn_tools.search")
+        return ANALYSERS[0](self, depth, nodes, seconds)
 
     # -- the end ------------------------------------------------------------------
     def is_game_over(self) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pdn_tools.collection.duplicates import Comparison
 from pdn_tools.collection.events.facts import game_facts
@@ -33,6 +33,9 @@ from pdn_tools.report.records import Checked, file_checked, filtered_out, game_r
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import storage
 from pdn_tools.run.discover import InputError, unreadable_reason
+
+if TYPE_CHECKING:
+    from pdn_tools.analysis.plausibility import PlausibilityOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,9 @@ class CheckOptions:
     events: EventRules | None = None
     """How events are formed, when what each game tells about its event is gathered
     (:attr:`~pdn_tools.report.records.Checked.facts`; None: not gathered)."""
+    plausibility: PlausibilityOptions | None = None
+    """Doubt the legal moves an engine finds implausible (W70, ``--plausibility``;
+    None: not looked for)."""
 
 
 Slot = Record
@@ -67,7 +73,13 @@ def replay_checked(game: Game, options: CheckOptions) -> ReplayResult | None:
     if options.syntax_only:
         return None
     replay = ReplayOptions(variant=options.read.variant, **options.rules)
-    return check_game(game, replay, strict=options.read.strict)
+    result = check_game(game, replay, strict=options.read.strict)
+    if options.plausibility is not None and game.status != "error":
+        # Imported here: the searcher is loaded by the runs that look for W70 only.
+        from pdn_tools.analysis.plausibility import flag_implausible
+
+        flag_implausible(game, result, options.plausibility)
+    return result
 
 
 def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:

@@ -135,6 +135,12 @@ class Converted:
     """What it tells about its event, in the first pass of ``--drop-prefixes`` only."""
     foreign: bool = False
     """Written for a program (``--for``) that does not play its variant: canonical PDN."""
+    annotated: int = 0
+    """Plies annotated (``pdn analyse``)."""
+    blunders: int = 0
+    """Blunders flagged (``pdn analyse``)."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70, ``pdn analyse``)."""
 
 
 @dataclass(slots=True)
@@ -232,6 +238,8 @@ def _convert_game(game: Game, options: ConvertOptions, from_json: bool) -> Conve
         done = Converted(error, False, piece=options.renderer.render(item), groups=groups)
         done.foreign = options.renderer.foreign(item)
     done.repaired, done.key, done.lent = staged.repaired, staged.key, staged.lent
+    done.annotated, done.blunders = staged.annotated, staged.blunders
+    done.doubted = staged.doubted
     done.game = game.index
     return done
 
@@ -362,6 +370,9 @@ class Conversion:
         place = (file_no, game.game)
         if not self.admission.admit(game.filtered, game.key, game.repaired, game.lent, place):
             return
+        self.admission.counts.annotated += game.annotated
+        self.admission.counts.blunders += game.blunders
+        self.admission.counts.doubted += game.doubted
         if game.rejected:
             self.rejected += 1
             assert self.rejects is not None

@@ -1,6 +1,6 @@
 """What happens to each game of a conversion between its replay and its output.
 
-Three small stages run in this order:
+Four small stages run in this order:
 
 1. **repair** (``--repair``): an illegal move the replay proposed exactly one move for
    is replaced by it, when the game then validates without an error
@@ -13,7 +13,9 @@ Three small stages run in this order:
    the inputs); with ``--drop-prefixes`` a live-feed snapshot — a game whose moves
    begin a longer game of the same players and round of its event (W55) — is dropped
    too, the snapshots being found by a first pass that gathers every game's event
-   facts (:mod:`pdn_tools.collection.events`).
+   facts (:mod:`pdn_tools.collection.events`);
+4. **analysis** (``pdn analyse``): every kept game is annotated ply by ply by an
+   engine (:func:`pdn_tools.analysis.annotate_game`), where it is replayed.
 
 The work is split by where it can run.  :func:`stage_game` looks at one game at a
 time — it repairs, filters, makes the game's duplicate key and lends it the tags its
@@ -30,6 +32,7 @@ repaired.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pdn_tools.collection.duplicates import Comparison, TagLending
 from pdn_tools.collection.filters import GameFilter
@@ -37,6 +40,9 @@ from pdn_tools.collection.repair import repair_game
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayOptions, ReplayResult
+
+if TYPE_CHECKING:
+    from pdn_tools.analysis import AnalysisOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +56,8 @@ class StageOptions:
     merge_tags: bool = False
     drop_prefixes: bool = False
     """Drop live-feed snapshots (``--drop-prefixes``, with ``--dedupe``)."""
+    annotate: AnalysisOptions | None = None
+    """Annotate every kept game with an engine's analysis (``pdn analyse``)."""
 
     @property
     def two_passes(self) -> bool:
@@ -60,7 +68,12 @@ class StageOptions:
     @property
     def active(self) -> bool:
         """Whether any stage runs."""
-        return self.repair or self.keep is not None or self.dedupe is not None
+        return (
+            self.repair
+            or self.keep is not None
+            or self.dedupe is not None
+            or self.annotate is not None
+        )
 
 
 @dataclass(slots=True)
@@ -74,6 +87,12 @@ class Staged:
     repaired: bool = False
     key: bytes | None = None
     lent: int = 0
+    annotated: int = 0
+    """Plies annotated (``pdn analyse``)."""
+    blunders: int = 0
+    """Blunders flagged (``pdn analyse``)."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70, ``pdn analyse``)."""
 
 
 def stage_game(
@@ -100,7 +119,15 @@ def stage_game(
         return Staged(replay, filtered=True, repaired=repaired)
     key = options.dedupe.key(game, replay) if options.dedupe is not None else None
     lent = lending.lend(key, game) if lending is not None and key is not None else 0
-    return Staged(replay, repaired=repaired, key=key, lent=lent)
+    staged = Staged(replay, repaired=repaired, key=key, lent=lent)
+    if options.annotate is not None:
+        # Imported here: the searcher is loaded by the runs that analyse only.
+        from pdn_tools.analysis import annotate_game
+
+        annotated = annotate_game(game, replay, options.annotate)
+        staged.annotated, staged.blunders = annotated.plies, len(annotated.blunders)
+        staged.doubted = annotated.doubted
+    return staged
 
 
 @dataclass(slots=True)
@@ -114,6 +141,12 @@ class StageCounts:
     snapshots: int = 0
     """Live-feed snapshots dropped (``--drop-prefixes``)."""
     tags_merged: int = 0
+    annotated: int = 0
+    """Plies annotated in the games written (``pdn analyse``)."""
+    blunders: int = 0
+    """Blunders flagged in the games written."""
+    doubted: int = 0
+    """Moves found possibly mis-recorded (W70) in the games written."""
 
 
 @dataclass(slots=True)

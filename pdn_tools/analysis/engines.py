@@ -1,0 +1,160 @@
+"""Evaluating positions for an annotated collection: the built-in searcher or a Hub
+engine, behind one cache per process.
+
+Every position of a game is searched once (the best move *at* a ply and the
+evaluation *after* the ply before it come from the same search), and positions shared
+by many games — openings above all — are searched once per process: the cache is keyed
+by the variant, the position and the engine with its budget, and holds the result, not
+the search.  It is bounded (:data:`CACHE_LIMIT` entries, emptied when full) and lives
+in the process that annotates (each worker of ``--jobs`` has its own), so the results
+do not depend on which worker met a position first: the built-in searcher starts each
+position with an empty transposition table, so that a node budget gives the same
+answer for a position whatever was searched before it.
+
+A Hub engine is started once per process and command, on first use, and ended when
+the process ends (or by :func:`close_engines`).
+"""
+
+from __future__ import annotations
+
+import atexit
+from dataclasses import dataclass
+
+from pdn_tools.rules import Position, Variant, legal_moves, move_text
+from pdn_tools.search import Searcher, analyse
+from pdn_tools.search.hub_client import HubEngine, HubResult
+
+CACHE_LIMIT = 200_000
+"""Positions kept in a process's cache before it is emptied."""
+MATE = 100_000
+"""The centi-men a forced win counts for when evaluations are compared (less the plies
+to it): beyond any material count."""
+
+
+@dataclass(frozen=True, slots=True)
+class EngineChoice:
+    """Which engine evaluates, with which budget (hashable: part of the cache key)."""
+
+    nodes: int | None = 2000
+    depth: int | None = None
+    command: str | None = None
+    """A Hub engine's command line (None: the built-in searcher)."""
+    params: tuple[tuple[str, str], ...] = ()
+    """Hub ``set-param`` values."""
+    timeout: float = 60.0
+    """Longest wait for a Hub engine's answer, in seconds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A position's evaluation, from White's point of view.
+
+    ``cp`` in centi-men (None when the engine gave no score); ``mate`` the moves to a
+    forced end, positive when White wins, negative when Black does (None: none found);
+    ``pv`` the best line in canonical notation (first move: the best move).
+    """
+
+    cp: int | None
+    mate: int | None
+    pv: tuple[str, ...]
+    mate_plies: int | None = None
+    """The plies to the forced end (signed as ``mate``)."""
+    over: int = 0
+    """The game is over on the board: 1 White has won, -1 Black has (no evaluation)."""
+
+    def comparable(self) -> int:
+        """One number to compare evaluations by: centi-men, forced wins beyond all."""
+        if self.over:
+            return self.over * MATE
+        if self.mate_plies is not None:
+            plies = abs(self.mate_plies)
+            return MATE - plies if self.mate_plies > 0 else plies - MATE
+        return self.cp if self.cp is not None else 0
+
+    def text(self) -> str:
+        """The value of the ``[%eval …]`` command: ``+0.35`` in men, ``#N`` / ``#-N``
+        (empty when the game is over on the board)."""
+        if self.over:
+            return ""
+        if self.mate is not None:
+            return f"#{self.mate}"
+        return f"{(self.cp or 0) / 100:+.2f}"
+
+
+_CACHE: dict[tuple[str, tuple[int, int, int, int, bool], EngineChoice], Evaluation] = {}
+_SEARCHERS: dict[str, Searcher] = {}
+_ENGINES: dict[EngineChoice, HubEngine] = {}
+
+
+def _white(score: int, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]) -> Evaluation:
+    sign = 1 if white_to_move else -1
+    if win_in is not None:
+        plies = sign * win_in
+        moves = (abs(plies) + 1) // 2
+        return Evaluation(None, moves if plies > 0 else -moves, pv, plies)
+    return Evaluation(sign * score, None, pv)
+
+
+def _texts(position: Position, variant: Variant, moves: list[object]) -> tuple[str, ...]:
+    texts: list[str] = []
+    for move in moves:
+        legal = legal_moves(position, variant)
+        if move not in legal:
+            break
+        texts.append(move_text(move, legal, variant))  # type: ignore[arg-type]
+        position = position.apply(move)  # type: ignore[arg-type]
+    return tuple(texts)
+
+
+def evaluate_position(position: Position, variant: Variant, choice: EngineChoice) -> Evaluation:
+    """The evaluation of *position* (a game's variant *variant*) by *choice*, from this
+    process's cache when it was met before.  Raises
+    :class:`~pdn_tools.search.hub.HubError` when a Hub engine fails."""
+    key = (variant.name, position.key(), choice)
+    known = _CACHE.get(key)
+    if known is not None:
+        return known
+    white = position.white_to_move
+    if not legal_moves(position, variant):
+        # A side without a move has lost: no search, no line.
+        found = Evaluation(None, None, (), None, -1 if white else 1)
+    elif choice.command is None:
+        searcher = _SEARCHERS.get(variant.name)
+        if searcher is None or searcher.variant is not variant:
+            searcher = Searcher(variant)
+            _SEARCHERS[variant.name] = searcher
+        searcher.clear()  # a node budget then gives the same answer whatever came before
+        result = analyse(
+            position, variant, depth=choice.depth, nodes=choice.nodes, searcher=searcher
+        )
+        found = _white(result.score, result.win_in, white, tuple(result.pv_text))
+    else:
+        hub = _engine(choice)
+        answer: HubResult = hub.analyse(position, variant, depth=choice.depth, nodes=choice.nodes)
+        line: list[object] = list(answer.pv)
+        if not line and answer.best_move is not None:
+            line = [answer.best_move]
+        found = _white(answer.score or 0, answer.win_in, white, _texts(position, variant, line))
+    if len(_CACHE) >= CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = found
+    return found
+
+
+def _engine(choice: EngineChoice) -> HubEngine:
+    engine = _ENGINES.get(choice)
+    if engine is None:
+        assert choice.command is not None
+        engine = HubEngine(choice.command, timeout=choice.timeout, params=dict(choice.params))
+        _ENGINES[choice] = engine
+    return engine
+
+
+def close_engines() -> None:
+    """End every Hub engine this process started."""
+    while _ENGINES:
+        _, engine = _ENGINES.popitem()
+        engine.close()
+
+
+atexit.register(close_engines)

@@ -1,0 +1,236 @@
+"""Driving a Hub engine: any program that speaks the protocol on its standard streams.
+
+:class:`HubEngine` starts the engine's command (``scan hub``, ``pdn engine --hub``),
+says ``hub`` and reads its ``id`` and ``param`` lines up to ``wait``, sets the
+parameters asked for, says ``init`` and waits for ``ready``.  :meth:`HubEngine.analyse`
+sends ``pos``, ``level`` and ``go analyze`` and reads ``info`` lines up to ``done``.
+It knows nothing of the engine beyond the protocol: moves and positions are the
+protocol's text, read back into the rules engine's moves (a move the engine names that
+is not legal is an error, never trusted).
+
+Every wait for an answer is bounded (*timeout* seconds; HubError after it), the engine
+is ended when the client closes (``quit``, then terminated, then killed, each after a
+bounded wait), and an engine that dies or writes nonsense is an error that says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from typing import IO
+
+from pdn_tools.rules.move import Move
+from pdn_tools.rules.position import Position
+from pdn_tools.rules.variant import Variant
+from pdn_tools.search.hub import (
+    HubError,
+    format_line,
+    parse_line,
+    parse_move,
+    position_text,
+)
+
+WIN_SCORE = 90.0
+"""Scores (in men) at or beyond which an engine that gives no ``win`` field is read as
+announcing a forced end (Scan's 99.xx / 89.xx decisive scores)."""
+
+
+class HubResult:
+    """What a Hub engine said about a position.
+
+    ``score`` is in centi-men for the side to move (None when the engine gave none);
+    ``win_in`` plies to a forced end when the engine says so (our ``win`` field);
+    ``pv`` the principal variation as legal moves (as far as they are legal);
+    ``best_move`` the move of ``done``.
+    """
+
+    __slots__ = ("best_move", "depth", "info", "nodes", "pv", "score", "win_in")
+
+    def __init__(self) -> None:
+        self.best_move: Move | None = None
+        self.score: int | None = None
+        self.win_in: int | None = None
+        self.depth: int | None = None
+        self.nodes: int | None = None
+        self.pv: list[Move] = []
+        self.info: list[dict[str, str]] = []
+        """Every ``info`` line's arguments, in order."""
+
+
+class HubEngine:
+    """A running Hub engine (use as a context manager, or call :meth:`close`)."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = 30.0,
+        params: dict[str, str] | None = None,
+    ) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise HubError("no engine command given")
+        self.argv = argv
+        self.timeout = timeout
+        self.id: dict[str, str] = {}
+        self.params: dict[str, dict[str, str]] = {}
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        try:
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise HubError(f"cannot start engine {argv[0]!r}: {exc.strerror or exc}") from None
+        assert self.process.stdout is not None
+        self.reader = threading.Thread(target=self._read, args=(self.process.stdout,), daemon=True)
+        self.reader.start()
+        try:
+            self.send("hub")
+            for command, args in self.until("wait"):
+                if command == "id":
+                    self.id = args
+                elif command == "param" and "name" in args:
+                    self.params[args["name"]] = args
+            for name, value in (params or {}).items():
+                self.send(format_line("set-param", name=name, value=value))
+            self.send("init")
+            for _ in self.until("ready"):
+                pass
+        except BaseException:
+            self.close()
+            raise
+
+    # ------------------------------------------------------------------ streams
+    def _read(self, stream: IO[str]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in stream:
+                self.lines.put(line)
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        """Write one line to the engine."""
+        stdin = self.process.stdin
+        try:
+            assert stdin is not None
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (OSError, ValueError):
+            raise HubError(f"engine {self.argv[0]!r} is not listening (it ended?)") from None
+
+    def until(self, last: str) -> list[tuple[str, dict[str, str]]]:
+        """The lines the engine writes up to and including the command *last*, each
+        within the timeout (HubError when the engine ends or is silent too long)."""
+        seen: list[tuple[str, dict[str, str]]] = []
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(0.0, left))
+            except queue.Empty:
+                raise HubError(
+                    f"engine {self.argv[0]!r} did not answer {last!r} within {self.timeout:g} s"
+                ) from None
+            if line is None:
+                raise HubError(f"engine {self.argv[0]!r} ended before {last!r}")
+            command, args = parse_line(line)
+            if not command:
+                continue
+            seen.append((command, args))
+            if command == last:
+                return seen
+
+    # ------------------------------------------------------------------ analysis
+    def analyse(
+        self,
+        position: Position,
+        variant: Variant,
+        *,
+        depth: int | None = None,
+        nodes: int | None = None,
+        seconds: float | None = None,
+    ) -> HubResult:
+        """Ask the engine about *position*: ``pos``, ``level``, ``go analyze``; the
+        ``info`` lines and the ``done`` move read back (HubError: an illegal move)."""
+        self.send(format_line("pos", pos=position_text(position)))
+        if depth is not None:
+            self.send(format_line("level", depth=depth))
+        elif nodes is not None:
+            self.send(format_line("level", nodes=nodes))
+        else:
+            self.send(format_line("level", move_time=seconds if seconds is not None else 1.0))
+        self.send("go analyze")
+        result = HubResult()
+        for command, args in self.until("done"):
+            if command == "info":
+                result.info.append(args)
+                self._read_info(result, args, position, variant)
+            elif command == "done" and args.get("move"):
+                result.best_move = parse_move(args["move"], position, variant)
+        if result.best_move is None and result.pv:
+            result.best_move = result.pv[0]
+        return result
+
+    @staticmethod
+    def _read_info(
+        result: HubResult, args: dict[str, str], position: Position, variant: Variant
+    ) -> None:
+        with contextlib.suppress(ValueError):
+            if "depth" in args:
+                result.depth = int(args["depth"])
+            if "nodes" in args:
+                result.nodes = int(args["nodes"])
+            if "score" in args:
+                men = float(args["score"])
+                result.score = round(men * 100)
+                result.win_in = None
+                if "win" in args:
+                    result.win_in = int(args["win"])
+        if "pv" in args:
+            line: list[Move] = []
+            for text in args["pv"].split():
+                try:
+                    move = parse_move(text, position, variant)
+                except HubError:
+                    break
+                line.append(move)
+                position = position.apply(move)
+            result.pv = line
+
+    # ------------------------------------------------------------------ the end
+    def close(self) -> None:
+        """End the engine: ``quit``, then terminate, then kill (bounded waits)."""
+        process = self.process
+        if process.poll() is None:
+            with contextlib.suppress(HubError):
+                self.send("quit")
+            try:
+                process.wait(timeout=min(self.timeout, 5.0))
+            except subprocess.TimeoutExpired:
+                process.terminate()
+                try:
+                    process.wait(timeout=5.0)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    stream.close()
+
+    def __enter__(self) -> HubEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

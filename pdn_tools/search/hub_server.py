@@ -1,0 +1,236 @@
+"""The built-in searcher as a Hub engine: ``pdn engine --hub``.
+
+The server reads protocol lines from its input and answers on its output, one line at
+a time, flushed.  It declares one parameter, ``variant`` (every variant of the rules
+engine; ``normal`` is accepted for international, as Scan names it), and a ``nodes``
+level besides the protocol's ``depth``, ``move-time``, ``time`` and ``infinite``.  A
+search runs in a thread so that ``stop``, ``ping`` and ``quit`` are heard while it
+runs; it reports ``info`` after each completed iteration (``score`` in men for the side
+to move, as Scan does, and ``win`` — plies to a forced end, signed — when there is
+one) and ends with ``done move=… ponder=…``.  An input that ends stops the server
+(the protocol's rule: the GUI is gone).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import IO
+
+from pdn_tools.rules.generators import legal_moves
+from pdn_tools.rules.position import Position
+from pdn_tools.rules.variant import INTERNATIONAL, Variant, variant_by_name, variants
+from pdn_tools.search.analysis import Analysis, analyse
+from pdn_tools.search.hub import (
+    HubError,
+    format_line,
+    move_text,
+    parse_line,
+    parse_move,
+    parse_position,
+)
+from pdn_tools.search.searcher import Searcher
+
+NAME = "pdn-tools"
+DEFAULT_DEPTH = 8
+"""The level of a search when none was set."""
+
+
+def men(score: int) -> str:
+    """A score in centi-men as the protocol's men (``0.35``)."""
+    return f"{score / 100:.2f}"
+
+
+class HubServer:
+    """One engine session over a pair of text streams."""
+
+    def __init__(self, source: IO[str], sink: IO[str], version: str = "") -> None:
+        self.source = source
+        self.sink = sink
+        self.version = version
+        self.lock = threading.Lock()
+        self.variant: Variant = INTERNATIONAL
+        self.searcher = Searcher(INTERNATIONAL)
+        self.position: Position = Position.initial(INTERNATIONAL)
+        self.level: dict[str, str] = {}
+        self.thread: threading.Thread | None = None
+        self.stopping = threading.Event()
+
+    # ------------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        """Write one line and flush it (from the reader or the search thread)."""
+        with self.lock:
+            self.sink.write(line + "\n")
+            self.sink.flush()
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> None:
+        """Answer commands until ``quit`` or the end of the input."""
+        try:
+            for line in self.source:
+                command, args = parse_line(line)
+                if command == "quit":
+                    break
+                self.handle(command, args)
+        finally:
+            self.wait_search(stop=True)
+
+    def handle(self, command: str, args: dict[str, str]) -> None:
+        """One command (unknown ones are ignored, as the protocol asks)."""
+        if command == "hub":
+            self.send(format_line("id", name=NAME, version=self.version or "0"))
+            names = " ".join(v.name for v in variants())
+            self.send(
+                format_line(
+                    "param", name="variant", value=self.variant.name, type="enum", values=names
+                )
+            )
+            self.send("wait")
+        elif command == "set-param":
+            self.set_param(args.get("name", ""), args.get("value", ""))
+        elif command == "init":
+            self.send("ready")
+        elif command == "ping":
+            self.send("pong")
+        elif command == "new-game":
+            self.wait_search(stop=True)
+            self.searcher.clear()
+        elif command == "stop":
+            self.wait_search(stop=True)
+        elif command == "pos":
+            self.wait_search(stop=True)
+            self.set_position(args)
+        elif command == "level":
+            self.level = dict(args)
+        elif command == "go":
+            self.wait_search(stop=True)
+            self.start_search()
+
+    def set_param(self, name: str, value: str) -> None:
+        if name != "variant":
+            return
+        try:
+            chosen = INTERNATIONAL if value == "normal" else variant_by_name(value)
+        except KeyError:
+            self.send(format_line("error", message=f"unknown variant {value}"))
+            return
+        self.variant = chosen
+        self.searcher = Searcher(chosen)
+        self.position = Position.initial(chosen)
+
+    def set_position(self, args: dict[str, str]) -> None:
+        """``pos [pos=…] [moves="…"]``; no position is the start position."""
+        try:
+            text = args.get("pos") or args.get("start")
+            position = (
+                parse_position(text, self.variant) if text else Position.initial(self.variant)
+            )
+            for move in args.get("moves", "").split():
+                position = position.apply(parse_move(move, position, self.variant))
+        except HubError as exc:
+            self.send(format_line("error", message=str(exc)))
+            return
+        self.position = position
+
+    # ------------------------------------------------------------------ search
+    def budget(self) -> tuple[int | None, int | None, float | None]:
+        """(depth, nodes, seconds) of the current level."""
+        level = self.level
+        try:
+            if "infinite" in level:
+                return None, None, None
+            depth = int(level["depth"]) if "depth" in level else None
+            nodes = int(level["nodes"]) if "nodes" in level else None
+            seconds = float(level["move-time"]) if "move-time" in level else None
+            if seconds is None and "time" in level:
+                moves = int(level.get("moves", "0") or 0) or 30
+                seconds = float(level["time"]) / moves + float(level.get("inc", "0") or 0)
+        except ValueError:
+            self.send(format_line("error", message="a level value is not a number"))
+            return DEFAULT_DEPTH, None, None
+        if depth is None and nodes is None and seconds is None:
+            depth = DEFAULT_DEPTH
+        return depth, nodes, seconds
+
+    def start_search(self) -> None:
+        position, variant = self.position, self.variant
+        if not legal_moves(position, variant):
+            self.send(format_line("error", message="no legal move in this position"))
+            self.send("done")
+            return
+        depth, nodes, seconds = self.budget()
+        # Each search starts from an empty table: a node budget then gives the same
+        # answer whatever was searched before (the same as pdn analyse's own).
+        self.searcher.clear()
+        self.stopping.clear()
+        stopping = self.stopping
+        self.thread = threading.Thread(
+            target=self.search,
+            args=(position, variant, depth, nodes, seconds, stopping.is_set),
+            daemon=True,
+        )
+        self.thread.start()
+
+    def search(
+        self,
+        position: Position,
+        variant: Variant,
+        depth: int | None,
+        nodes: int | None,
+        seconds: float | None,
+        stopped: Callable[[], bool],
+    ) -> None:
+        def report(result: Analysis) -> None:
+            args: dict[str, str | int | float] = {
+                "depth": result.depth,
+                "score": men(result.score),
+                "nodes": result.nodes,
+                "time": f"{result.seconds:.3f}",
+            }
+            if result.win_in is not None:
+                args["win"] = result.win_in
+            args["pv"] = " ".join(hub_line(result))
+            self.send(format_line("info", **args))
+
+        try:
+            result = analyse(
+                position,
+                variant,
+                depth=depth,
+                nodes=nodes,
+                seconds=seconds,
+                searcher=self.searcher,
+                check=stopped,
+                report=report,
+            )
+        except Exception as exc:  # the engine must answer whatever happened
+            self.send(format_line("error", message=f"search failed: {exc}"))
+            self.send("done")
+            return
+        line = hub_line(result)
+        if len(line) > 1:
+            self.send(format_line("done", move=line[0], ponder=line[1]))
+        elif line:
+            self.send(format_line("done", move=line[0]))
+        else:
+            self.send("done")
+
+    def wait_search(self, stop: bool) -> None:
+        """Wait for the running search, stopping it first when *stop*."""
+        thread = self.thread
+        if thread is None:
+            return
+        if stop:
+            self.stopping.set()
+        thread.join()
+        self.thread = None
+
+
+def hub_line(result: Analysis) -> list[str]:
+    """The principal variation as Hub moves."""
+    return [move_text(move) for move in result.pv]
+
+
+def serve(source: IO[str], sink: IO[str], version: str = "") -> None:
+    """Run a Hub engine session on *source* and *sink* until ``quit`` or end of input."""
+    HubServer(source, sink, version).run()

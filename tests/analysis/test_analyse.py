@@ -1,0 +1,188 @@
+"""Engine analysis of collections: annotate_game and ``pdn analyse``."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from pdn_tools import read_string
+from pdn_tools.analysis import AnalysisOptions, annotate_game
+from pdn_tools.analysis.engines import EngineChoice
+from pdn_tools.replay import ReplayOptions, check_game
+from pdn_tools.rules import Board, parse_fen, variant_by_name
+from pdn_tools.search import analyse
+
+GAMES = (
+    '[Event "a"]\n[GameType "20"]\n'
+    "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 10-14 5. 31-27 *\n\n"
+    '[Event "b"]\n[GameType "21"]\n1. 9-13 22-18 2. 13-17 *\n\n'
+    '[Event "c"]\n[GameType "20"]\n[SetUp "1"]\n'
+    '[FEN "W:W26,28,29,32,35-39,41-50:B1-7,9,10,12-17,21,25"]\n1. 32-27 *\n'
+)
+BLUNDER_FEN = "W:W26,28,29,32,35-39,41-50:B1-7,9,10,12-17,21,25"
+"""White is three men up; 32-27 gives them back (found by the searcher itself)."""
+SMALL = EngineChoice(nodes=400)
+TIMEOUT = 300
+
+
+def annotated(text: str, options: AnalysisOptions) -> list[tuple[str, str]]:
+    """(move, last comment) of every main-line ply of the first game of *text*."""
+    game = next(iter(read_string(text)))
+    replay = check_game(game, ReplayOptions())
+    annotate_game(game, replay, options)
+    return [
+        (node.move.text() if node.move else "", node.comments[-1].text if node.comments else "")
+        for node in game.mainline()
+    ]
+
+
+def test_every_ply_gets_its_evaluation_best_move_and_line() -> None:
+    rows = annotated(GAMES, AnalysisOptions(SMALL))
+    assert len(rows) == 9
+    board = Board()
+    for written, comment in rows:
+        match = re.fullmatch(r"\[%eval ([+-]\d+\.\d\d)\] \[%best (\S+)\]( .*)?", comment)
+        assert match is not None, comment
+        assert board.parse_move(match.group(2)) in board.legal_moves  # best move is legal here
+        board.push(written)
+        expected = analyse(board, nodes=400)
+        assert float(match.group(1)) == pytest.approx(expected.white_score / 100)
+        line = (match.group(3) or "").split()
+        assert line == expected.pv_text[: len(line)]
+        ahead = board.copy()
+        for move in line:  # the line is legal from the position after the move
+            ahead.push(move)
+
+
+def test_a_move_that_gives_material_away_is_a_blunder() -> None:
+    text = f'[GameType "20"]\n[SetUp "1"]\n[FEN "{BLUNDER_FEN}"]\n1. 32-27 *\n'
+    game = next(iter(read_string(text)))
+    done = annotate_game(game, check_game(game, ReplayOptions()), AnalysisOptions(SMALL))
+    assert [ply for ply, _ in done.blunders] == [1]
+    assert done.blunders[0][1] >= 150
+    comment = next(game.mainline()).comments[-1].text
+    assert "blunder -" in comment
+    best = analyse(parse_fen(BLUNDER_FEN).position, nodes=400).pv_text[0]
+    good = f'[GameType "20"]\n[SetUp "1"]\n[FEN "{BLUNDER_FEN}"]\n1. {best} *\n'
+    game = next(iter(read_string(good)))
+    assert (
+        annotate_game(game, check_game(game, ReplayOptions()), AnalysisOptions(SMALL)).blunders
+        == []
+    )
+    # A threshold above what was lost flags nothing.
+    game = next(iter(read_string(text)))
+    high = AnalysisOptions(SMALL, blunder=10_000)
+    assert annotate_game(game, check_game(game, ReplayOptions()), high).blunders == []
+
+
+def test_a_game_analysed_twice_holds_one_analysis() -> None:
+    game = next(iter(read_string('[GameType "20"]\n1. 32-28 {[%eval +9.99] kept} 19-23 *\n')))
+    replay = check_game(game, ReplayOptions())
+    annotate_game(game, replay, AnalysisOptions(SMALL))
+    annotate_game(game, replay, AnalysisOptions(SMALL))
+    first = next(game.mainline())
+    texts = [c.text for c in first.comments]
+    assert texts[0] == "kept"
+    assert sum(t.count("[%eval") for t in texts) == 1
+
+
+def test_a_win_on_the_board_and_a_forced_win_are_written_as_such() -> None:
+    # English: two white kings catch the last black man (a win in 9 plies: 5 moves).
+    text = '[GameType "21"]\n[SetUp "1"]\n[FEN "B:WK10,K19:B14"]\n1... 14-17 *\n'
+    rows = annotated(text, AnalysisOptions(EngineChoice(nodes=None, depth=10)))
+    assert rows[0][1].startswith("[%eval #5] [%best 14-")
+    final = '[GameType "20"]\n[SetUp "1"]\n[FEN "W:W32:B27"]\n1. 32x21 *\n'
+    rows = annotated(final, AnalysisOptions(SMALL))
+    assert not rows[0][1].startswith("[%eval")  # the game is over: no evaluation
+    assert rows[0][1].startswith("[%best 32x21]")
+
+
+def test_an_illegal_move_ends_the_annotation() -> None:
+    rows = annotated('[GameType "20"]\n1. 32-28 19-23 2. 33-29 *\n', AnalysisOptions(SMALL))
+    assert [bool(c) for _, c in rows] == [True, True, False]
+
+
+def pdn(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pdn_tools", *args], capture_output=True, text=True,
+        cwd=cwd, timeout=TIMEOUT, check=False,
+    )  # fmt: skip
+
+
+def test_pdn_analyse_writes_annotated_games_the_same_with_jobs(tmp_path: Path) -> None:
+    source = tmp_path / "games.pdn"
+    source.write_text(GAMES, encoding="utf-8")
+    one = pdn("analyse", "games.pdn", "-o", "one.pdn", "--nodes", "400", "-j", "1", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert "3 game(s) read, 3 written, 13 ply(ies) annotated, 1 blunder(s)" in one.stderr
+    two = pdn("analyse", "games.pdn", "-o", "two.pdn", "--nodes", "400", "-j", "2", cwd=tmp_path)
+    assert two.returncode == 0, two.stderr
+    text = (tmp_path / "one.pdn").read_text(encoding="utf-8")
+    assert text == (tmp_path / "two.pdn").read_text(encoding="utf-8")
+    assert text.count("[%eval") == 13
+    assert text.count("[%best") == 13
+    assert text.count("blunder") == 1
+    assert "blunder" in text.split('[Event "c"]')[1]
+    high = pdn("analyse", "games.pdn", "-o", "-", "--to", "pdn", "--nodes", "400",
+               "--blunder", "10000", cwd=tmp_path)  # fmt: skip
+    assert high.returncode == 0
+    assert "blunder" not in high.stdout
+
+
+def test_pdn_analyse_fills_the_moves_table(tmp_path: Path) -> None:
+    (tmp_path / "games.pdn").write_text(GAMES, encoding="utf-8")
+    done = pdn("analyse", "games.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+               "--depth", "2", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    assert len(rows) == 13
+    for row in rows:
+        comment = row["comments"][-1]
+        value = re.search(r"\[%eval ([+-]\d+\.\d\d)\]", comment)
+        assert value is not None
+        assert row["eval_cp"] == round(float(value.group(1)) * 100)
+        assert row["best_move"] == re.search(r"\[%best (\S+)\]", comment).group(1)  # type: ignore[union-attr]
+        board = Board.from_fen(row["fen_before"], variant=row["variant"])
+        board.parse_move(row["best_move"])  # legal where the move was played
+
+
+def test_pdn_analyse_refuses_what_it_cannot_do(tmp_path: Path) -> None:
+    source = tmp_path / "games.pdn"
+    source.write_text(GAMES, encoding="utf-8")
+    same = pdn("analyse", "games.pdn", "-o", "games.pdn", cwd=tmp_path)
+    assert same.returncode == 2
+    assert source.read_text(encoding="utf-8") == GAMES
+    both = pdn("analyse", "games.pdn", "-o", "x.pdn", "--nodes", "5", "--depth", "2", cwd=tmp_path)
+    assert both.returncode == 2 and "exclude each other" in both.stderr
+    missing = pdn("analyse", "games.pdn", "-o", "x.pdn", "--engine", "/nonexistent/engine",
+                  cwd=tmp_path)  # fmt: skip
+    assert missing.returncode == 2
+    assert "cannot start engine" in missing.stderr
+    assert not (tmp_path / "x.pdn").exists()
+
+
+def test_pdn_analyse_with_a_hub_engine_gives_the_built_in_answers(tmp_path: Path) -> None:
+    (tmp_path / "games.pdn").write_text(GAMES.split("\n\n")[0] + "\n", encoding="utf-8")
+    engine = shlex.join([sys.executable, "-m", "pdn_tools", "engine", "--hub"])
+    hub = pdn("analyse", "games.pdn", "-o", "hub.pdn", "--engine", engine, "--nodes", "400",
+              "-j", "1", "--engine-timeout", "60", cwd=tmp_path)  # fmt: skip
+    assert hub.returncode == 0, hub.stderr
+    own = pdn("analyse", "games.pdn", "-o", "own.pdn", "--nodes", "400", "-j", "1", cwd=tmp_path)
+    assert own.returncode == 0
+    assert (tmp_path / "hub.pdn").read_text() == (tmp_path / "own.pdn").read_text()
+
+
+def test_english_games_are_analysed_with_their_rules() -> None:
+    rows = annotated(GAMES.split("\n\n")[1], AnalysisOptions(SMALL))
+    board = Board(variant=variant_by_name("english"))
+    for written, comment in rows:
+        best = re.search(r"\[%best (\S+)\]", comment)
+        assert best is not None
+        board.parse_move(best.group(1))
+        board.push(written)
