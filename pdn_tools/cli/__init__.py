@@ -70,15 +70,17 @@ COMMANDS = {
 #: Each command's one-line help as ``pdn --help`` lists it, so that listing the
 #: commands imports none of them.  A command missing here is imported to list it.
 SHORT_HELP = {
+    "analyse": "Annotate games with an engine: evaluations, best lines, blunders.",
     "convert": "Convert game collections to PDN, JSON, JSONL or Parquet.",
     "duplicates": "List the games that occur more than once.",
+    "engine": "Run the built-in searcher as a Hub engine.",
     "events": "List the events of a collection, or their crosstables.",
     "moves": "List the legal moves of a position.",
     "perft": "Count the positions DEPTH plies ahead.",
     "report": "Write an HTML report with a board for every finding.",
     "schema": "Print the JSON Schema of a game or a report record.",
     "show": "Show one game at one ply: board, moves and findings.",
-    "stats": "Count games, plies, results, variants and finding codes.",
+    "stats": "Count games, results, variants, producers and finding codes.",
     "validate": "Check PDN files and report every finding.",
 }
 

@@ -119,7 +119,7 @@ def test_w66_placed_on_a_later_line_of_a_comment() -> None:
 
 def test_moves_table_columns() -> None:
     names = [f.name for f in MOVES_FIELDS]
-    assert names[-3:] == ["clock_ms", "eval_cp", "eval_mate"]
+    assert names[-4:] == ["clock_ms", "eval_cp", "eval_mate", "best_move"]
     game, _, resolution = converted(GAME)
     rows = move_rows(game, resolution)
     facts = [(r["side"], r["clock_ms"], r["eval_cp"], r["eval_mate"]) for r in rows]
