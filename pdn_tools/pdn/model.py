@@ -66,6 +66,11 @@ class Tag:
             other.column,
         )
 
+    def __reduce__(self) -> tuple[type[Tag], tuple[str, str, int, int]]:
+        # Pickled by its constructor's arguments (worker processes send games back):
+        # a compiled class is otherwise rebuilt by calling it without any.
+        return (Tag, (self.name, self.value, self.line, self.column))
+
     def __repr__(self) -> str:
         return (
             f"Tag(name={self.name!r}, value={self.value!r}, line={self.line!r}, "
@@ -373,6 +378,10 @@ class Terminator:
             return NotImplemented
         return (self.text, self.line, self.column) == (other.text, other.line, other.column)
 
+    def __reduce__(self) -> tuple[type[Terminator], tuple[str, int, int]]:
+        # Pickled by its constructor's arguments, as Tag.
+        return (Terminator, (self.text, self.line, self.column))
+
     def __repr__(self) -> str:
         return f"Terminator(text={self.text!r}, line={self.line!r}, column={self.column!r})"
 
@@ -396,6 +405,10 @@ class Span:
             other.start_column,
             other.end_line,
         )
+
+    def __reduce__(self) -> tuple[type[Span], tuple[int, int, int]]:
+        # Pickled by its constructor's arguments, as Tag.
+        return (Span, (self.start_line, self.start_column, self.end_line))
 
     def __repr__(self) -> str:
         return (

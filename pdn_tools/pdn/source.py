@@ -135,6 +135,11 @@ class Piece:
             other.ends_line,
         )
 
+    def __reduce__(self) -> tuple[type[Piece], tuple[str, int, int, bool]]:
+        # Pickled by its constructor's arguments: a compiled class is otherwise
+        # rebuilt by calling it without any.
+        return (Piece, (self.text, self.line, self.column, self.ends_line))
+
     def __repr__(self) -> str:
         return (
             f"Piece(text={self.text!r}, line={self.line!r}, column={self.column!r}, "
