@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import io
 import os
+import shlex
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 from cli_helpers import one_clean_line, run_bytes
 from conftest import REPO, SAMPLES
@@ -30,18 +32,27 @@ pytest.importorskip("distributed", reason="the dask extra is not installed")
 from cluster_helpers import BOUND, bounded, dask_processes
 from distributed import Client, LocalCluster
 
+from pdn_tools.analysis.annotate import AnalysisOptions
+from pdn_tools.analysis.engines import EngineChoice
+from pdn_tools.analysis.plausibility import PlausibilityOptions
+from pdn_tools.atomic import Outputs
 from pdn_tools.collection.events.results import Choose
 from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.diagnostics import Severity
+from pdn_tools.export.sinks import ParquetSink, Renderer
+from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.report.base import Totals, game_report
 from pdn_tools.report.formats import FORMATS, make_reporter
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import cluster
 from pdn_tools.run.check import CheckOptions
+from pdn_tools.run.cluster_convert import converted_on_cluster
+from pdn_tools.run.convert import Conversion, ConvertOptions, Part, convert_inputs
 from pdn_tools.run.events import EventGathering
 from pdn_tools.run.parallel import IN_FLIGHT, check_inputs
-from pdn_tools.run.storage import expand
+from pdn_tools.run.stages import StageOptions
+from pdn_tools.run.storage import expand, find
 from pdn_tools.run.units import Input, input_list
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -567,3 +578,133 @@ def test_ordered_stages_are_refused_on_a_cluster(option: list[str], tmp_path: Pa
     assert done.returncode == 2
     assert b"does not go with --dask (use --jobs)" in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def analyse_both(tmp_path: Path, where: list[str], *args: str) -> tuple[Any, Any]:
+    """``pdn analyse ARGS`` with ``--jobs 1`` into ``one/`` and with *where* into
+    ``dask/``; both runs."""
+    runs = []
+    for name, how in (("one", ["--jobs", "1"]), ("dask", where)):
+        (tmp_path / name).mkdir()
+        named = [a.replace("{}", str(tmp_path / name)) for a in args]
+        runs.append(run_bytes("analyse", *named, *how))
+    return runs[0], runs[1]
+
+
+def test_analyse_on_a_local_cluster_writes_the_file_of_jobs_one(tmp_path: Path) -> None:
+    """The analysis options reach the workers (node budget, blunder threshold,
+    plausibility): the annotated PDN is byte for byte ``--jobs 1``'s, and so is the
+    summary line."""
+    one, dask = analyse_both(
+        tmp_path, ["--dask", "local:2"],
+        str(SAMPLES / "clean"), "-o", "{}/out.pdn", "--nodes", "300", "--blunder", "120",
+    )  # fmt: skip
+    assert dask.returncode == one.returncode == 0, dask.stderr.decode()
+    assert dask.stderr == one.stderr
+    assert b"ply(ies) annotated" in one.stderr and b"possibly mis-recorded" in one.stderr
+    text = (tmp_path / "one" / "out.pdn").read_bytes()
+    assert text.count(b"[%eval") > 20
+    assert (tmp_path / "dask" / "out.pdn").read_bytes() == text
+
+
+def test_analyse_on_a_scheduler_writes_the_tables_of_jobs_one(
+    scheduler: str, tmp_path: Path
+) -> None:
+    """Parquet games and moves tables (eval_cp, best_move) from the workers of a
+    scheduler, at a fixed depth, without plausibility: ``--jobs 1``'s bytes."""
+    one, dask = analyse_both(
+        tmp_path, ["--dask", scheduler],
+        str(SAMPLES / "clean"), "-o", "{}/games.parquet", "--moves-table", "{}/moves.parquet",
+        "--depth", "2", "--no-plausibility",
+    )  # fmt: skip
+    assert dask.returncode == one.returncode == 0, dask.stderr.decode()
+    assert dask.stderr == one.stderr
+    assert b"possibly mis-recorded" not in one.stderr
+    for name in ("games.parquet", "moves.parquet"):
+        assert without_conversion(tmp_path / "dask" / name) == without_conversion(
+            tmp_path / "one" / name
+        )
+    moves = pq.read_table(tmp_path / "one" / "moves.parquet")
+    assert moves.column("eval_cp").null_count < moves.num_rows
+
+
+def without_conversion(path: Path) -> tuple[Any, list[int]]:
+    """A Parquet file's table with the conversion id (each run draws its own) taken
+    out of its metadata and of ``record_id``, and its row groups' sizes."""
+    parquet = pq.ParquetFile(path)
+    table = parquet.read()
+    metadata = dict(table.schema.metadata)
+    conversion = metadata.pop(b"pdn_tools.conversion").decode()
+    ids = [value.removeprefix(conversion) for value in table.column("record_id").to_pylist()]
+    index = table.schema.get_field_index("record_id")
+    table = table.set_column(index, "record_id", [ids]).replace_schema_metadata(metadata)
+    groups = [parquet.metadata.row_group(n).num_rows for n in range(parquet.num_row_groups)]
+    return table, groups
+
+
+def annotated_parquet(folder: Path, client: Client | None) -> tuple[bytes, bytes]:
+    """The samples analysed into Parquet files with one conversion id: in this
+    process, or on *client*'s cluster with one unit per file."""
+    read = ReadOptions()
+    choice = EngineChoice(nodes=250)
+    stages = StageOptions(
+        annotate=AnalysisOptions(choice, 150, None, PlausibilityOptions(choice, 150, None))
+    )
+    options = ConvertOptions(read, {}, Renderer("parquet", moves=True), stages=stages)
+    elsewhere = None
+    if client is not None:
+
+        def elsewhere(inputs: list[Input], job: ConvertOptions) -> Generator[Part, None, None]:
+            return converted_on_cluster(client, inputs, job, group_bytes=1)
+
+    games, moves = folder / "games.parquet", folder / "moves.parquet"
+    with Outputs() as outputs:
+        sink = ParquetSink(outputs.binary(str(games)), outputs.binary(str(moves)), conversion="c")
+        conversion = Conversion(sink, None, read)
+        convert_inputs(list(find((str(SAMPLES),))), options, conversion, elsewhere=elsewhere)
+        sink.close()
+    assert conversion.counts().stages.annotated > 20
+    return games.read_bytes(), moves.read_bytes()
+
+
+def test_analysed_parquet_from_the_workers_is_byte_for_byte(scheduler: str, tmp_path: Path) -> None:
+    """With the same conversion id, the games and moves tables written from many units
+    annotated on the cluster are the bytes of the same run in this process."""
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    here = annotated_parquet(tmp_path / "here", None)
+    with Client(scheduler, timeout=BOUND) as client:
+        there = annotated_parquet(tmp_path / "there", client)
+    assert there == here
+
+
+def test_analyse_with_a_hub_engine_on_the_workers(scheduler: str, tmp_path: Path) -> None:
+    """Each worker starts the Hub engine command: ``pdn engine --hub`` gives the
+    built-in searcher's file; a command the workers cannot start ends the run with
+    one line, status 2, and nothing written."""
+    engine = shlex.join([sys.executable, "-m", "pdn_tools", "engine", "--hub"])
+    source = str(SAMPLES / "clean" / "club-evening.pdn")
+    hub = run_bytes(
+        "analyse", source, "-o", str(tmp_path / "hub.pdn"), "--nodes", "300",
+        "--engine", engine, "--dask", scheduler,
+    )  # fmt: skip
+    assert hub.returncode == 0, hub.stderr.decode()
+    own = run_bytes("analyse", source, "-o", str(tmp_path / "own.pdn"), "--nodes", "300")
+    assert own.returncode == 0
+    assert (tmp_path / "hub.pdn").read_bytes() == (tmp_path / "own.pdn").read_bytes()
+    missing = run_bytes(
+        "analyse", source, "-o", str(tmp_path / "x.pdn"), "--engine", "/nonexistent/engine",
+        "--dask", scheduler,
+    )  # fmt: skip
+    assert missing.returncode == 2
+    line = one_clean_line(missing.stderr.decode())
+    assert line.startswith("pdn analyse: ") and "cannot start engine" in line, line
+    assert not (tmp_path / "x.pdn").exists()
+
+
+def test_analyse_refuses_standard_input_on_a_cluster(tmp_path: Path) -> None:
+    done = run_bytes("analyse", "-", "-o", str(tmp_path / "x.pdn"), "--dask", "local:1")
+    assert done.returncode == 2
+    line = one_clean_line(done.stderr.decode())
+    assert "standard input cannot be read by the workers" in line
+    assert not (tmp_path / "x.pdn").exists()

@@ -6,18 +6,20 @@ evaluation *after* the ply before it come from the same search), and positions s
 by many games — openings above all — are searched once per process: the cache is keyed
 by the variant, the position and the engine with its budget, and holds the result, not
 the search.  It is bounded (:data:`CACHE_LIMIT` entries, emptied when full) and lives
-in the process that annotates (each worker of ``--jobs`` has its own), so the results
-do not depend on which worker met a position first: the built-in searcher starts each
-position with an empty transposition table, so that a node budget gives the same
-answer for a position whatever was searched before it.
+in the process that annotates (each worker of ``--jobs`` or of a Dask cluster has its
+own), so the results do not depend on which worker met a position first: the built-in
+searcher starts each position with an empty transposition table, so that a node
+budget gives the same answer for a position whatever was searched before it.
 
-A Hub engine is started once per process and command, on first use, and ended when
-the process ends (or by :func:`close_engines`).
+A Hub engine is started once per thread of a process (a Dask worker may run several
+threads, which share the cache but not a searcher or an engine) and command, on first
+use, and ended when the process ends (or by :func:`close_engines`).
 """
 
 from __future__ import annotations
 
 import atexit
+import threading
 from dataclasses import dataclass
 
 from pdn_tools.rules import Position, Variant, legal_moves, move_text
@@ -82,8 +84,25 @@ class Evaluation:
 
 
 _CACHE: dict[tuple[str, tuple[int, int, int, int, bool], EngineChoice], Evaluation] = {}
-_SEARCHERS: dict[str, Searcher] = {}
-_ENGINES: dict[EngineChoice, HubEngine] = {}
+_OWN = threading.local()
+"""This thread's searchers (by variant) and Hub engines (by choice)."""
+_STARTED: list[HubEngine] = []
+"""Every Hub engine this process started, whichever thread uses it."""
+_STARTING = threading.Lock()
+
+
+def _searchers() -> dict[str, Searcher]:
+    own: dict[str, Searcher] | None = getattr(_OWN, "searchers", None)
+    if own is None:
+        own = _OWN.searchers = {}
+    return own
+
+
+def _engines() -> dict[EngineChoice, HubEngine]:
+    own: dict[EngineChoice, HubEngine] | None = getattr(_OWN, "engines", None)
+    if own is None:
+        own = _OWN.engines = {}
+    return own
 
 
 def _white(score: int, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]) -> Evaluation:
@@ -119,10 +138,11 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
         # A side without a move has lost: no search, no line.
         found = Evaluation(None, None, (), None, -1 if white else 1)
     elif choice.command is None:
-        searcher = _SEARCHERS.get(variant.name)
+        searchers = _searchers()
+        searcher = searchers.get(variant.name)
         if searcher is None or searcher.variant is not variant:
             searcher = Searcher(variant)
-            _SEARCHERS[variant.name] = searcher
+            searchers[variant.name] = searcher
         searcher.clear()  # a node budget then gives the same answer whatever came before
         result = analyse(
             position, variant, depth=choice.depth, nodes=choice.nodes, searcher=searcher
@@ -142,19 +162,29 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
 
 
 def _engine(choice: EngineChoice) -> HubEngine:
-    engine = _ENGINES.get(choice)
+    engines = _engines()
+    engine = engines.get(choice)
+    if engine is not None:
+        with _STARTING:
+            if not any(started is engine for started in _STARTED):
+                engine = None  # closed by close_engines: start another
     if engine is None:
         assert choice.command is not None
         engine = HubEngine(choice.command, timeout=choice.timeout, params=dict(choice.params))
-        _ENGINES[choice] = engine
+        with _STARTING:
+            _STARTED.append(engine)
+        engines[choice] = engine
     return engine
 
 
 def close_engines() -> None:
-    """End every Hub engine this process started."""
-    while _ENGINES:
-        _, engine = _ENGINES.popitem()
+    """End every Hub engine this process started (in any thread)."""
+    with _STARTING:
+        started = list(_STARTED)
+        _STARTED.clear()
+    for engine in started:
         engine.close()
+    _engines().clear()
 
 
 atexit.register(close_engines)

@@ -5,10 +5,12 @@ the evaluation after every move and the best line as comments (``[%eval …]``,
 ``[%best …]``), blunders flagged by a threshold.  The games are written as
 ``pdn convert`` writes them — canonical PDN, JSON, JSON Lines or Parquet (the moves
 table then has ``eval_cp`` and ``best_move``) — through the same run: worker
-processes with ``--jobs``, outputs that appear only when complete, colliding paths
-refused before anything is written.  The engine is the built-in searcher with a node
-budget (the same output on every run and with any ``--jobs``), or any Hub engine
-(``--engine "scan hub"``), started once per worker process.
+processes with ``--jobs`` or the workers of a Dask cluster with ``--dask`` (which
+return the annotated games to be written here, in input order), outputs that appear
+only when complete, colliding paths refused before anything is written.  The engine
+is the built-in searcher with a node budget (the same output on every run, with any
+``--jobs`` and on any cluster), or any Hub engine (``--engine "scan hub"``), started
+once per worker process (on a cluster by each worker: the command must run there).
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ from pdn_tools.cli.convert import _Collect, _convert, _Tables, _Usage
 from pdn_tools.cli.options import (
     Common,
     configured,
+    dask_option,
     discovery_options,
     filter_options,
     jobs_option,
     reading_options,
 )
-from pdn_tools.cli.run import find_files
+from pdn_tools.cli.run import find_files, require_cluster
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError
 from pdn_tools.run.collisions import OutputCollision
@@ -135,6 +138,7 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 )
 @filter_options
 @jobs_option
+@dask_option
 @discovery_options
 @reading_options
 @configured
@@ -174,12 +178,15 @@ def analyse(
     )
     if engine is not None and nodes is None and depth is None:
         choice = replace(choice, nodes=None, depth=None)
+    if common.dask is not None:
+        require_cluster("analyse", paths)
     files = find_files("analyse", paths, common)
     doubt = None
     if plausibility:
         doubt = PlausibilityOptions(choice, plausibility_threshold, common.read.variant)
     annotate = AnalysisOptions(choice, blunder, common.read.variant, doubt)
     collect = _Collect(StageOptions(keep=common.filter, annotate=annotate))
+    engine_errors: tuple[type[Exception], ...] = (HubError, *_cluster_errors(common.dask))
     try:
         counts = _convert(
             paths, files, out, fmt, None, moves_table,
@@ -188,13 +195,14 @@ def analyse(
             common.rules,
             common.stdin_filename,
             _Tables(),
-            jobs=usable_jobs(common.workers),
+            jobs=usable_jobs(common.workers) if common.dask is None else 1,
             collect=collect,
+            dask=common.dask,
         )  # fmt: skip
     except (_Usage, InputError, OutputCollision, DatasetError) as exc:
         click.echo(f"pdn analyse: {exc}", err=True)
         sys.exit(2)
-    except HubError as exc:
+    except engine_errors as exc:
         click.echo(f"pdn analyse: {exc}", err=True)
         sys.exit(2)
     except OutputError:
@@ -205,6 +213,17 @@ def analyse(
         sys.exit(2)
     click.echo(_summary(collect, counts), err=True)
     sys.exit(1 if counts.errors_written or counts.unreadable else 0)
+
+
+def _cluster_errors(address: str | None) -> tuple[type[Exception], ...]:
+    """The errors that end a run on a Dask cluster (none without one: Dask is then
+    not imported)."""
+    if address is None:
+        return ()
+    from pdn_tools.run import cluster
+    from pdn_tools.run.cluster_convert import ConvertError
+
+    return (cluster.ClusterError, ConvertError)
 
 
 def _summary(collect: _Collect, counts: Counts) -> str:

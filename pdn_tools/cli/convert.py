@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Generator
 from dataclasses import replace
 from typing import IO, Any
 
@@ -67,12 +68,15 @@ from pdn_tools.run.convert import (
     ConvertInputError,
     ConvertOptions,
     Counts,
+    Elsewhere,
+    Part,
     convert_inputs,
 )
 from pdn_tools.run.discover import Found
 from pdn_tools.run.parallel import usable_jobs
 from pdn_tools.run.paths import InputError
 from pdn_tools.run.stages import StageOptions
+from pdn_tools.run.units import Input
 
 
 class _Usage(Exception):
@@ -377,10 +381,12 @@ def _convert(
     tables: _Tables | None = None,
     jobs: int = 1,
     collect: _Collect | None = None,
+    dask: str | None = None,
 ) -> Counts:
     """Run the conversion; returns its counts.  *paths* are the inputs as given,
     *files* what they name (for the collision checks); *jobs* worker processes read,
-    replay and stage the games."""
+    replay and stage the games, or the workers of the Dask cluster at *dask*, which
+    return the rendered games to be written here (one output as with *jobs*)."""
     tables = tables or _Tables()
     collect = collect or _Collect(StageOptions())
     if collect.split_by is not None:
@@ -428,7 +434,24 @@ def _convert(
         job = ConvertOptions(
             options, rules, renderer, rejects=rejects is not None, stages=collect.stages
         )
-        return _passes(sink, reject_sink, job, files, jobs, stdin_filename, collect.events)
+        elsewhere = _on_cluster(dask) if dask is not None else None
+        return _passes(
+            sink, reject_sink, job, files, jobs, stdin_filename, collect.events, elsewhere
+        )
+
+
+def _on_cluster(address: str) -> Elsewhere:
+    """Convert on the Dask cluster at *address*, the pieces returned in input order
+    (connected when the conversion starts, disconnected when it ends)."""
+
+    def run(inputs: list[Input], job: ConvertOptions) -> Generator[Part, None, None]:
+        from pdn_tools.run import cluster
+        from pdn_tools.run.cluster_convert import converted_on_cluster
+
+        with cluster.connect(address) as client:
+            yield from converted_on_cluster(client, inputs, job)
+
+    return run
 
 
 def _passes(
@@ -439,6 +462,7 @@ def _passes(
     jobs: int,
     stdin_filename: str | None,
     events: EventRules | None = None,
+    elsewhere: Elsewhere | None = None,
 ) -> Counts:
     """Read the inputs once (twice with ``--merge-tags`` or ``--drop-prefixes``: first
     to note what copies lend and which games are live-feed snapshots) into *sink* and
@@ -465,7 +489,13 @@ def _passes(
             snapshots=snapshots,
         )
         convert_inputs(
-            files, job, run, jobs=jobs, stdin=sys.stdin.buffer, stdin_name=stdin_filename
+            files,
+            job,
+            run,
+            jobs=jobs,
+            stdin=sys.stdin.buffer,
+            stdin_name=stdin_filename,
+            elsewhere=elsewhere,
         )
     except BaseException as exc:
         if isinstance(sink, (DatasetSink, SplitSink)):

@@ -846,7 +846,7 @@ def dask_option(func: F) -> F:
         "dask",
         metavar="ADDRESS",
         default=None,
-        help="Check on a Dask cluster: 'local' (local:N for N workers) or a scheduler "
+        help="Run on a Dask cluster: 'local' (local:N for N workers) or a scheduler "
         "address (tcp://host:8786); the output does not depend on it. Needs "
         "pip install 'pdn-tools[dask]'.",
     )(func)

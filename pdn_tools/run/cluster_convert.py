@@ -27,6 +27,13 @@ lost or doubled.  Each unit numbers its records itself: ``record_id`` is
 
 The output directories must be paths that the client and every worker see as the
 same storage (a local folder for a local cluster, a shared file system otherwise).
+
+:func:`converted_on_cluster` is the other way round, for outputs written as one file
+(``pdn analyse --dask``, where the work per game is large and its piece small): the
+workers read, replay, stage and render the games of each unit
+(:func:`pdn_tools.run.convert.convert_unit`) and return them, pieces included; the
+client writes them in input order through the ordinary sinks, so the output is byte
+for byte the one ``--jobs 1`` writes.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -54,6 +61,7 @@ from pdn_tools.run.convert import (
     EmptyNote,
     Part,
     UnreadableNote,
+    convert_unit,
     is_json_input,
     task_converted,
 )
@@ -246,6 +254,37 @@ def convert_on_cluster(
     _remove_temporaries(target)  # those of attempts lost with their worker
 
 
+def converted_on_cluster(
+    client: Client,
+    inputs: Sequence[Input],
+    options: ConvertOptions,
+    *,
+    split_bytes: int = cluster.SPLIT_BYTES,
+    span_chars: int = cluster.SPAN_CHARS,
+    group_bytes: int = cluster.GROUP_BYTES,
+) -> Generator[Part, None, None]:
+    """The parts of *inputs* converted on the cluster of *client*, their pieces
+    rendered, in input order (at most a few units per worker thread in flight).  A
+    unit that fails ends the run: with the error of pdn-tools it raised (a Hub engine
+    that cannot start, say), its :class:`OSError`, else :class:`ConvertError`;
+    :class:`pdn_tools.run.cluster.ClusterError` when the cluster is lost."""
+    threads = max(1, sum(client.nthreads().values()))
+    plan = cluster._plan(
+        inputs, split_bytes, group_bytes, keep_whole=lambda source: is_json_input(source.path)
+    )
+    units = cluster.units_of(client, plan, options.read, span_chars, threads)
+    results = cluster.in_order(client, units, convert_unit, options, window=threads * IN_FLIGHT)
+    with closing(results):
+        for item in results:
+            if isinstance(item, cluster.ScanFailed):
+                raise ConvertError(f"{item.source.name}: cannot be read: {item.reason}")
+            if item.error is not None:
+                if type(item.error).__module__.startswith("pdn_tools."):
+                    raise item.error  # as a local run raises it
+                raise _failure(item.unit, item.error)
+            yield from item.value[1]
+
+
 def _failure(unit: Unit, error: BaseException) -> BaseException:
     """The error a failed unit ends the conversion with."""
     if isinstance(error, (ConvertInputError, OSError)):
@@ -381,5 +420,6 @@ __all__ = [
     "convert_dataset",
     "convert_on_cluster",
     "convert_to_parts",
+    "converted_on_cluster",
     "prepare_target",
 ]

@@ -291,6 +291,9 @@ EmptyNote = Callable[[str, list[Issue]], None]
 """Told the name and findings of a file without any game."""
 UnreadableNote = Callable[[Found], None]
 """Told of an entry found in a folder that cannot be read (E14)."""
+Elsewhere = Callable[[list[Input], "ConvertOptions"], Generator["Part", None, None]]
+"""Converts the inputs somewhere else (on a Dask cluster): their parts, pieces
+rendered, in input order; closed when the conversion ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,12 +464,15 @@ def convert_inputs(
     stdin_name: str | None = None,
     split_bytes: int = SPLIT_BYTES,
     batch_chars: int = BATCH_CHARS,
+    elsewhere: Elsewhere | None = None,
 ) -> None:
     """Convert every file of *found* into *conversion*, in order.
 
     *stdin* is the stream read for ``-``.  With *jobs* 1 (or one usable core) the
     files are read here, game by game; otherwise the games are read, replayed and
     rendered in up to *jobs* worker processes and written here in input order.
+    *elsewhere*, when given, converts the inputs instead (on a Dask cluster: no
+    standard input), and their pieces are written here in input order too.
     Raises :class:`ConvertInputError` for a JSON input that is not pdn-tools JSON and
     :class:`OSError` for an input that cannot be read, in their turn.
     """
@@ -481,7 +487,10 @@ def convert_inputs(
     if stdin is not None and options.rejects and any(s.path == "-" for s in inputs):
         conversion.spool = Spool(stdin)
         stream = io.BufferedReader(conversion.spool, 1 << 16)
-    if usable_jobs(jobs) <= 1:
+    parts: Generator[Part, None, None]
+    if elsewhere is not None:
+        parts = elsewhere(inputs, options)
+    elif usable_jobs(jobs) <= 1:
         parts = _here(inputs, options, stream)
     else:
         sizes = (split_bytes, batch_chars)
@@ -567,6 +576,7 @@ __all__ = [
     "ConvertOptions",
     "Converted",
     "Counts",
+    "Elsewhere",
     "EmptyNote",
     "Part",
     "UnreadableNote",

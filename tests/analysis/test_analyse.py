@@ -6,6 +6,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -13,9 +14,9 @@ import pytest
 
 from pdn_tools import read_string
 from pdn_tools.analysis import AnalysisOptions, annotate_game
-from pdn_tools.analysis.engines import EngineChoice
+from pdn_tools.analysis.engines import EngineChoice, Evaluation, evaluate_position
 from pdn_tools.replay import ReplayOptions, check_game
-from pdn_tools.rules import Board, parse_fen, variant_by_name
+from pdn_tools.rules import Board, Position, legal_moves, parse_fen, variant_by_name
 from pdn_tools.search import analyse
 
 GAMES = (
@@ -186,3 +187,28 @@ def test_english_games_are_analysed_with_their_rules() -> None:
         assert best is not None
         board.parse_move(best.group(1))
         board.push(written)
+
+
+def test_threads_of_one_process_evaluate_as_one_thread_does() -> None:
+    """A Dask worker may run several threads: each has its own searcher, so that
+    positions searched at once in four threads get the answers of one thread.  The
+    choices differ by their (unused) timeout only: the same search, each its own
+    cache entries."""
+    variant = variant_by_name("international")
+    positions = [Position.initial(variant)]
+    for ply in range(11):  # a line of the game: each side's move in turn
+        moves = legal_moves(positions[-1], variant)
+        positions.append(positions[-1].apply(moves[ply % len(moves)]))
+    alone = [evaluate_position(p, variant, EngineChoice(nodes=300, timeout=1.0)) for p in positions]
+    found: dict[int, list[Evaluation]] = {}
+
+    def run(n: int) -> None:
+        choice = EngineChoice(nodes=300, timeout=2.0 + n)
+        found[n] = [evaluate_position(p, variant, choice) for p in positions]
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(TIMEOUT)
+    assert found == {n: alone for n in range(4)}
