@@ -129,3 +129,15 @@ def test_game_count_is_the_number_of_records(parts: list[str]) -> None:
     if not games:
         has_text = "prose" in parts or "shebang" in parts
         assert [i.code for i in report.issues][-1] == ("E15" if has_text else "W35")
+
+
+def test_a_long_irregular_tag_name_keeps_its_game() -> None:
+    """A tag whose name is long and loose (W07: spaces, up to 80 characters) still
+    marks its record as a game, however wordy its value: canonical PDN writes such a
+    tag back as it was read, and the record must read back as one game."""
+    name = "EvThe last game of a file may om0silently"
+    for width in (len(name), 60, 80):
+        tag = f'[{name.ljust(width, "x")} "] Result \\"*"]'
+        games, report = read(f"{tag}\n\n1. 34-29 17-21 *\n")
+        assert len(games) == 1, report.issues
+        assert games[0].plies == 2 and "W07" in {i.code for i in games[0].issues}

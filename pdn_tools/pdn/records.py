@@ -5,7 +5,8 @@ this module decides what the pieces are, for the reader and for the parallel cut
 alike, so both number the games and place the findings identically:
 
 * a chunk with a tag pair (``[Name "value"]``, or a line that begins one and breaks
-  off) is a game, and so is a chunk without tags whose text is moves (a move such as
+  off; a name of up to 81 characters, so that the loose names the reader accepts
+  with W07 and the writers write back still count) is a game, and so is a chunk without tags whose text is moves (a move such as
   ``32-28`` or ``c3-d4``, or a ``/FEN "…"/`` set-up, and no more words than those) or
   nothing but move numbers and a result (``1. 0-2``);
 * any other chunk is text outside the games — a ``#!`` line, a line of prose, a
@@ -29,8 +30,8 @@ from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.source import Decoding
 from pdn_tools.pdn.split import Chunk
 
-_QUOTED_TAG = re.compile(r"\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,40}?\"[^\"\n]*\"[ \t]*\]")
-_TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,40}?\"", re.MULTILINE)
+_QUOTED_TAG = re.compile(r"\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,80}?\"[^\"\n]*\"[ \t]*\]")
+_TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,80}?\"", re.MULTILINE)
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
 _NUMERIC_MOVE = re.compile(r"(?<![\w/])0?([1-9]\d?)[ \t]?[-x:][ \t]?0?([1-9]\d?)(?![\d/-])")
 _ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][1-8](?!\w)")
