@@ -6,9 +6,10 @@ alike, so both number the games and place the findings identically:
 
 * a chunk with a tag pair (``[Name "value"]``, or a line that begins one and breaks
   off; a name of up to 81 characters, so that the loose names the reader accepts
-  with W07 and the writers write back still count) is a game, and so is a chunk without tags whose text is moves (a move such as
-  ``32-28`` or ``c3-d4``, or a ``/FEN "…"/`` set-up, and no more words than those) or
-  nothing but move numbers and a result (``1. 0-2``);
+  with W07 and the writers write back still count) is a game, and so is a chunk
+  without tags whose text is moves (a move such as ``32-28`` or ``c3-d4``, or a
+  ``/FEN "…"/`` set-up, and no more words than those) or nothing but move numbers and
+  a result (``1. 0-2``);
 * any other chunk is text outside the games — a ``#!`` line, a line of prose, a
   README: consecutive such chunks become one W06 on the game after them (on the last
   game for text after it), never a game of their own;
