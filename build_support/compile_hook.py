@@ -40,8 +40,9 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Modules compiled by mypyc (paths relative to the project root): the rules engine,
-#: the replay with the game's identity and summary, and the reader with its game-tree
-#: model, tags, results and GameType.  ``pdn_tools/pdn/ownership.py`` must stay
+#: the replay with the game's identity and summary, the reader with its game-tree
+#: model, tags, results, GameType and dialects, and what validate makes of each game
+#: (its report record and event facts).  ``pdn_tools/pdn/ownership.py`` must stay
 #: Python: its class subclasses the compiled ``Game`` to be weakly referenced.
 COMPILED: tuple[str, ...] = (
     "pdn_tools/rules/board.py",
@@ -71,13 +72,18 @@ COMPILED: tuple[str, ...] = (
     "pdn_tools/replay/summary.py",
     "pdn_tools/replay/validate.py",
     "pdn_tools/pdn/build.py",
+    "pdn_tools/pdn/dialects.py",
     "pdn_tools/pdn/gametype.py",
     "pdn_tools/pdn/grammar.py",
     "pdn_tools/pdn/model.py",
+    "pdn_tools/pdn/reader.py",
+    "pdn_tools/pdn/records.py",
     "pdn_tools/pdn/results.py",
     "pdn_tools/pdn/source.py",
     "pdn_tools/pdn/split.py",
     "pdn_tools/pdn/tags.py",
+    "pdn_tools/report/records.py",
+    "pdn_tools/collection/events/facts.py",
 )
 
 #: The shared library that holds the compiled code: ``pdn_tools__mypyc`` beside the

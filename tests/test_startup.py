@@ -44,6 +44,8 @@ NOT_FOR_VALIDATE = (
     "tomllib",  # no configuration file here
     "cairosvg",
     "PIL",
+    "lark",  # the parser: only for a game the plain reading does not take
+    "lark_cython",
 )
 
 #: Modules of the package that ``pdn validate`` of one game does not need.

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
-
-from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import Any, Final, NamedTuple, cast, final
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.pdn.commands import unreadable
 from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
-from pdn_tools.pdn.grammar import parser, run_items, terminal
 from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -38,6 +34,7 @@ from pdn_tools.pdn.ownership import ReadGame
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
 from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
+from pdn_tools.pdn.terminals import run_items, terminal
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
 MAX_JUNK_ISSUES = 10
@@ -98,7 +95,7 @@ class GameBuilder:
         self.result_tags: list[Tag] = []
         self.result_from_tag = False
         self.stopped = False
-        self.run_token: Token = _NO_TOKEN
+        self.run_token: Any = _NO_TOKEN
         #: the move run read without the parser is the lexer's token (:meth:`_lexers_run`)
         self.lexed = False
 
@@ -167,14 +164,14 @@ class GameBuilder:
             )
             return game
         text = chunk.text or ""
-        tree = self._plain_tokens(text) if self.direct else None
+        tree: Any = self._plain_tokens(text) if self.direct else None
         if tree is None:
             self.direct = False
             tree = self._parse(text)
         first: Any = tree
-        while isinstance(first, Tree) and first.children:
+        while _is_tree(first) and first.children:
             first = first.children[0]
-        if not isinstance(first, Tree):
+        if not _is_tree(first):
             line, col = self.loc.at(first.line, first.column)
             game.span = Span(line, col, chunk.end_line)
         try:
@@ -186,7 +183,7 @@ class GameBuilder:
         self._finish()
         return game
 
-    def _plain_tokens(self, text: str) -> Tree[Any] | None:
+    def _plain_tokens(self, text: str) -> _PlainTree | None:
         """The tokens of a plain game as the parser gives them, found without it; None
         for any other text.
 
@@ -211,7 +208,7 @@ class GameBuilder:
             start = _SPACES.match(text, tags.end()).end()  # type: ignore[union-attr]
         end = len(text.rstrip())
         if end <= start:
-            return Tree("start", tokens)
+            return _PlainTree(tokens)
         # The last word is the terminator of a chunk the splitter ended at one.
         word = end
         while word > start and not text[word - 1].isspace():
@@ -232,10 +229,16 @@ class GameBuilder:
             tokens.append(_token("MOVE_RUN", text, start, run_end))
         if stop >= 0:
             tokens.append(_token("STAR" if terminator == "*" else "RESULT", text, stop, end))
-        return Tree("start", tokens)
+        return _PlainTree(tokens)
 
     def _parse(self, text: str) -> Any:
-        """Parse *text*; unbalanced parentheses are reported (E01) and repaired."""
+        """Parse *text*; unbalanced parentheses are reported (E01) and repaired.
+
+        lark is imported here, by the first game the plain reading does not take.
+        """
+        from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+        from pdn_tools.pdn.grammar import parser
 
         def on_error(exc: UnexpectedInput) -> bool:
             if isinstance(exc, UnexpectedToken) and exc.token.type == "RPAR":
@@ -272,7 +275,7 @@ class GameBuilder:
             while index < len(children):
                 child = children[index]
                 index += 1
-                if isinstance(child, Tree):
+                if _is_tree(child):
                     # Resume this level after the variation; build the variation.
                     stack.append((children, index, level, branch))
                     var_root = Node("root")
@@ -309,7 +312,7 @@ class GameBuilder:
         last = level.last
         if last is None or last.kind == "setup":
             return None
-        first = next((c for c in children if not isinstance(c, Tree) and c.type != "LPAR"), None)
+        first = next((c for c in children if not _is_tree(c) and c.type != "LPAR"), None)
         if (
             first is not None
             and first.type == "MOVE_RUN"
@@ -646,7 +649,7 @@ class GameBuilder:
         start = token.start_pos
         if start is None or _RESULT.match(text, start) is not None:
             return False
-        found = _MOVE_RUN.match(text, start)
+        found = terminal("MOVE_RUN").match(text, start)  # compiled on first use: 6 ms
         if found is None or found.end() != start + len(token.value):
             return False
         self.lexed = True
@@ -1024,7 +1027,38 @@ class GameBuilder:
         return out
 
 
-_NO_TOKEN = Token("MOVE_RUN", "", 0, 1, 1)
+@final
+class Lexeme:
+    """A token of a plain game, found without the parser: what the builder reads of
+    lark's tokens (kind, text, offset in the chunk, 1-based line and column)."""
+
+    __slots__ = ("column", "line", "start_pos", "type", "value")
+
+    def __init__(self, kind: str, value: str, start_pos: int, line: int, column: int) -> None:
+        self.type = kind
+        self.value = value
+        self.start_pos = start_pos
+        self.line = line
+        self.column = column
+
+
+@final
+class _PlainTree:
+    """The tokens of a plain game, in the shape of the parser's tree (its root)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
+
+
+def _is_tree(item: Any) -> bool:
+    """Whether *item* is a tree (the parser's or :class:`_PlainTree`), not a token
+    (lark's, lark-cython's or a :class:`Lexeme`): only trees have children."""
+    return hasattr(item, "children")
+
+
+_NO_TOKEN: Final = Lexeme("MOVE_RUN", "", 0, 1, 1)
 
 
 class _NotPlain(Exception):
@@ -1037,14 +1071,13 @@ _TAG_RUN = terminal("TAG_RUN")
 #: The terminators a plain game ends with (results the lexer always reads as such).
 _PLAIN_TERMINATOR = re.compile(r"[012]-[012]|1/2-1/2|\*")
 _RESULT = terminal("RESULT")
-_MOVE_RUN = terminal("MOVE_RUN")
 
 
-def _token(kind: str, text: str, start: int, end: int) -> Token:
+def _token(kind: str, text: str, start: int, end: int) -> Lexeme:
     """The token *kind* of ``text[start:end]``, placed as the lexer places it."""
     line = text.count("\n", 0, start) + 1
     column = start - text.rfind("\n", 0, start)
-    return Token(kind, text[start:end], start, line, column)
+    return Lexeme(kind, text[start:end], start, line, column)
 
 
 def _advance(text: str, begin: int, end: int, line: int, line_start: int) -> tuple[int, int]:

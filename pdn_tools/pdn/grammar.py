@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -116,14 +115,63 @@ def pattern(name: str) -> str:
     return str(parser().get_terminal(name).pattern.to_regexp())
 
 
-@cache
-def run_items() -> re.Pattern[str]:
-    """Splits a MOVE_RUN token into its items (numbers, moves, '...', comments, NAGs)."""
-    names = ("MOVE_NUMBER", "MOVE", "ELLIPSIS", "COMMENT", "NAG")
-    return re.compile("|".join(f"(?P<{n}>{pattern(n)})" for n in names))
+#: The terminals matched outside the parser (:mod:`pdn_tools.pdn.terminals`).
+OUTSIDE_PARSER = (
+    "RESULT",
+    "TAG",
+    "TAG_RUN",
+    "MOVE_RUN",
+    "MOVE",
+    "MOVE_NUMBER",
+    "ELLIPSIS",
+    "COMMENT",
+    "NAG",
+)
 
 
-@cache
-def terminal(name: str) -> re.Pattern[str]:
-    """Terminal *name* of the grammar, compiled."""
-    return re.compile(pattern(name))
+def render_terminals() -> str:
+    """The source of :mod:`pdn_tools.pdn.terminals`: the patterns of the terminals in
+    :data:`OUTSIDE_PARSER`, as this grammar defines them (``build_support/write_terminals.py``
+    writes it; a test compares it with the grammar)."""
+    lines = [
+        '"""The grammar\'s terminal patterns that are matched without the parser.',
+        "",
+        "Written by ``build_support/write_terminals.py`` from ``grammar/pdn.lark`` (do not",
+        "edit by hand: run the script after changing the grammar; ``tests/test_terminals.py``",
+        "fails while the two disagree).  The splitter and the plain reading take their",
+        "patterns from here, so a command that reads plain games never imports lark.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import re",
+        "from functools import cache",
+        "from typing import Final",
+        "",
+        "#: Terminal name -> its regular expression (Python ``re`` source).",
+        "PATTERNS: Final[dict[str, str]] = {",
+    ]
+    lines += [f"    {name!r}: {pattern(name)!r}," for name in OUTSIDE_PARSER]
+    lines += [
+        "}",
+        "",
+        "",
+        "def pattern(name: str) -> str:",
+        '    """The regular expression of terminal *name*, as Python ``re`` source."""',
+        "    return PATTERNS[name]",
+        "",
+        "",
+        "@cache",
+        "def terminal(name: str) -> re.Pattern[str]:",
+        '    """Terminal *name* of the grammar, compiled."""',
+        "    return re.compile(PATTERNS[name])",
+        "",
+        "",
+        "@cache",
+        "def run_items() -> re.Pattern[str]:",
+        '    """The items of a MOVE_RUN token: numbers, moves, ellipses, comments, NAGs."""',
+        '    names = ("MOVE_NUMBER", "MOVE", "ELLIPSIS", "COMMENT", "NAG")',
+        '    return re.compile("|".join(f"(?P<{n}>{PATTERNS[n]})" for n in names))',
+        "",
+    ]
+    return "\n".join(lines)

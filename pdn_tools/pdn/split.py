@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pdn_tools.diagnostics import Issue
-from pdn_tools.pdn.grammar import pattern, terminal
 from pdn_tools.pdn.source import Piece
+from pdn_tools.pdn.terminals import pattern, terminal
 
 #: How many following lines a tag value may continue onto (FEN values broken over lines).
 MAX_TAG_LINES = 8

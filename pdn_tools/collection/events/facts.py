@@ -72,12 +72,25 @@ def known(value: str | None) -> str | None:
     return None if text in UNKNOWN_TAG else text
 
 
+#: Each move's two bytes, by its text (the same few hundred moves make most games);
+#: emptied when it grows past :data:`_DIGEST_CACHE_SIZE`.
+_DIGESTS: dict[str, bytes] = {}
+_DIGEST_CACHE_SIZE = 20_000
+
+
+def _move_bytes(text: str) -> bytes:
+    """The two bytes of one move (see :func:`move_digest`), computed and cached."""
+    if len(_DIGESTS) >= _DIGEST_CACHE_SIZE:
+        _DIGESTS.clear()
+    value = (zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0xFFFF).to_bytes(2, "little")
+    _DIGESTS[text] = value
+    return value
+
+
 def move_digest(texts: list[str]) -> bytes:
     """Two bytes per move: the low 16 bits of the CRC-32 of its standard notation."""
-    return b"".join(
-        (zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0xFFFF).to_bytes(2, "little")
-        for text in texts
-    )
+    cache = _DIGESTS
+    return b"".join([cache.get(text) or _move_bytes(text) for text in texts])
 
 
 def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) -> bytes | None:
