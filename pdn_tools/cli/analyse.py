@@ -134,7 +134,8 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     default=PLAUSIBILITY_THRESHOLD,
     show_default=True,
     metavar="CENTIMEN",
-    help="What the move and the reply must each lose to be doubted (a man is 100).",
+    help="How much more the recorded moves of a window must lose as written than with a "
+    "slip undone for a move to be doubted (a man is 100).",
 )
 @filter_options
 @jobs_option

@@ -28,7 +28,7 @@ from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
 from pdn_tools.report.selection import Selection
 from pdn_tools.run.events import EventGathering
 
-PLAUSIBILITY_THRESHOLD = 150
+PLAUSIBILITY_THRESHOLD = 200
 """``--plausibility-threshold`` by default (the analysis package's own default, named
 here so that ``pdn validate`` does not load the searcher to print its help)."""
 PLAUSIBILITY_NODES = 1000
@@ -49,8 +49,9 @@ PLAUSIBILITY_NODES = 1000
 @click.option(
     "--plausibility",
     is_flag=True,
-    help="Also doubt legal moves an engine finds implausible: a move that loses to a shot "
-    "the opponent ignores, where a slip of the pen explains it (W70; slow).",
+    help="Also doubt legal moves an engine finds implausible: a move a slip of the pen "
+    "explains, where the recorded moves from it on lose far less with the slip undone "
+    "(W70; slow).",
 )
 @click.option(
     "--plausibility-threshold",
@@ -58,7 +59,8 @@ PLAUSIBILITY_NODES = 1000
     default=PLAUSIBILITY_THRESHOLD,
     show_default=True,
     metavar="CENTIMEN",
-    help="What the move and the reply must each lose to be doubted (a man is 100).",
+    help="How much more the recorded moves of a window must lose as written than with a "
+    "slip undone for a move to be doubted (a man is 100).",
 )
 @click.option(
     "--plausibility-nodes",
