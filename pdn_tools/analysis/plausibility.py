@@ -32,7 +32,8 @@ The written line's positions are searched once each (one search gives every ply'
 loss); a candidate's line costs a search per position of its window, and only at the
 plies whose window loses at least the threshold as written (no candidate can explain
 away more) and where a candidate replays to the end.  The threshold
-(:data:`PLAUSIBILITY_THRESHOLD` centi-men by default) trades recall for false alarms:
+(:data:`PLAUSIBILITY_THRESHOLD` centi-men by default on 8x8 boards,
+:data:`PLAUSIBILITY_THRESHOLD_LARGE` on larger ones) trades recall for false alarms:
 masters do blunder, and a shallow search misjudges some of their moves; both rates,
 measured on errors planted into real games, are in docs/analysis.md.
 """
@@ -54,7 +55,12 @@ from pdn_tools.rules import Color, Move, Position, Variant, legal_moves, move_te
 
 PLAUSIBILITY_THRESHOLD = 200
 """Centi-men the recorded moves of a window must lose more as written than with a
-slip's candidate in place for the written move to be doubted."""
+slip's candidate in place for the written move to be doubted, on boards of eight
+squares a side (English draughts and the other 8x8 games)."""
+PLAUSIBILITY_THRESHOLD_LARGE = 350
+"""The same on larger boards (international draughts and the other 10x10 games): the
+searcher misjudges more master moves there, so the evidence must be stronger for the
+same rate of false alarms (docs/analysis.md)."""
 PLAUSIBILITY_WINDOW = 10
 """Recorded plies after a move weighed with it (the window: the move and these)."""
 LOSS_CAP = 1000
@@ -68,7 +74,8 @@ class PlausibilityOptions:
     """The engine and threshold of the plausibility check."""
 
     engine: EngineChoice = field(default_factory=lambda: EngineChoice(nodes=1000))
-    threshold: int = PLAUSIBILITY_THRESHOLD
+    threshold: int | None = None
+    """Centi-men (None: the board's default, :func:`default_threshold`)."""
     variant: str | None = None
     """The variant assumed for games that do not say."""
     window: int = PLAUSIBILITY_WINDOW
@@ -144,6 +151,16 @@ class _Judge:
         (:data:`LOSS_CAP`)."""
         values = [self.value(position) for position in line]
         return [_loss(line[i], values[i], values[i + 1]) for i in range(len(line) - 1)]
+
+
+def default_threshold(variant: Variant) -> int:
+    """The threshold of *variant*'s board when none is given."""
+    return PLAUSIBILITY_THRESHOLD if variant.board.width <= 8 else PLAUSIBILITY_THRESHOLD_LARGE
+
+
+def threshold_of(options: PlausibilityOptions, variant: Variant) -> int:
+    """The threshold *options* apply to a game of *variant*."""
+    return default_threshold(variant) if options.threshold is None else options.threshold
 
 
 def _loss(before: Position, value: int, after: int) -> int:
@@ -228,7 +245,7 @@ def doubts(
     if variant is None or len(plies) < 2:
         return variant, plies, []
     judge = _Judge(variant, options.engine)
-    least = options.threshold if floor is None else floor
+    least = threshold_of(options, variant) if floor is None else floor
     row = variant.board.width // 2
     count = len(plies)
     line = [ply.before for ply in plies]
@@ -300,9 +317,9 @@ def suspects(
     """The doubted moves of *game*'s main line (see the module), in ply order."""
     variant, plies, found = doubts(game, replay, options)
     out: list[Suspect] = []
-    for doubt, qualified in select(found, options.threshold, options.window):
-        if variant is None:
-            continue
+    if variant is None:
+        return out
+    for doubt, qualified in select(found, threshold_of(options, variant), options.window):
         here = plies[doubt.index]
         best = qualified[0]
         legal = legal_moves(here.before, variant)

@@ -18,16 +18,19 @@ from pdn_tools import validate, validate_string
 from pdn_tools.analysis.engines import EngineChoice
 from pdn_tools.analysis.plausibility import (
     PLAUSIBILITY_THRESHOLD,
+    PLAUSIBILITY_THRESHOLD_LARGE,
     Doubt,
     Option,
     PlausibilityOptions,
+    default_threshold,
     doubts,
     flag_implausible,
     select,
     suspects,
+    threshold_of,
 )
 from pdn_tools.replay.validate import GameReplay
-from pdn_tools.rules import INTERNATIONAL, Position, legal_moves
+from pdn_tools.rules import INTERNATIONAL, Position, legal_moves, variant_by_name
 from pdn_tools.schemas import schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -141,7 +144,14 @@ def test_the_threshold_decides_which_candidates_qualify() -> None:
     assert [c.slip for c in doubt.candidates(300)] == ["off-by-one", "from-to-swapped"]
     assert [c.slip for c in doubt.candidates(320)] == ["from-to-swapped"]
     assert doubt.candidates(400) == []  # no candidate explains the whole loss away
-    assert PLAUSIBILITY_THRESHOLD == 200
+    assert PLAUSIBILITY_THRESHOLD == 200 and PLAUSIBILITY_THRESHOLD_LARGE == 350
+
+
+def test_the_default_threshold_is_the_boards() -> None:
+    assert default_threshold(variant_by_name("english")) == PLAUSIBILITY_THRESHOLD
+    assert default_threshold(variant_by_name("italian")) == PLAUSIBILITY_THRESHOLD
+    assert default_threshold(INTERNATIONAL) == PLAUSIBILITY_THRESHOLD_LARGE
+    assert threshold_of(PlausibilityOptions(threshold=120), INTERNATIONAL) == 120
 
 
 def test_of_overlapping_windows_only_the_strongest_doubt_is_reported() -> None:
