@@ -26,7 +26,10 @@ candidate as a ``repair`` object of the same shape as the legality repairs'
 (``"kind": "implausible"``, the slip in ``"slip"``) and both sums, the window and its
 costliest ply in the message.  When several moves qualify, the likeliest slip (the
 model's priors), then the candidate whose line loses least, is named first and the
-others are counted in ``candidates``.
+others are counted in ``candidates``.  When the windows of two doubted moves overlap
+(they are :data:`PLAUSIBILITY_WINDOW` plies apart or less), only the one whose
+candidate explains away most is reported (:func:`select`): one slip spoils the
+windows of the plies before it too.
 
 The written line's positions are searched once each (one search gives every ply's
 loss); a candidate's line costs a search per position of its window, and only at the
