@@ -409,12 +409,14 @@ CATALOGUE: dict[str, Code] = {
             "W70",
             "warning",
             "Move possibly mis-recorded",
-            "A legal move that an engine doubts (validate --plausibility, pdn analyse): it "
-            "loses material to a shot, the opponent's recorded reply ignores the shot, and "
-            "a slip of the transcription-error model turns a sound move into what was "
-            "written, with which the game goes on consistently to its end.  The finding "
-            "names that move (its repair object has kind 'implausible' and the slip); "
-            "docs/analysis.md gives the criteria and the rates measured on real games.",
+            "A legal move that an engine doubts (validate --plausibility, pdn analyse): a "
+            "slip of the transcription-error model turns another legal move into what was "
+            "written, the game goes on consistently to its end with that move in place, "
+            "and the recorded moves from the ply on (a window of ten plies after it) lose "
+            "at least the threshold more as written than with it: material dropped or "
+            "shots ignored for no reason.  The finding names that move (its repair object "
+            "has kind 'implausible' and the slip); docs/analysis.md gives the criteria "
+            "and the rates measured on real games.",
         ),
         _c(
             "E16",

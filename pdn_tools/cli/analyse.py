@@ -22,7 +22,7 @@ import click
 
 from pdn_tools.analysis.annotate import BLUNDER_THRESHOLD, AnalysisOptions
 from pdn_tools.analysis.engines import EngineChoice
-from pdn_tools.analysis.plausibility import PLAUSIBILITY_THRESHOLD, PlausibilityOptions
+from pdn_tools.analysis.plausibility import PlausibilityOptions
 from pdn_tools.atomic import OutputError, printable
 from pdn_tools.cli.convert import _Collect, _convert, _Tables, _Usage
 from pdn_tools.cli.options import (
@@ -131,10 +131,11 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @click.option(
     "--plausibility-threshold",
     type=click.IntRange(min=1),
-    default=PLAUSIBILITY_THRESHOLD,
-    show_default=True,
+    default=None,
     metavar="CENTIMEN",
-    help="What the move and the reply must each lose to be doubted (a man is 100).",
+    help="How much more the recorded moves of a window must lose as written than with a "
+    "slip undone for a move to be doubted (a man is 100; default 200 on 8x8 boards, 350 "
+    "on larger ones).",
 )
 @filter_options
 @jobs_option
@@ -154,7 +155,7 @@ def analyse(
     engine_timeout: float,
     blunder: int,
     plausibility: bool,
-    plausibility_threshold: int,
+    plausibility_threshold: int | None,
     common: Common,
 ) -> None:
     """Annotate the games of PDN files with an engine's analysis.

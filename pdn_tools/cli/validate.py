@@ -28,9 +28,6 @@ from pdn_tools.report.formats import DETAILED, FORMATS, HUMAN, make_reporter
 from pdn_tools.report.selection import Selection
 from pdn_tools.run.events import EventGathering
 
-PLAUSIBILITY_THRESHOLD = 150
-"""``--plausibility-threshold`` by default (the analysis package's own default, named
-here so that ``pdn validate`` does not load the searcher to print its help)."""
 PLAUSIBILITY_NODES = 1000
 """``--plausibility-nodes`` by default."""
 
@@ -49,16 +46,18 @@ PLAUSIBILITY_NODES = 1000
 @click.option(
     "--plausibility",
     is_flag=True,
-    help="Also doubt legal moves an engine finds implausible: a move that loses to a shot "
-    "the opponent ignores, where a slip of the pen explains it (W70; slow).",
+    help="Also doubt legal moves an engine finds implausible: a move a slip of the pen "
+    "explains, where the recorded moves from it on lose far less with the slip undone "
+    "(W70; slow).",
 )
 @click.option(
     "--plausibility-threshold",
     type=click.IntRange(min=1),
-    default=PLAUSIBILITY_THRESHOLD,
-    show_default=True,
+    default=None,
     metavar="CENTIMEN",
-    help="What the move and the reply must each lose to be doubted (a man is 100).",
+    help="How much more the recorded moves of a window must lose as written than with a "
+    "slip undone for a move to be doubted (a man is 100; default 200 on 8x8 boards, 350 "
+    "on larger ones).",
 )
 @click.option(
     "--plausibility-nodes",
@@ -86,7 +85,7 @@ def validate(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     plausibility: bool,
-    plausibility_threshold: int,
+    plausibility_threshold: int | None,
     plausibility_nodes: int,
     common: Common,
 ) -> None:

@@ -18,12 +18,19 @@ from pdn_tools import validate, validate_string
 from pdn_tools.analysis.engines import EngineChoice
 from pdn_tools.analysis.plausibility import (
     PLAUSIBILITY_THRESHOLD,
+    PLAUSIBILITY_THRESHOLD_LARGE,
     Doubt,
+    Option,
     PlausibilityOptions,
+    default_threshold,
+    doubts,
     flag_implausible,
+    select,
     suspects,
+    threshold_of,
 )
 from pdn_tools.replay.validate import GameReplay
+from pdn_tools.rules import INTERNATIONAL, Position, legal_moves, variant_by_name
 from pdn_tools.schemas import schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -126,10 +133,85 @@ def test_quiet_games_give_no_finding() -> None:
 
 
 def test_the_threshold_decides_which_candidates_qualify() -> None:
+    start = Position.initial(INTERNATIONAL)
+    first, second = legal_moves(start, INTERNATIONAL)[:2]
     doubt = Doubt(
-        3, 400, [(100, 0.3, 20, None, "off-by-one"), (50, 0.1, 10, None, "from-to-swapped")]
-    )  # type: ignore[list-item]
-    assert [c[4] for c in doubt.candidates(150)] == ["off-by-one", "from-to-swapped"]
-    assert [c[4] for c in doubt.candidates(80)] == ["from-to-swapped"]
-    assert doubt.candidates(500) == []  # the move itself did not lose that much
-    assert PLAUSIBILITY_THRESHOLD == 150
+        3,
+        400,
+        [Option(100, 0.3, 20, first, "off-by-one"), Option(50, 0.1, 10, second, "from-to-swapped")],
+    )
+    # A candidate qualifies when the window loses at least the threshold more as written.
+    assert [c.slip for c in doubt.candidates(300)] == ["off-by-one", "from-to-swapped"]
+    assert [c.slip for c in doubt.candidates(320)] == ["from-to-swapped"]
+    assert doubt.candidates(400) == []  # no candidate explains the whole loss away
+    assert PLAUSIBILITY_THRESHOLD == 200 and PLAUSIBILITY_THRESHOLD_LARGE == 350
+
+
+def test_the_default_threshold_is_the_boards() -> None:
+    assert default_threshold(variant_by_name("english")) == PLAUSIBILITY_THRESHOLD
+    assert default_threshold(variant_by_name("italian")) == PLAUSIBILITY_THRESHOLD
+    assert default_threshold(INTERNATIONAL) == PLAUSIBILITY_THRESHOLD_LARGE
+    assert threshold_of(PlausibilityOptions(threshold=120), INTERNATIONAL) == 120
+
+
+def test_of_overlapping_windows_only_the_strongest_doubt_is_reported() -> None:
+    start = Position.initial(INTERNATIONAL)
+    move = legal_moves(start, INTERNATIONAL)[0]
+    early = Doubt(10, 500, [Option(250, 0.3, 0, move, "off-by-one")])  # explains 250
+    late = Doubt(14, 420, [Option(20, 0.3, 0, move, "off-by-one")])  # explains 400
+    far = Doubt(40, 300, [Option(0, 0.3, 0, move, "off-by-one")])  # explains 300
+    assert [d.index for d, _ in select([early, late, far], 200, 10)] == [14, 40]
+    assert [d.index for d, _ in select([early, late, far], 200, 3)] == [10, 14, 40]
+    assert [d.index for d, _ in select([early, late, far], 350, 10)] == [14]
+
+
+# A game the built-in searcher played against itself (English, from four random
+# plies), with the slip planted at ply 24: 29-25 written for 30-25.  As written,
+# 29-25 drops a man (the engine loses 1.06 there) and Black's 14-17 ignores the shot
+# (loses 1.08); with 30-25 in place every later move replays and loses nothing.
+SELF_PLAY = (
+    '[GameType "21"]\n[Result "*"]\n\n'
+    "1. 9-14 23-19 2. 6-9 22-18 3. 14x23 27x18 4. 9-14 18x9 5. 5x14 26-22 6. 1-5\n"
+    "32-27 7. 5-9 19-15 8. 10x19 24x15 9. 11x18 22x15 10. 9-13 25-22 11. 8-11 15x8\n"
+    "12. 4x11 {slip} 13. 14-17 21x14 14. 7-10 14x7 15. 3x10 22-17 *\n"
+)
+
+
+def test_a_slip_that_drops_a_man_to_an_ignored_shot_is_named() -> None:
+    [game] = validate_string(SELF_PLAY.format(slip="29-25"))
+    assert game.status != "error"  # legal to the end: no legality check can see it
+    state = game.replay_state
+    assert isinstance(state, GameReplay)
+    _, _, found = doubts(game, state.result, OPTIONS)
+    [at] = [d for d in found if d.index == 23]
+    assert at.losses[0] >= 100 and at.losses[1] >= 100  # the man dropped, the shot ignored
+    issues = flag_implausible(game, state.result, OPTIONS)
+    assert [(i.code, i.ply, i.move) for i in issues] == [("W70", 24, "29-25")]
+    repair = issues[0].repair
+    assert repair is not None
+    assert repair["kind"] == "implausible" and repair["slip"] == "off-by-one"
+    assert (repair["written"], repair["move"], repair["candidates"]) == ("29-25", "30-25", 1)
+    assert "with 30-25 (a square off by one) in place of 29-25" in issues[0].message
+    assert [i.code for i in game.issues].count("W70") == 1
+
+
+def test_the_same_game_as_played_gives_no_finding() -> None:
+    [game] = validate_string(SELF_PLAY.format(slip="30-25"))
+    state = game.replay_state
+    assert isinstance(state, GameReplay)
+    assert flag_implausible(game, state.result, OPTIONS) == []
+
+
+def test_a_tighter_threshold_or_window_changes_what_is_named() -> None:
+    [game] = validate_string(SELF_PLAY.format(slip="29-25"))
+    state = game.replay_state
+    assert isinstance(state, GameReplay)
+    # The window loses 4.63 as written, 0.12 with 30-25: nothing at 5 men.
+    strict = PlausibilityOptions(EngineChoice(nodes=1000), threshold=500)
+    assert suspects(game, state.result, strict) == []
+    # The slip also spoils the last move (22-17 loses 2.49 as written, where another
+    # move a slip away loses nothing): weighed with one ply after each move, both plies
+    # are doubted; the default window sees that ply 24 explains more and names it alone.
+    short = PlausibilityOptions(EngineChoice(nodes=1000), window=1)
+    assert [s.ply for s in suspects(game, state.result, short)] == [24, 30]
+    assert [s.ply for s in suspects(game, state.result, OPTIONS)] == [24]
