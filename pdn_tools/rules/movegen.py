@@ -29,6 +29,7 @@ leaf counter, used by :mod:`.perft` to avoid building :class:`Move` objects.
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
@@ -51,7 +52,7 @@ CaptureEntry = tuple[bool, list[BitPath]]
 """(promoted, routes) of one capture identity found by :meth:`Generator.captures`."""
 
 
-_WHITE = Color.WHITE
+_WHITE: Final = Color.WHITE
 
 
 class Generator:
@@ -837,5 +838,5 @@ class _DiagonalSearch(CaptureSearch):
         return any_capture
 
 
-_DIAGONALS = (0, 1, 2, 3)
+_DIAGONALS: Final = (0, 1, 2, 3)
 """The four diagonal directions of the ray tables."""

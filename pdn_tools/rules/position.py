@@ -8,7 +8,7 @@ generator for this position; it does not check legality (the generator did).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
@@ -173,7 +173,7 @@ def apply_move(position: Position, move: Move) -> Position:
     return _new(Position, (wm, wk, bm ^ src | dst, bk, _WHITE, geometry))
 
 
-_WHITE = Color.WHITE
-_BLACK = Color.BLACK
+_WHITE: Final = Color.WHITE
+_BLACK: Final = Color.BLACK
 _INITIAL: dict[int, tuple[Variant, Position]] = {}
-_new = tuple.__new__
+_new: Final = tuple.__new__
