@@ -89,7 +89,8 @@ class Generator:
         self.man_capture_dirs = tables.man_capture_dirs
         self.step_shifts = tables.step_shifts
         self.capture_shifts = tables.capture_shifts
-        self.promotion_rows = (geo.white_promotion, geo.black_promotion)
+        self.promotion_rows: tuple[int, ...] = (geo.white_promotion, geo.black_promotion)
+        """White's and Black's promotion rows (a tuple of any length: see MoveTables)."""
         self.ray_masks = geo.ray_masks
         self.ray_index = geo.ray_index
         self.increasing: tuple[bool, ...] = geo.increasing
@@ -562,7 +563,8 @@ class Generator:
                     if free:
                         codes.extend(king_codes[d][:free])
             codes.sort()
-            return list(map(self.quiet_table[side].__getitem__, codes))
+            quiet = self.quiet_table[side]
+            return [quiet[code] for code in codes]
         if (
             not king_capture
             and self.simple_jumps
@@ -577,7 +579,8 @@ class Generator:
                     to = land.bit_length() - 1
                     codes.append((((to - distance) << bits) | to) << 1)
             codes.sort()
-            return list(map(self.jump_table[side].__getitem__, codes))
+            jumps = self.jump_table[side]
+            return [jumps[code] for code in codes]
         found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
         build = self.capture_object
         moves = [build(key, entry, own_men) for key, entry in found.items()]

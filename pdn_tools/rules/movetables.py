@@ -34,24 +34,27 @@ ChunkTables = tuple[tuple[int, bool, tuple[tuple[tuple[int, ...], ...], ...]], .
 class MoveTables:
     """Everything :class:`~pdn_tools.rules.movegen.Generator` precomputes.
 
-    Tuples indexed by side hold White's entry first, Black's second.
+    Tuples indexed by side hold White's entry first, Black's second.  They are typed
+    as tuples of any length (``tuple[X, ...]``), not pairs: the compiled build keeps a
+    pair unboxed and has to build a new tuple object each time one is indexed by a
+    side only known at run time, which the generator does on every call.
     """
 
     code_bits: int
-    man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]]
-    step_shifts: tuple[Shifts, Shifts]
-    capture_shifts: tuple[Shifts, Shifts]
+    man_capture_dirs: tuple[tuple[int, ...], ...]
+    step_shifts: tuple[Shifts, ...]
+    capture_shifts: tuple[Shifts, ...]
     king_reach: tuple[tuple[tuple[int, ...], ...], ...]
     """``king_reach[bit][d]``: bits a king may move to along a ray with nothing in the
     way (the whole ray for flying kings, its first square for short kings)."""
     king_reach_masks: tuple[tuple[int, ...], ...]
     king_codes: tuple[tuple[tuple[int, ...], ...], ...]
     """Move codes of ``king_reach``."""
-    quiet: tuple[dict[int, Move], dict[int, Move]]
+    quiet: tuple[dict[int, Move], ...]
     """Every quiet move of each side by code."""
-    step_chunks: tuple[ChunkTables, ChunkTables]
+    step_chunks: tuple[ChunkTables, ...]
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
-    jumps: tuple[dict[int, Move], dict[int, Move]]
+    jumps: tuple[dict[int, Move], ...]
     """Every one-jump capture by a man of each side by code."""
 
 
