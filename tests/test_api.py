@@ -215,7 +215,8 @@ def test_board_push_and_pop_keep_the_legal_moves_of_each_position(
             chosen = rng.choice(legal)
             if step == "push-equal":  # an equal move, not the generator's own object
                 chosen = Move(*chosen.__reduce__()[1])
-            assert board.push(chosen) is legal[legal.index(chosen)]
+            own = board.legal_moves  # the board's own move objects
+            assert board.push(chosen) is own[own.index(chosen)]
             positions.append(board.position)
         assert board.position == positions[-1]
     while board.move_stack:
