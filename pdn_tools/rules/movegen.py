@@ -548,7 +548,8 @@ class Generator:
                 for table in tables:
                     chunk = targets & CHUNK_MASK
                     if chunk:
-                        codes.extend(table[chunk])
+                        ready = table.by_value[chunk]
+                        codes.extend(ready if ready is not None else table.codes(chunk))
                     targets >>= CHUNK
                     if not targets:
                         break
