@@ -185,6 +185,47 @@ def test_board_push_pop_and_outcome() -> None:
     assert "b" in str(board) and "w" in str(board)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.randoms(use_true_random=False),
+    st.sampled_from([v.name for v in variants()]),
+    st.lists(st.sampled_from(["push", "push", "pop", "push-equal", "replace-stack"]), max_size=40),
+)
+def test_board_push_and_pop_keep_the_legal_moves_of_each_position(
+    rng: random.Random, name: str, steps: list[str]
+) -> None:
+    """Whatever pushes and pops came before (and a move stack replaced from outside),
+    the board lists the legal moves of its current position, and pop goes back to
+    the position the move was played from."""
+    from pdn_tools.rules import Move, legal_moves
+
+    variant = pdn_tools.variant_by_name(name)
+    board = Board(variant)
+    positions = [board.position]
+    for step in steps:
+        legal = legal_moves(board.position, variant)
+        assert board.legal_moves == legal
+        if step == "pop" and board.move_stack:
+            board.pop()
+            positions.pop()
+        elif step == "replace-stack" and board.move_stack:
+            # A stack rebuilt from outside (as a replay hands a board its moves).
+            board.move_stack = [(m, p) for m, p in board.move_stack]
+        elif step.startswith("push") and legal:
+            chosen = rng.choice(legal)
+            if step == "push-equal":  # an equal move, not the generator's own object
+                chosen = Move(*chosen.__reduce__()[1])
+            own = board.legal_moves  # the board's own move objects
+            assert board.push(chosen) is own[own.index(chosen)]
+            positions.append(board.position)
+        assert board.position == positions[-1]
+    while board.move_stack:
+        board.pop()
+        positions.pop()
+        assert board.position == positions[-1]
+        assert board.legal_moves == legal_moves(board.position, variant)
+
+
 def test_board_reads_algebraic_moves_on_8x8() -> None:
     board = Board(variant="russian")
     move = board.push("c3-d4")

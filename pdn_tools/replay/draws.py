@@ -15,7 +15,7 @@ unchanged material (art. 7.2.6).
 from __future__ import annotations
 
 import copy
-from typing import Literal, cast
+from typing import Final, Literal, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -23,7 +23,7 @@ from pdn_tools.diagnostics import DrawRule
 from pdn_tools.replay.options import ReplayOptions
 from pdn_tools.rules import Color, DrawRules, Move, Position, Variant, generator_for
 
-_WHITE = Color.WHITE
+_WHITE: Final = Color.WHITE
 
 ARTICLES: dict[DrawRule, str] = {
     "threefold": "repetition (rules.md §5.1, §6): the same position, same side to move, "

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Final
 
 from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
 from pdn_tools.pdn.model import Game, Node
@@ -52,6 +52,7 @@ from pdn_tools.rules import (
 )
 from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.geometry import Geometry
+from pdn_tools.rules.position import apply_move
 from pdn_tools.rules.raygen import KingMoveLimit
 
 _NAMES: dict[tuple[int, bool], tuple[str, ...]] = {}
@@ -80,19 +81,19 @@ def square_names(geometry: Geometry, algebraic: bool) -> tuple[str, ...]:
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64
 """Bound on the look-ahead branches an ambiguous move inside a look-ahead may open."""
-_SQUARES: dict[int, dict[tuple[str, ...], tuple[int, ...] | str]] = {}
+_SQUARES: Final[dict[int, dict[tuple[str, ...], tuple[int, ...] | str]]] = {}
 """Per board (keyed by the geometry's id: one geometry per board lives for the run),
 written squares already turned into numbers (or the reason they are not on the board):
 real files repeat the same few hundred move tokens."""
-_SQUARES_LIMIT = 20_000
+_SQUARES_LIMIT: Final = 20_000
 """Entries kept per board in ``_SQUARES`` before it is cleared."""
-_new_record = tuple.__new__
+_new_record: Final = tuple.__new__
 """Builds a :class:`ReplayedMove` from a tuple without the named tuple's Python-level
 ``__new__``, in both builds (measured: 7 % more instructions for validation in the
 compiled build without this and the index access to positions' fields)."""
 
 
-_SHORT_TEXTS: dict[str, dict[int, str]] = {}
+_SHORT_TEXTS: Final[dict[str, dict[int, str]]] = {}
 """Canonical texts of two-square moves by separator, then by ``from << 8 | to`` (at most
 64 x 64 per separator): looked up on every fast-lane ply, where formatting two
 numbers would cost more."""
@@ -214,9 +215,7 @@ class _Replayer:
         i = 0
         main = not in_var
         count = len(nodes)
-        quiet_move = self.generator.quiet_move
-        short_capture = self.generator.short_capture
-        capture_between = self.generator.capture_between
+        gen = self.generator  # its methods called on it (a bound method is a Python call)
         separator = self.variant.capture_separator
         quiet_texts = _SHORT_TEXTS.setdefault("-", {})
         capture_texts = _SHORT_TEXTS.setdefault(separator, {})
@@ -268,12 +267,12 @@ class _Replayer:
                 if type(squares) is tuple and len(squares) == 2:
                     frm, to = squares
                     if written.capture:
-                        fast = short_capture(position, frm, to) or capture_between(
+                        fast = gen.short_capture(position, frm, to) or gen.capture_between(
                             position, frm, to
                         )
                         texts, sep = capture_texts, separator
                     else:
-                        fast = quiet_move(position, frm, to)
+                        fast = gen.quiet_move(position, frm, to)
                         texts, sep = quiet_texts, "-"
                     if fast is not None:
                         key = frm << 8 | to  # an int key: no tuple to hash
@@ -479,7 +478,7 @@ class _Replayer:
                 self.refuse_king_move(node, state, move, in_var, ply)
                 return
             state.king_moves.play(before, move)
-        state.position = after = before.apply(move)
+        state.position = after = apply_move(before, move)
         state.legal = None
         if state.fullmove is not None and before[4] is not self.first_mover:
             state.fullmove += 1

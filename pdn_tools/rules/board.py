@@ -21,7 +21,7 @@ from pdn_tools.rules.fen import FenError, parse_fen, write_fen
 from pdn_tools.rules.generators import legal_moves
 from pdn_tools.rules.move import Move
 from pdn_tools.rules.notation import MatchKind, move_text, move_texts, parse_move
-from pdn_tools.rules.position import Position
+from pdn_tools.rules.position import Position, apply_move
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant, variant_by_name
 
 _PIECES = {
@@ -92,7 +92,7 @@ class Board:
     9
     """
 
-    __slots__ = ("_legal", "_position", "move_stack", "variant")
+    __slots__ = ("_legal", "_legal_before", "_position", "move_stack", "variant")
 
     def __init__(
         self, variant: Variant | str = INTERNATIONAL, position: Position | None = None
@@ -103,6 +103,10 @@ class Board:
         self.variant: Variant = _variant(variant)
         self._position = position if position is not None else Position.initial(self.variant)
         self._legal: list[Move] | None = None
+        """The legal moves of the current position, once generated."""
+        self._legal_before: list[tuple[Position, list[Move]]] = []
+        """The legal moves of the positions :meth:`push` left, so that :meth:`pop`
+        need not generate them again (a tree walk pops back to every position)."""
         self.move_stack: list[tuple[Move, Position]] = []
         """The moves played with :meth:`push`, each with the position before it."""
 
@@ -144,18 +148,24 @@ class Board:
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves, sorted by (from, to, captured squares); empty: lost."""
-        if self._legal is None:
-            self._legal = legal_moves(self._position, self.variant)
-        return list(self._legal)
+        return list(self._legal_moves())
+
+    def _legal_moves(self) -> list[Move]:
+        """The board's own list of the legal moves (not to be changed: the property
+        hands out copies)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = legal_moves(self._position, self.variant)
+        return legal
 
     def move_text(self, move: Move) -> str:
         """The canonical notation of *move* in this position (``32-28``, ``28x17``)."""
-        return move_text(move, self.legal_moves, self.variant)
+        return move_text(move, self._legal_moves(), self.variant)
 
     def legal_move_texts(self) -> list[str]:
         """The canonical notation of every legal move, in :attr:`legal_moves` order
         (what ``pdn moves`` prints)."""
-        return move_texts(self.legal_moves, self.variant)
+        return move_texts(self._legal_moves(), self.variant)
 
     # -- playing ----------------------------------------------------------------
     def parse_move(self, text: str) -> Move:
@@ -170,7 +180,7 @@ class Board:
             raise IllegalMoveError(f"{text!r} is not a move on this board")
         numbers = tuple(s for s in squares if s is not None)
         capture = bool(re.search(r"[xX:]", text))
-        match = parse_move(numbers, self.legal_moves, self.variant, capture=capture)
+        match = parse_move(numbers, self._legal_moves(), self.variant, capture=capture)
         if match.kind in _ACCEPTED and match.move is not None:
             return match.move
         if match.kind is MatchKind.AMBIGUOUS:
@@ -183,14 +193,11 @@ class Board:
 
         Raises :class:`IllegalMoveError` for a move that is not legal here.
         """
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif move not in self.legal_moves:
-            raise IllegalMoveError(f"{move!r} is not a legal move in {self.fen()}")
-        else:
-            move = self.legal_moves[self.legal_moves.index(move)]  # the generator's own
+        legal = self._legal_moves()
+        move = self.parse_move(move) if isinstance(move, str) else _own_move(legal, move, self)
         self.move_stack.append((move, self._position))
-        self._position = self._position.apply(move)
+        self._legal_before.append((self._position, legal))
+        self._position = apply_move(self._position, move)
         self._legal = None
         return move
 
@@ -203,6 +210,13 @@ class Board:
         move, before = self.move_stack.pop()
         self._position = before
         self._legal = None
+        saved = self._legal_before
+        if saved:
+            position, legal = saved.pop()
+            if position is before:
+                self._legal = legal
+            else:  # the move stack was replaced: what was saved belongs to other positions
+                saved.clear()
         return move
 
     # -- analysis -----------------------------------------------------------------
@@ -222,7 +236,7 @@ class Board:
     # -- the end ------------------------------------------------------------------
     def is_game_over(self) -> bool:
         """Whether the side to move has no legal move (and so has lost)."""
-        return not self.legal_moves
+        return not self._legal_moves()
 
     def outcome(self) -> Literal["white", "black"] | None:
         """The winner when the game is over on the board, else None.
@@ -231,7 +245,7 @@ class Board:
         (repetition, move counts, material) need the game's history: see the replay's
         draw events (``game.draws``).
         """
-        if self.legal_moves:
+        if self._legal_moves():
             return None
         return "black" if self.turn is Color.WHITE else "white"
 
@@ -259,6 +273,18 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board.from_fen({self.fen()!r}, variant={self.variant.name!r})"
+
+
+def _own_move(legal: list[Move], move: Move, board: Board) -> Move:
+    """The generator's own object in *legal* for *move* (the same object, or the one
+    equal to it); IllegalMoveError when *move* is not legal on *board*."""
+    for known in legal:
+        if known is move:
+            return known
+    for known in legal:
+        if known == move:
+            return known
+    raise IllegalMoveError(f"{move!r} is not a legal move in {board.fen()}")
 
 
 def _rebuilt(

@@ -29,6 +29,7 @@ leaf counter, used by :mod:`.perft` to avoid building :class:`Move` objects.
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
@@ -51,7 +52,7 @@ CaptureEntry = tuple[bool, list[BitPath]]
 """(promoted, routes) of one capture identity found by :meth:`Generator.captures`."""
 
 
-_WHITE = Color.WHITE
+_WHITE: Final = Color.WHITE
 
 
 class Generator:
@@ -88,7 +89,8 @@ class Generator:
         self.man_capture_dirs = tables.man_capture_dirs
         self.step_shifts = tables.step_shifts
         self.capture_shifts = tables.capture_shifts
-        self.promotion_rows = (geo.white_promotion, geo.black_promotion)
+        self.promotion_rows: tuple[int, ...] = (geo.white_promotion, geo.black_promotion)
+        """White's and Black's promotion rows (a tuple of any length: see MoveTables)."""
         self.ray_masks = geo.ray_masks
         self.ray_index = geo.ray_index
         self.increasing: tuple[bool, ...] = geo.increasing
@@ -546,7 +548,8 @@ class Generator:
                 for table in tables:
                     chunk = targets & CHUNK_MASK
                     if chunk:
-                        codes.extend(table[chunk])
+                        ready = table.by_value[chunk]
+                        codes.extend(ready if ready is not None else table.codes(chunk))
                     targets >>= CHUNK
                     if not targets:
                         break
@@ -561,7 +564,8 @@ class Generator:
                     if free:
                         codes.extend(king_codes[d][:free])
             codes.sort()
-            return list(map(self.quiet_table[side].__getitem__, codes))
+            quiet = self.quiet_table[side]
+            return [quiet[code] for code in codes]
         if (
             not king_capture
             and self.simple_jumps
@@ -576,7 +580,8 @@ class Generator:
                     to = land.bit_length() - 1
                     codes.append((((to - distance) << bits) | to) << 1)
             codes.sort()
-            return list(map(self.jump_table[side].__getitem__, codes))
+            jumps = self.jump_table[side]
+            return [jumps[code] for code in codes]
         found = self.captures(own_men, own_kings, opp, opp_kings, white, True)
         build = self.capture_object
         moves = [build(key, entry, own_men) for key, entry in found.items()]
@@ -837,5 +842,5 @@ class _DiagonalSearch(CaptureSearch):
         return any_capture
 
 
-_DIAGONALS = (0, 1, 2, 3)
+_DIAGONALS: Final = (0, 1, 2, 3)
 """The four diagonal directions of the ray tables."""

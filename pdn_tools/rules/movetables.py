@@ -15,6 +15,7 @@ tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import final
 
 from pdn_tools.rules.geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry
 from pdn_tools.rules.move import NO_CAPTURES, Move
@@ -26,32 +27,69 @@ CHUNK_MASK = (1 << CHUNK) - 1
 
 Shifts = tuple[tuple[int, ...], tuple[int, ...]]
 """(left-shift amounts, right-shift amounts) for a set of directions."""
-ChunkTables = tuple[tuple[int, bool, tuple[tuple[tuple[int, ...], ...], ...]], ...]
-"""Per step direction: (shift, is left shift, tables[k][v] = codes of chunk k reading v)."""
+
+
+@final
+class ChunkCodes:
+    """The codes of the men steps that land in one run of :data:`CHUNK` target bits,
+    by the value the run reads.
+
+    Each entry is made the first time its value is met: made whole up front, the
+    tables of the international board cost 10-20 ms each time a program started,
+    for entries that most games never read.
+    """
+
+    singles: tuple[int, ...]
+    """Per bit of the run: the code of the step landing there, or -1 where none does."""
+    by_value: list[tuple[int, ...] | None]
+    """Per value of the run: the codes of its bits in ascending order (None: not yet
+    met); read directly by the generator, filled by :meth:`codes`."""
+
+    def __init__(self, singles: tuple[int, ...]) -> None:
+        self.singles = singles
+        self.by_value = [None] * (1 << CHUNK)
+
+    def codes(self, value: int) -> tuple[int, ...]:
+        """The codes of the steps landing on the bits of *value*, ascending."""
+        known = self.by_value[value]
+        if known is None:
+            known = tuple(
+                code for bit, code in enumerate(self.singles) if value >> bit & 1 and code >= 0
+            )
+            self.by_value[value] = known
+        return known
+
+
+ChunkTables = tuple[tuple[int, bool, tuple[ChunkCodes, ...]], ...]
+"""Per step direction: (shift, is left shift, the :class:`ChunkCodes` of each run of
+target bits, lowest first)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class MoveTables:
     """Everything :class:`~pdn_tools.rules.movegen.Generator` precomputes.
 
-    Tuples indexed by side hold White's entry first, Black's second.
+    Tuples indexed by side hold White's entry first, Black's second.  They are typed
+    as tuples of any length (``tuple[X, ...]``), not pairs: the compiled build keeps a
+    pair unboxed and has to build a new tuple object each time one is indexed by a
+    side only known at run time, which the generator does on every call.
     """
 
     code_bits: int
-    man_capture_dirs: tuple[tuple[int, ...], tuple[int, ...]]
-    step_shifts: tuple[Shifts, Shifts]
-    capture_shifts: tuple[Shifts, Shifts]
+    man_capture_dirs: tuple[tuple[int, ...], ...]
+    step_shifts: tuple[Shifts, ...]
+    capture_shifts: tuple[Shifts, ...]
     king_reach: tuple[tuple[tuple[int, ...], ...], ...]
     """``king_reach[bit][d]``: bits a king may move to along a ray with nothing in the
     way (the whole ray for flying kings, its first square for short kings)."""
     king_reach_masks: tuple[tuple[int, ...], ...]
     king_codes: tuple[tuple[tuple[int, ...], ...], ...]
     """Move codes of ``king_reach``."""
-    quiet: tuple[dict[int, Move], dict[int, Move]]
+    quiet: tuple[dict[int, Move], ...]
     """Every quiet move of each side by code."""
-    step_chunks: tuple[ChunkTables, ChunkTables]
+    step_chunks: tuple[ChunkTables, ...]
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
-    jumps: tuple[dict[int, Move], dict[int, Move]]
+    jumps: tuple[dict[int, Move], ...]
     """Every one-jump capture by a man of each side by code."""
 
 
@@ -142,9 +180,7 @@ def _step_chunks(geo: Geometry, shifts: Shifts, code_bits: int) -> ChunkTables:
 
     Turning a target mask into codes bit by bit costs a Python loop turn per move; by
     chunks it costs one per chunk.  Entry v of a chunk's table lists the codes of v's
-    bits in ascending order; the table is built a bit at a time: the entries with bit
-    k set are those below ``1 << k`` followed by bit k's own code (if a step lands
-    there), so each entry is one tuple concatenation.
+    bits in ascending order (see :class:`ChunkCodes`).
     """
     left, right = shifts
     size = len(geo.square_of)
@@ -153,15 +189,14 @@ def _step_chunks(geo: Geometry, shifts: Shifts, code_bits: int) -> ChunkTables:
         for n in amounts:
             tables = []
             for base in range(0, size, CHUNK):
-                table: list[tuple[int, ...]] = [()]
+                singles = []
                 for to in range(base, base + CHUNK):
                     frm = to - n if is_left else to + n
                     if to < size and geo.square_of[to] and 0 <= frm < size and geo.square_of[frm]:
-                        own = (move_code(frm, to, False, code_bits),)
-                        table += [codes + own for codes in table]
+                        singles.append(move_code(frm, to, False, code_bits))
                     else:
-                        table += table
-                tables.append(tuple(table))
+                        singles.append(-1)
+                tables.append(ChunkCodes(tuple(singles)))
             out.append((n, is_left, tuple(tables)))
     return tuple(out)
 

@@ -8,7 +8,7 @@ generator for this position; it does not check legality (the generator did).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
@@ -140,31 +140,40 @@ class Position(NamedTuple):
 
     def apply(self, move: Move) -> Position:
         """The position after *move* (generated for this position), other side to move."""
-        # Built with tuple.__new__: the named tuple's own constructor adds a Python-level
-        # call, in the compiled build too (a named tuple stays a Python class), and this
-        # runs once per replayed ply.
-        wm, wk, bm, bk, turn, geometry = self
-        src = move.from_mask
-        dst = move.to_mask
-        keep = ~move.capture_mask
-        if turn is _WHITE:
-            bm &= keep
-            bk &= keep
-            if not wm & src:
-                return _new(Position, (wm, wk ^ src | dst, bm, bk, _BLACK, geometry))
-            if move.promotes:
-                return _new(Position, (wm ^ src, wk | dst, bm, bk, _BLACK, geometry))
-            return _new(Position, (wm ^ src | dst, wk, bm, bk, _BLACK, geometry))
-        wm &= keep
-        wk &= keep
-        if not bm & src:
-            return _new(Position, (wm, wk, bm, bk ^ src | dst, _WHITE, geometry))
+        return apply_move(self, move)
+
+
+def apply_move(position: Position, move: Move) -> Position:
+    """The position after *move* (generated for *position*), other side to move.
+
+    What :meth:`Position.apply` does, as a plain function: a named tuple stays a Python
+    class in the compiled build, so calling its method goes through a Python-level
+    method lookup, while this function is called directly by the board, the replay and
+    the tree walks, once per ply.  Built with ``tuple.__new__``: the named tuple's own
+    constructor adds a Python-level call too.
+    """
+    wm, wk, bm, bk, turn, geometry = position
+    src = move.from_mask
+    dst = move.to_mask
+    keep = ~move.capture_mask
+    if turn is _WHITE:
+        bm &= keep
+        bk &= keep
+        if not wm & src:
+            return _new(Position, (wm, wk ^ src | dst, bm, bk, _BLACK, geometry))
         if move.promotes:
-            return _new(Position, (wm, wk, bm ^ src, bk | dst, _WHITE, geometry))
-        return _new(Position, (wm, wk, bm ^ src | dst, bk, _WHITE, geometry))
+            return _new(Position, (wm ^ src, wk | dst, bm, bk, _BLACK, geometry))
+        return _new(Position, (wm ^ src | dst, wk, bm, bk, _BLACK, geometry))
+    wm &= keep
+    wk &= keep
+    if not bm & src:
+        return _new(Position, (wm, wk, bm, bk ^ src | dst, _WHITE, geometry))
+    if move.promotes:
+        return _new(Position, (wm, wk, bm ^ src, bk | dst, _WHITE, geometry))
+    return _new(Position, (wm, wk, bm ^ src | dst, bk, _WHITE, geometry))
 
 
-_WHITE = Color.WHITE
-_BLACK = Color.BLACK
+_WHITE: Final = Color.WHITE
+_BLACK: Final = Color.BLACK
 _INITIAL: dict[int, tuple[Variant, Position]] = {}
-_new = tuple.__new__
+_new: Final = tuple.__new__
