@@ -77,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         help="an interpreter with a build of ours installed (repeatable)",
     )
     args = parser.parse_args(argv)
+    # Absolute (not resolved: a virtualenv's interpreter is a link to the base one,
+    # and run by the link's path it is the virtualenv's), as the runs start elsewhere.
     builds = [item.split("=", 1) for item in args.python] or [["ours", sys.executable]]
+    builds = [[label, os.path.abspath(python)] for label, python in builds]
 
     with tempfile.TemporaryDirectory() as folder:
         cwd = Path(folder)
