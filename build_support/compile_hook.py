@@ -41,9 +41,10 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Modules compiled by mypyc (paths relative to the project root): the rules engine,
 #: the replay with the game's identity and summary, the reader with its game-tree
-#: model, tags, results, GameType and dialects, and what validate makes of each game
-#: (its report record and event facts).  ``pdn_tools/pdn/ownership.py`` must stay
-#: Python: its class subclasses the compiled ``Game`` to be weakly referenced.
+#: model, tags, results, GameType and dialects, what validate makes of each game (its
+#: report record and event facts) and the event checks over a run's games.
+#: ``pdn_tools/pdn/ownership.py`` must stay Python: its class subclasses the compiled
+#: ``Game`` to be weakly referenced.
 COMPILED: tuple[str, ...] = (
     "pdn_tools/rules/board.py",
     "pdn_tools/rules/fen.py",
@@ -84,6 +85,11 @@ COMPILED: tuple[str, ...] = (
     "pdn_tools/pdn/tags.py",
     "pdn_tools/report/records.py",
     "pdn_tools/collection/events/facts.py",
+    "pdn_tools/collection/events/checks.py",
+    "pdn_tools/collection/events/event.py",
+    "pdn_tools/collection/events/roster.py",
+    "pdn_tools/collection/events/rounds.py",
+    "pdn_tools/collection/events/standings.py",
 )
 
 #: The shared library that holds the compiled code: ``pdn_tools__mypyc`` beside the
