@@ -51,17 +51,13 @@ from pdn_tools import validate_string  # noqa: E402
 from pdn_tools.analysis.engines import EngineChoice  # noqa: E402
 from pdn_tools.analysis.plausibility import (  # noqa: E402
     PlausibilityOptions,
-    _fits,
     _Judge,
     _main_line,
-    _rest_line,
     doubts,
     select,
+    slip_candidates,
 )
-from pdn_tools.replay.replay import square_names  # noqa: E402
-from pdn_tools.replay.slips import ANYWHERE, move_slip  # noqa: E402
 from pdn_tools.replay.validate import GameReplay  # noqa: E402
-from pdn_tools.rules import legal_moves  # noqa: E402
 
 THRESHOLDS = (50, 100, 150, 200, 250, 300, 350, 400, 500, 600)
 HEADER = (
@@ -129,30 +125,11 @@ def _ambiguous(game: Any, result: Any) -> list[int]:
     variant, plies = _main_line(game, result, None)
     if variant is None:
         return []
-    row = variant.board.width // 2
-    out = []
-    for index, here in enumerate(plies):
-        written = here.node.move
-        assert written is not None
-        names = square_names(here.before.geometry, not written.squares[0].isdigit())
-        for move in legal_moves(here.before, variant):
-            if move == here.move:
-                continue
-            slip = move_slip(
-                written.squares,
-                written.capture,
-                names[move.from_sq],
-                names[move.to_sq],
-                bool(move.captures),
-                row,
-            )
-            if slip is None or slip not in ANYWHERE:
-                continue
-            rest = _rest_line(here.before.apply(move), plies[index + 1 :], variant)
-            if rest is not None and _fits(game, rest[-1], variant):
-                out.append(index + 1)
-                break
-    return out
+    return [
+        index + 1
+        for index in range(len(plies))
+        if next(slip_candidates(game, plies, index, variant), None) is not None
+    ]
 
 
 def _window_loss(found: dict[str, Any] | None, ply: int, window: int) -> int:

@@ -43,6 +43,7 @@ measured on errors planted into real games, are in docs/analysis.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -238,6 +239,36 @@ def _lost(losses: list[int]) -> int:
     return sum(loss for loss in losses if loss > 0)
 
 
+def slip_candidates(
+    game: Game, plies: list[_Ply], index: int, variant: Variant
+) -> Iterator[tuple[Move, str, list[Position]]]:
+    """The legal moves of the position before ply *index* (0-based) that one slip of
+    the transcription-error model turns into what was written there, and with which
+    the game replays to its end with a result that fits: each with its slip and the
+    positions after it (the candidates of rule 1 and 2 of the module)."""
+    here = plies[index]
+    written = here.node.move
+    assert written is not None
+    names = square_names(here.before.geometry, not written.squares[0].isdigit())
+    row = variant.board.width // 2
+    for move in legal_moves(here.before, variant):
+        if move == here.move:
+            continue
+        slip = move_slip(
+            written.squares,
+            written.capture,
+            names[move.from_sq],
+            names[move.to_sq],
+            bool(move.captures),
+            row,
+        )
+        if slip is None or slip not in ANYWHERE:
+            continue
+        rest = _rest_line(here.before.apply(move), plies[index + 1 :], variant)
+        if rest is not None and _fits(game, rest[-1], variant):
+            yield move, slip, rest
+
+
 def doubts(
     game: Game, replay: ReplayResult | None, options: PlausibilityOptions, floor: int | None = None
 ) -> tuple[Variant | None, list[_Ply], list[Doubt]]:
@@ -249,7 +280,6 @@ def doubts(
         return variant, plies, []
     judge = _Judge(variant, options.engine)
     least = threshold_of(options, variant) if floor is None else floor
-    row = variant.board.width // 2
     count = len(plies)
     line = [ply.before for ply in plies]
     line.append(plies[-1].before.apply(plies[-1].move))
@@ -262,27 +292,8 @@ def doubts(
         if lost < least:
             continue  # no candidate can explain away more than the window loses
         here = plies[index]
-        written = here.node.move
-        assert written is not None
-        algebraic = not written.squares[0].isdigit()
-        names = square_names(here.before.geometry, algebraic)
         doubt = Doubt(index, lost, [], window)
-        for move in legal_moves(here.before, variant):
-            if move == here.move:
-                continue
-            slip = move_slip(
-                written.squares,
-                written.capture,
-                names[move.from_sq],
-                names[move.to_sq],
-                bool(move.captures),
-                row,
-            )
-            if slip is None or slip not in ANYWHERE:
-                continue
-            rest = _rest_line(here.before.apply(move), plies[index + 1 :], variant)
-            if rest is None or not _fits(game, rest[-1], variant):
-                continue
+        for move, slip, rest in slip_candidates(game, plies, index, variant):
             candidate = judge.losses([here.before, *rest[: end - index]])
             doubt.options.append(
                 Option(_lost(candidate), SLIPS[slip].prior, candidate[0], move, slip)
