@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -56,6 +58,18 @@ def chromium() -> str | None:
         if found:
             return found
     return None
+
+
+#: The marks of a module of browser tests: skipped, with the reason, where no Chromium
+#: is installed; run in one test worker, one browser at a time.
+BROWSER_TESTS = [
+    pytest.mark.skipif(
+        chromium() is None,
+        reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
+        "the browser tests of the HTML report need one",
+    ),
+    pytest.mark.xdist_group("chromium"),
+]
 
 
 class BrowserError(RuntimeError):

@@ -32,6 +32,7 @@ from pdn_tools.cli.options import (
     discovery_options,
     filter_options,
     jobs_option,
+    plausibility_threshold_option,
     reading_options,
 )
 from pdn_tools.cli.run import find_files, require_cluster
@@ -128,15 +129,7 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     show_default=True,
     help="Doubt legal moves the engine finds implausible (W70, as validate --plausibility).",
 )
-@click.option(
-    "--plausibility-threshold",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="CENTIMEN",
-    help="How much more the recorded moves of a window must lose as written than with a "
-    "slip undone for a move to be doubted (a man is 100; default 200 on 8x8 boards, 350 "
-    "on larger ones).",
-)
+@plausibility_threshold_option
 @filter_options
 @jobs_option
 @dask_option

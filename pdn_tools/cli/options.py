@@ -295,6 +295,20 @@ def discovery_options(func: F) -> F:
     )
 
 
+def plausibility_threshold_option(func: F) -> F:
+    """``--plausibility-threshold CENTIMEN``: W70's threshold (``validate`` and
+    ``analyse``; None: the board's default)."""
+    return click.option(
+        "--plausibility-threshold",
+        type=click.IntRange(min=1),
+        default=None,
+        metavar="CENTIMEN",
+        help="How much more the recorded moves of a window must lose as written than with "
+        "a slip undone for a move to be doubted (a man is 100; default 200 on 8x8 boards, "
+        "350 on larger ones).",
+    )(func)
+
+
 def jobs_option(func: F) -> F:
     """``-j``/``--jobs N``: worker processes (:attr:`Common.jobs`)."""
     return click.option(

@@ -14,6 +14,7 @@ from pdn_tools.cli.options import (
     dask_option,
     discovery_options,
     filter_options,
+    plausibility_threshold_option,
     reading_options,
     selection,
     selection_options,
@@ -50,15 +51,7 @@ PLAUSIBILITY_NODES = 1000
     "explains, where the recorded moves from it on lose far less with the slip undone "
     "(W70; slow).",
 )
-@click.option(
-    "--plausibility-threshold",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="CENTIMEN",
-    help="How much more the recorded moves of a window must lose as written than with a "
-    "slip undone for a move to be doubted (a man is 100; default 200 on 8x8 boards, 350 "
-    "on larger ones).",
-)
+@plausibility_threshold_option
 @click.option(
     "--plausibility-nodes",
     type=click.IntRange(min=1),

@@ -14,21 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import Browser, chromium
+from browser import BROWSER_TESTS, Browser, chromium
 from click.testing import CliRunner
 from helpers import random_game_pdn
 
 from pdn_tools.cli import main
 from pdn_tools.rules import variant_by_name
 
-pytestmark = [
-    pytest.mark.skipif(
-        chromium() is None,
-        reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
-        "the browser tests of the HTML report need one",
-    ),
-    pytest.mark.xdist_group("chromium"),  # one browser at a time, in one test worker
-]
+pytestmark = BROWSER_TESTS
 
 PAIRINGS = (("1", "Ann", "Bob"), ("2", "Bob", "Cas"), ("3", "Cas", "Ann"), ("2", "Ann", "Cas"))
 RESULTS = ("2-0", "1-1", "0-2", "1-1")

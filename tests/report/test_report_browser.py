@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import Browser, chromium
+from browser import BROWSER_TESTS, Browser, chromium
 from click.testing import CliRunner
 from page_helpers import CODE, COLUMN, FILE, LINE, NUMBER, PLY, in_list_order, many_findings, page
 from PIL import Image
@@ -40,14 +40,7 @@ from pdn_tools.report.svg import (
 )
 from pdn_tools.rules import variant_by_name
 
-pytestmark = [
-    pytest.mark.skipif(
-        chromium() is None,
-        reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
-        "the browser tests of the HTML report need one",
-    ),
-    pytest.mark.xdist_group("chromium"),  # one browser at a time, in one test worker
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")

@@ -15,21 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import Browser, chromium
+from browser import BROWSER_TESTS, Browser, chromium
 from click.testing import CliRunner
 from page_helpers import house_style
 from PIL import Image
 
 from pdn_tools.cli import main
 
-pytestmark = [
-    pytest.mark.skipif(
-        chromium() is None,
-        reason="no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM); "
-        "the browser tests of the HTML report need one",
-    ),
-    pytest.mark.xdist_group("chromium"),  # one browser at a time, in one test worker
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
