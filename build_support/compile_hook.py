@@ -46,6 +46,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: ``pdn_tools/pdn/ownership.py`` must stay Python: its class subclasses the compiled
 #: ``Game`` to be weakly referenced.
 COMPILED: tuple[str, ...] = (
+    "pdn_tools/rules/bits.py",
     "pdn_tools/rules/board.py",
     "pdn_tools/rules/fen.py",
     "pdn_tools/rules/generators.py",

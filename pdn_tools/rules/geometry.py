@@ -44,8 +44,10 @@ class Geometry:
     """Mask of all playing-square bits."""
     deltas: tuple[int, int, int, int]
     """Bit-index difference of one step in each direction."""
-    step: tuple[tuple[int, int, int, int], ...]
-    """``step[bit][d]``: neighbouring bit in direction d, or -1 off the board."""
+    step: tuple[tuple[int, ...], ...]
+    """``step[bit][d]``: neighbouring bit in direction d, or -1 off the board (four
+    directions; typed as a tuple of any length so that the compiled build indexes the
+    stored tuple rather than building a new one for each look-up)."""
     rays: tuple[tuple[tuple[int, ...], ...], ...]
     """``rays[bit][d]``: bits from the square (exclusive) to the edge in direction d."""
     ray_masks: tuple[tuple[int, ...], ...]
@@ -175,7 +177,7 @@ def geometry_for(spec: BoardSpec) -> Geometry:
     for k, bit in enumerate(bits):
         square_of[bit] = k + 1
     by_coord = {rc: bits[k] for k, rc in enumerate(coords)}
-    step = [(-1, -1, -1, -1)] * top
+    step: list[tuple[int, ...]] = [(-1, -1, -1, -1)] * top
     rays: list[tuple[tuple[int, ...], ...]] = [((), (), (), ())] * top
     for k, (row, col) in enumerate(coords):
         neighbours = []
@@ -188,7 +190,7 @@ def geometry_for(spec: BoardSpec) -> Geometry:
                 ray.append(by_coord[(r, c)])
                 r, c = r + dr, c + dc
             square_rays.append(tuple(ray))
-        step[bits[k]] = (neighbours[0], neighbours[1], neighbours[2], neighbours[3])
+        step[bits[k]] = tuple(neighbours)
         rays[bits[k]] = tuple(square_rays)
     row_masks = []
     for row in range(spec.height):

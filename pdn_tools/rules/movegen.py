@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
+from pdn_tools.rules.bits import popcount
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
 from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, move_code, tables_for
@@ -375,12 +376,12 @@ class Generator:
             lands = (((own_men << n) & prey) << n) & empty
             if lands:
                 lands_all |= lands
-                jumps += lands.bit_count()
+                jumps += popcount(lands)
         for n in right:
             lands = (((own_men >> n) & prey) >> n) & empty
             if lands:
                 lands_all |= lands
-                jumps += lands.bit_count()
+                jumps += popcount(lands)
         if (own_kings and self._king_can_capture(own_kings, opp, empty)) or (
             lands_all
             and (not self.simple_jumps or self._jumps_continue(lands_all, prey, empty, side))
@@ -391,9 +392,9 @@ class Generator:
         total = 0
         left, right = self.step_shifts[side]
         for n in left:
-            total += ((own_men << n) & empty).bit_count()
+            total += popcount((own_men << n) & empty)
         for n in right:
-            total += ((own_men >> n) & empty).bit_count()
+            total += popcount((own_men >> n) & empty)
         kings = own_kings
         occupied = self.valid & ~empty
         while kings:
@@ -803,7 +804,7 @@ class _DiagonalSearch(CaptureSearch):
 
     def record(self, square: int, captured: int, path: BitPath, promoted: bool) -> None:
         if self.majority:
-            n = captured.bit_count()
+            n = popcount(captured)
             if n < self.best:
                 return
             if n > self.best:

@@ -23,6 +23,7 @@ depends on the history of the game and so is kept by the replay, not by position
 
 from __future__ import annotations
 
+from pdn_tools.rules.bits import popcount
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import NO_CAPTURES, Move
 from pdn_tools.rules.movegen import (
@@ -575,8 +576,8 @@ class _RaySearch(CaptureSearch):
 
     def record(self, square: int, captured: int, path: BitPath, promoted: bool) -> None:
         if self.choose:
-            kings_taken = (captured & self.opp_kings).bit_count()
-            men_taken = captured.bit_count() - kings_taken
+            kings_taken = popcount(captured & self.opp_kings)
+            men_taken = popcount(captured) - kings_taken
             value = self.man_value * men_taken + self.king_value * kings_taken
             score = (value, self.by_king if self.king_first else 0)
             if score < self.best:

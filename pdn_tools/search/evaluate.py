@@ -19,6 +19,7 @@ negated score: the searcher's symmetry tests rest on that.
 
 from __future__ import annotations
 
+from pdn_tools.rules.bits import popcount
 from pdn_tools.rules.geometry import Geometry
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import Color, KingRange, Variant
@@ -83,19 +84,17 @@ def weights_for(variant: Variant, geometry: Geometry) -> Weights:
 
 def score_white(weights: Weights, wm: int, wk: int, bm: int, bk: int) -> int:
     """The evaluation of a placement from White's point of view (centi-men)."""
-    score = MAN * (wm.bit_count() - bm.bit_count()) + weights.king * (
-        wk.bit_count() - bk.bit_count()
-    )
+    score = MAN * (popcount(wm) - popcount(bm)) + weights.king * (popcount(wk) - popcount(bk))
     for mask, weight in weights.white_rows:
-        score += weight * (wm & mask).bit_count()
+        score += weight * popcount(wm & mask)
     for mask, weight in weights.black_rows:
-        score -= weight * (bm & mask).bit_count()
+        score -= weight * popcount(bm & mask)
     if bm:
-        score += BACK_ROW * (wm & weights.white_back).bit_count()
+        score += BACK_ROW * popcount(wm & weights.white_back)
     if wm:
-        score -= BACK_ROW * (bm & weights.black_back).bit_count()
+        score -= BACK_ROW * popcount(bm & weights.black_back)
     centre = weights.centre
-    score += CENTRE * ((wm & centre).bit_count() - (bm & centre).bit_count())
+    score += CENTRE * (popcount(wm & centre) - popcount(bm & centre))
     return score
 
 
