@@ -60,7 +60,7 @@ def main() -> None:
     print(f"{version}; {len(sources)} games, {plies} plies; --nodes {args.nodes}")
     with tempfile.TemporaryDirectory() as work:
         games = Path(work) / "games.pdn"
-        games.write_text("\n".join(s_record(s) for s in sources), encoding="utf-8")
+        games.write_text("\n".join(s.record() for s in sources), encoding="utf-8")
         digests = set()
         base = None
         print("| --jobs | seconds | CPU seconds | games/s | plies/s | speed-up |")
@@ -88,11 +88,6 @@ def main() -> None:
             )
             print(f"  {done.stderr.strip()}", file=sys.stderr)
         print("outputs identical:", len(digests) == 1)
-
-
-def s_record(source: planting.Source) -> str:
-    """The source game as PDN (its tags that matter and its main line as written)."""
-    return planting.Planted(source, "", 0, source.texts).clean()
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ from pdn_tools.analysis.plausibility import (  # noqa: E402
     select,
     slip_candidates,
 )
+from pdn_tools.replay.slips import CAPTURE_ROUTE, OFF_BY_ONE, SWAPPED, TRANSPOSITION  # noqa: E402
 from pdn_tools.replay.validate import GameReplay  # noqa: E402
 
 THRESHOLDS = (50, 100, 150, 200, 250, 300, 350, 400, 500, 600)
@@ -65,7 +66,7 @@ HEADER = (
     "| false alarms / 100 clean games | other plies flagged / 100 planted |\n"
     "|---|---|---|---|---|---|"
 )
-KINDS = (planting.OFF_BY_ONE, planting.TRANSPOSITION, planting.SWAPPED, planting.CAPTURE_ROUTE)
+KINDS = (OFF_BY_ONE, TRANSPOSITION, SWAPPED, CAPTURE_ROUTE)
 
 
 def _examine(text: str, options: PlausibilityOptions, floor: int) -> dict[str, Any] | None:
@@ -223,7 +224,7 @@ def main() -> None:
         rows: list[dict[str, Any]] = []
         for source in games[: args.per_variant]:
             planted = _plant(source, rng)
-            clean = _examine(planting._record(source, source.texts), options, floor)
+            clean = _examine(source.record(), options, floor)
             row: dict[str, Any] = {"plies": len(source.texts), "clean": clean}
             if planted is not None:
                 original = source.moves[planted.ply - 1]

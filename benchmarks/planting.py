@@ -88,6 +88,10 @@ class Source:
     """The position before each move."""
     algebraic: bool
 
+    def record(self) -> str:
+        """The game as PDN: the tags that matter and its main line as written."""
+        return _record(self, self.texts)
+
 
 @dataclass(slots=True)
 class Planted:
@@ -104,7 +108,7 @@ class Planted:
 
     def clean(self) -> str:
         """The source game as PDN, written the same way."""
-        return _record(self.source, self.source.texts)
+        return self.source.record()
 
 
 def _record(source: Source, texts: list[str]) -> str:
