@@ -10,11 +10,10 @@ reason when no Chromium is installed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import BROWSER_TESTS, Browser, chromium
+from browser import BROWSER_TESTS, Browser
 from click.testing import CliRunner
 from helpers import random_game_pdn
 
@@ -25,15 +24,6 @@ pytestmark = BROWSER_TESTS
 
 PAIRINGS = (("1", "Ann", "Bob"), ("2", "Bob", "Cas"), ("3", "Cas", "Ann"), ("2", "Ann", "Cas"))
 RESULTS = ("2-0", "1-1", "0-2", "1-1")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium()
-    assert executable is not None
-    opened = Browser(executable)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture(scope="module")

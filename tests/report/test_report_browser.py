@@ -11,12 +11,11 @@ screenshots.  Skipped with a reason when no Chromium is installed.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import BROWSER_TESTS, Browser, chromium
+from browser import BROWSER_TESTS, Browser
 from click.testing import CliRunner
 from page_helpers import CODE, COLUMN, FILE, LINE, NUMBER, PLY, in_list_order, many_findings, page
 from PIL import Image
@@ -41,15 +40,6 @@ from pdn_tools.report.svg import (
 from pdn_tools.rules import variant_by_name
 
 pytestmark = BROWSER_TESTS
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium()
-    assert executable is not None
-    opened = Browser(executable)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture(scope="module")

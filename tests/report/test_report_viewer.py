@@ -10,12 +10,11 @@ with a reason when no Chromium is installed.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import BROWSER_TESTS, Browser, chromium
+from browser import BROWSER_TESTS, Browser
 from click.testing import CliRunner
 from page_helpers import house_style
 from PIL import Image
@@ -25,13 +24,8 @@ from pdn_tools.cli import main
 pytestmark = BROWSER_TESTS
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium()
-    assert executable is not None
-    opened = Browser(executable, width=1280, height=900)
-    yield opened
-    opened.close()
+BROWSER_SIZE = (1280, 900)
+"""The viewer's window: wider than the default, as its layout tests assume."""
 
 
 @pytest.fixture(scope="module")

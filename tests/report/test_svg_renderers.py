@@ -20,11 +20,11 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from browser import Browser, chromium
+from browser import Browser
 from PIL import Image, ImageChops
 from svg_helpers import read_diagram
 
@@ -83,16 +83,6 @@ def need(program: str, package: str) -> str:
     if found is None:
         pytest.skip(f"{program} not installed (Debian: apt-get install {package})")
     return found
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium()
-    if executable is None:
-        pytest.skip("no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM)")
-    opened = Browser(executable)
-    yield opened
-    opened.close()
 
 
 def on_white(png: bytes | Path) -> Image.Image:
