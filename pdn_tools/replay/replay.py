@@ -480,7 +480,7 @@ class _Replayer:
             state.king_moves.play(before, move)
         state.position = after = apply_move(before, move)
         state.legal = None
-        if state.fullmove is not None and before[4] is not self.first_mover:
+        if state.fullmove is not None and before.turn is not self.first_mover:
             state.fullmove += 1
         res = self.result
         if not in_var:
