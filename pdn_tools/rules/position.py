@@ -25,17 +25,18 @@ PositionKey = tuple[int, int, int, int, bool]
 class Position:
     """Men and kings of both sides (bitboards) and the side to move.
 
-    Immutable (nothing assigns a field after construction; mypy holds callers to it)
-    and hashable.  A plain slotted class rather than a named tuple or a frozen
-    dataclass: one position is built per ply (and per node in tree walks), and compiled
-    by mypyc this class is a C struct whose constructor, field reads and ``apply`` are
-    native code, with the bitboards kept unboxed where they fit in a machine word; a
-    named tuple stays a Python class there, built through ``tuple.__new__`` and read
-    through Python-level getters.  Equality and hashing use the six fields; the
-    geometry compares by identity (one object per board), so equal positions of the
-    same board compare and hash equal.  A position unpacks into its six fields
-    (``wm, wk, bm, bk, turn, geometry = position``), but it is not a tuple: it is not
-    indexed, sliced or ordered, and it never equals a tuple.
+    Immutable and hashable: the fields are ``Final`` (mypy refuses an assignment, and
+    the compiled class raises ``AttributeError`` on one).  A plain slotted class
+    rather than a named tuple or a frozen dataclass: one position is built per ply
+    (and per node in tree walks), and compiled by mypyc this class is a C struct whose
+    constructor, field reads and ``apply`` are native code, with the bitboards kept
+    unboxed where they fit in a machine word; a named tuple stays a Python class
+    there, built through ``tuple.__new__`` and read through Python-level getters.
+    Equality and hashing use the six fields; the geometry compares by identity (one
+    object per board), so equal positions of the same board compare and hash equal.
+    A position unpacks into its six fields (``wm, wk, bm, bk, turn, geometry =
+    position``), but it is not a tuple: it is not indexed, sliced or ordered, and it
+    never equals a tuple.
     """
 
     __slots__ = ("black_kings", "black_men", "geometry", "turn", "white_kings", "white_men")
