@@ -146,7 +146,7 @@ class Reach:
         placement, turn = target
         variant = variant_by_name(replay.variant)
         for position in positions_reached(game, variant, replay):
-            if position[:4] == placement and (turn is None or position.turn is turn):
+            if position.placement_key() == placement and (turn is None or position.turn is turn):
                 return True
         return False
 
@@ -168,7 +168,7 @@ def _target(fen: str, variant: str) -> tuple[tuple[int, int, int, int], Color | 
     except (FenError, KeyError):
         return None
     position = result.position
-    return tuple(position[:4]), position.turn if result.turn_known else None  # type: ignore[return-value]
+    return position.placement_key(), position.turn if result.turn_known else None
 
 
 def parse_reach(text: str) -> Reach:

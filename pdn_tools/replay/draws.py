@@ -67,7 +67,10 @@ def material_class(position: Position, rules: DrawRules | None = None) -> Materi
     a king and two men against a lone king; "5": two kings, a king and a man, or a king
     against a lone king.
     """
-    white_men, white_kings, black_men, black_kings = position[:4]
+    white_men = position.white_men
+    white_kings = position.white_kings
+    black_men = position.black_men
+    black_kings = position.black_kings
     white = white_men | white_kings
     black = black_men | black_kings
     if white & (white - 1) and black & (black - 1):
@@ -248,7 +251,9 @@ class DrawTracker:
         draw").  Asking only then spares generating moves on most plies."""
         self._ply = p = self._ply + 1
         if self._plain_steps and not (
-            move.capture_mask or move.promotes or move.from_mask & (before[1] | before[3])
+            move.capture_mask
+            or move.promotes
+            or move.from_mask & (before.white_kings | before.black_kings)
         ):
             # The usual ply, a man's step: the history restarts and only a running
             # material deadline can fall due (repetition and king-move counts cannot).
@@ -261,7 +266,7 @@ class DrawTracker:
             if p == self._balance_deadline:
                 hits.append("balance")
             return hits
-        if move.capture_mask or not move.from_mask & (before[1] | before[3]):
+        if move.capture_mask or not move.from_mask & (before.white_kings | before.black_kings):
             # A capture or a man's move: no earlier position can come back.  The new
             # position starts the history; its key is made only if a king move follows.
             self._last_reset = p
@@ -273,7 +278,7 @@ class DrawTracker:
             if seen is None:
                 pending = self._pending
                 seen = self._seen = {} if pending is None else {self._key(pending): 1}
-            key = (*after[:4], after[4] is _WHITE) if self._with_turn else after[:4]
+            key = after.key() if self._with_turn else after.placement_key()
             count = seen.get(key, 0) + 1
             seen[key] = count
         if move.capture_mask or move.promotes:

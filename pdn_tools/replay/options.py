@@ -9,8 +9,9 @@ it without knowing how replay works.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Final, Literal, final
 
 from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node
@@ -62,23 +63,62 @@ class ReplayOptions:
     """IP-15: an in-game ``/FEN/`` resets all draw counters (yes)."""
 
 
-class ReplayedMove(NamedTuple):
+@final
+class ReplayedMove:
     """One replayed main-line move: where it was written and what it is.
 
-    A named tuple: one is made per replayed ply, and a tuple is the cheapest record
-    to build.
+    A plain slotted class rather than a named tuple: one is made per replayed ply, and
+    compiled by mypyc its constructor and field reads are native code (a named tuple
+    stays a Python class there).  Records compare equal when their fields do; one
+    unpacks into its five fields (``ply, node, move, text, merged = record``), but it
+    is not a tuple (not indexed or ordered, and never equal to one).
     """
 
-    ply: int
+    __slots__ = ("merged", "move", "node", "ply", "text")
+
+    ply: Final[int]
     """1-based half-move slot of the main line (as :attr:`pdn_tools.pdn.model.Game.plies`
     counts them: moves and placeholders)."""
-    node: Node
-    move: Move
+    node: Final[Node]
+    move: Final[Move]
     """The engine move: ``from_sq``, ``to_sq``, ``captures``, every route in ``paths``."""
-    text: str
+    text: Final[str]
     """Canonical notation of the move in its position (short form when unambiguous)."""
-    merged: tuple[Node, ...] = ()
+    merged: Final[tuple[Node, ...]]
     """Further nodes merged into this move (a capture written jump by jump, W24)."""
+
+    def __init__(
+        self, ply: int, node: Node, move: Move, text: str, merged: tuple[Node, ...] = ()
+    ) -> None:
+        self.ply = ply
+        self.node = node
+        self.move = move
+        self.text = text
+        self.merged = merged
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplayedMove):
+            return NotImplemented
+        return (
+            self.ply == other.ply
+            and self.node == other.node
+            and self.move == other.move
+            and self.text == other.text
+            and self.merged == other.merged
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.ply, self.node, self.move, self.text, self.merged))
+
+    def __iter__(self) -> Iterator[int | Node | Move | str | tuple[Node, ...]]:
+        # Unpacking, as when records were named tuples.
+        return iter((self.ply, self.node, self.move, self.text, self.merged))
+
+    def __repr__(self) -> str:
+        return (
+            f"ReplayedMove(ply={self.ply!r}, node={self.node!r}, move={self.move!r}, "
+            f"text={self.text!r}, merged={self.merged!r})"
+        )
 
 
 @dataclass(slots=True)

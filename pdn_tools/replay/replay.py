@@ -87,10 +87,6 @@ written squares already turned into numbers (or the reason they are not on the b
 real files repeat the same few hundred move tokens."""
 _SQUARES_LIMIT: Final = 20_000
 """Entries kept per board in ``_SQUARES`` before it is cleared."""
-_new_record: Final = tuple.__new__
-"""Builds a :class:`ReplayedMove` from a tuple without the named tuple's Python-level
-``__new__``, in both builds (measured: 7 % more instructions for validation in the
-compiled build without this and the index access to positions' fields)."""
 
 
 _SHORT_TEXTS: Final[dict[str, dict[int, str]]] = {}
@@ -480,12 +476,12 @@ class _Replayer:
             state.king_moves.play(before, move)
         state.position = after = apply_move(before, move)
         state.legal = None
-        if state.fullmove is not None and before[4] is not self.first_mover:
+        if state.fullmove is not None and before.turn is not self.first_mover:
             state.fullmove += 1
         res = self.result
         if not in_var:
             res.plies += 1
-            res.moves.append(_new_record(ReplayedMove, (ply, node, move, text, merged)))
+            res.moves.append(ReplayedMove(ply, node, move, text, merged))
         drawn = state.drawn
         if drawn is not None and not state.continued:
             state.continued = True

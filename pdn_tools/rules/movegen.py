@@ -435,7 +435,12 @@ class Generator:
         most plies; callers fall back to :meth:`legal_moves` on None.  The answer is
         read off the same tables as :meth:`legal_moves` and is always one of its moves.
         """
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        white_men = position.white_men
+        white_kings = position.white_kings
+        black_men = position.black_men
+        black_kings = position.black_kings
+        turn = position.turn
+        geometry = position.geometry
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -480,7 +485,12 @@ class Generator:
         jump table as :meth:`legal_moves` and is always one of its moves.  This is what
         a replay needs for most captures, without listing every move.
         """
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        white_men = position.white_men
+        white_kings = position.white_kings
+        black_men = position.black_men
+        black_kings = position.black_kings
+        turn = position.turn
+        geometry = position.geometry
         if geometry is not self.geometry or not self.simple_jumps:
             return None
         bit_of = geometry.bit_of
@@ -520,8 +530,10 @@ class Generator:
         :class:`Move` objects (sorted through integer codes); only longer captures
         build new moves, with every route.
         """
-        if position[5] is not self.geometry:
-            raise ValueError(f"a position on {position[5]} given to the {self.variant.name} rules")
+        if position.geometry is not self.geometry:
+            raise ValueError(
+                f"a position on {position.geometry} given to the {self.variant.name} rules"
+            )
         own_men, own_kings, opp, opp_kings, white = sides(position)
         side = 0 if white else 1
         bits = self.code_bits
@@ -621,7 +633,7 @@ class Generator:
         established here" (no such capture, or two of them: ambiguous); callers fall
         back to :meth:`legal_moves`.  The answer is always one of its moves.
         """
-        geometry = position[5]
+        geometry = position.geometry
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -645,8 +657,12 @@ class Generator:
 def sides(position: Position) -> tuple[int, int, int, int, bool]:
     """The side to move's men and kings, every opposing piece, the opposing kings, and
     whether White is to move.  (The per-ply checks ``quiet_move`` and ``short_capture``
-    unpack the position in place instead: there a call costs more than the lines.)"""
-    white_men, white_kings, black_men, black_kings, turn, _ = position
+    read the position's fields in place instead: there a call costs more than the lines.)"""
+    white_men = position.white_men
+    white_kings = position.white_kings
+    black_men = position.black_men
+    black_kings = position.black_kings
+    turn = position.turn
     if turn is _WHITE:
         return white_men, white_kings, black_men | black_kings, black_kings, True
     return black_men, black_kings, white_men | white_kings, white_kings, False

@@ -8,7 +8,8 @@ generator for this position; it does not check legality (the generator did).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Final, final
 
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
@@ -20,21 +21,100 @@ PositionKey = tuple[int, int, int, int, bool]
 """Hashable identity of a position for repetition: placement and side to move."""
 
 
-class Position(NamedTuple):
+@final
+class Position:
     """Men and kings of both sides (bitboards) and the side to move.
 
-    A named tuple rather than a frozen dataclass: positions are created once per ply
-    (and per node in tree walks), and a tuple is several times cheaper to build.  The
-    geometry compares by identity (one object per board), so equal positions of the
-    same board compare and hash equal.
+    Immutable and hashable: the fields are ``Final`` (mypy refuses an assignment, and
+    the compiled class raises ``AttributeError`` on one).  A plain slotted class
+    rather than a named tuple or a frozen dataclass: one position is built per ply
+    (and per node in tree walks), and compiled by mypyc this class is a C struct whose
+    constructor, field reads and ``apply`` are native code, with the bitboards kept
+    unboxed where they fit in a machine word; a named tuple stays a Python class
+    there, built through ``tuple.__new__`` and read through Python-level getters.
+    Equality and hashing use the six fields; the geometry compares by identity (one
+    object per board), so equal positions of the same board compare and hash equal.
+    A position unpacks into its six fields (``wm, wk, bm, bk, turn, geometry =
+    position``), but it is not a tuple: it is not indexed, sliced or ordered, and it
+    never equals a tuple.
     """
 
-    white_men: int
-    white_kings: int
-    black_men: int
-    black_kings: int
-    turn: Color
-    geometry: Geometry
+    __slots__ = ("black_kings", "black_men", "geometry", "turn", "white_kings", "white_men")
+
+    white_men: Final[int]
+    white_kings: Final[int]
+    black_men: Final[int]
+    black_kings: Final[int]
+    turn: Final[Color]
+    geometry: Final[Geometry]
+
+    def __init__(
+        self,
+        white_men: int,
+        white_kings: int,
+        black_men: int,
+        black_kings: int,
+        turn: Color,
+        geometry: Geometry,
+    ) -> None:
+        self.white_men = white_men
+        self.white_kings = white_kings
+        self.black_men = black_men
+        self.black_kings = black_kings
+        self.turn = turn
+        self.geometry = geometry
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self.white_men == other.white_men
+            and self.white_kings == other.white_kings
+            and self.black_men == other.black_men
+            and self.black_kings == other.black_kings
+            and self.turn is other.turn
+            and self.geometry is other.geometry
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.white_men,
+                self.white_kings,
+                self.black_men,
+                self.black_kings,
+                self.turn,
+                self.geometry,
+            )
+        )
+
+    def __iter__(self) -> Iterator[int | Color | Geometry]:
+        # Unpacking, as when positions were named tuples.
+        return iter(
+            (
+                self.white_men,
+                self.white_kings,
+                self.black_men,
+                self.black_kings,
+                self.turn,
+                self.geometry,
+            )
+        )
+
+    def __reduce__(self) -> tuple[type[Position], tuple[int, int, int, int, Color, Geometry]]:
+        # Pickled by its constructor's arguments (worker processes send positions back):
+        # a compiled class is otherwise rebuilt by calling it without any.
+        return (
+            Position,
+            (
+                self.white_men,
+                self.white_kings,
+                self.black_men,
+                self.black_kings,
+                self.turn,
+                self.geometry,
+            ),
+        )
 
     @classmethod
     def from_squares(
@@ -146,34 +226,35 @@ class Position(NamedTuple):
 def apply_move(position: Position, move: Move) -> Position:
     """The position after *move* (generated for *position*), other side to move.
 
-    What :meth:`Position.apply` does, as a plain function: a named tuple stays a Python
-    class in the compiled build, so calling its method goes through a Python-level
-    method lookup, while this function is called directly by the board, the replay and
-    the tree walks, once per ply.  Built with ``tuple.__new__``: the named tuple's own
-    constructor adds a Python-level call too.
+    What :meth:`Position.apply` does, as a plain function for the hot loops (the board,
+    the replay and the tree walks call it once per ply): a direct call, with no method
+    look-up in the pure build.
     """
-    wm, wk, bm, bk, turn, geometry = position
+    wm = position.white_men
+    wk = position.white_kings
+    bm = position.black_men
+    bk = position.black_kings
+    geometry = position.geometry
     src = move.from_mask
     dst = move.to_mask
     keep = ~move.capture_mask
-    if turn is _WHITE:
+    if position.turn is _WHITE:
         bm &= keep
         bk &= keep
         if not wm & src:
-            return _new(Position, (wm, wk ^ src | dst, bm, bk, _BLACK, geometry))
+            return Position(wm, wk ^ src | dst, bm, bk, _BLACK, geometry)
         if move.promotes:
-            return _new(Position, (wm ^ src, wk | dst, bm, bk, _BLACK, geometry))
-        return _new(Position, (wm ^ src | dst, wk, bm, bk, _BLACK, geometry))
+            return Position(wm ^ src, wk | dst, bm, bk, _BLACK, geometry)
+        return Position(wm ^ src | dst, wk, bm, bk, _BLACK, geometry)
     wm &= keep
     wk &= keep
     if not bm & src:
-        return _new(Position, (wm, wk, bm, bk ^ src | dst, _WHITE, geometry))
+        return Position(wm, wk, bm, bk ^ src | dst, _WHITE, geometry)
     if move.promotes:
-        return _new(Position, (wm, wk, bm ^ src, bk | dst, _WHITE, geometry))
-    return _new(Position, (wm, wk, bm ^ src | dst, bk, _WHITE, geometry))
+        return Position(wm, wk, bm ^ src, bk | dst, _WHITE, geometry)
+    return Position(wm, wk, bm ^ src | dst, bk, _WHITE, geometry)
 
 
 _WHITE: Final = Color.WHITE
 _BLACK: Final = Color.BLACK
 _INITIAL: dict[int, tuple[Variant, Position]] = {}
-_new: Final = tuple.__new__

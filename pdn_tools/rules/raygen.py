@@ -289,7 +289,12 @@ class RayGenerator(Generator):
     def quiet_move(self, position: Position, frm: int, to: int) -> Move | None:
         """The legal quiet move from square *frm* to square *to*, or None (same
         contract as :meth:`Generator.quiet_move`: None also when a capture is due)."""
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        white_men = position.white_men
+        white_kings = position.white_kings
+        black_men = position.black_men
+        black_kings = position.black_kings
+        turn = position.turn
+        geometry = position.geometry
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -330,7 +335,12 @@ class RayGenerator(Generator):
         answer is None (the full search decides).  Otherwise the capture-choice rule
         compares single pieces: the jump must take a piece of the highest value.
         """
-        white_men, white_kings, black_men, black_kings, turn, geometry = position
+        white_men = position.white_men
+        white_kings = position.white_kings
+        black_men = position.black_men
+        black_kings = position.black_kings
+        turn = position.turn
+        geometry = position.geometry
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -415,8 +425,10 @@ class RayGenerator(Generator):
     # ------------------------------------------------------------------ public moves
     def legal_moves(self, position: Position) -> list[Move]:
         """All legal moves of *position*, sorted by (from, to, captured squares)."""
-        if position[5] is not self.geometry:
-            raise ValueError(f"a position on {position[5]} given to the {self.variant.name} rules")
+        if position.geometry is not self.geometry:
+            raise ValueError(
+                f"a position on {position.geometry} given to the {self.variant.name} rules"
+            )
         own_men, own_kings, opp, opp_kings, white = sides(position)
         if not self.has_capture(own_men, own_kings, opp, opp_kings, white):
             quiet = self.quiet(own_men, own_kings, opp, white)

@@ -8,7 +8,7 @@ import pytest
 from pdn_tools import read_string
 from pdn_tools.diagnostics import CATALOGUE, Issue
 from pdn_tools.pdn.model import Game
-from pdn_tools.replay import ReplayOptions, ReplayResult, replay_game
+from pdn_tools.replay import ReplayedMove, ReplayOptions, ReplayResult, replay_game
 
 G = '[GameType "20"]\n'
 REPLAY_CODES = {"E04", "E05", "E06", "E07", "E08", "E09", "E10", "W12", "W23", "W24", "W25"}
@@ -588,3 +588,23 @@ def test_export_resolves_moves_under_the_profile_the_replay_used() -> None:
     assert name('[GameType "21"]\n1. 11-15 *', "itsyourturn-russian") == "english"
     assert name("*", "itsyourturn-italian") == "itsyourturn-italian"
     assert name("*", None) is None
+
+
+def test_replayed_move_records_are_values_of_their_fields() -> None:
+    text = G + "1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 *"
+    game, result, _ = run(text)
+    assert [r.node for r in result.moves] == list(game.mainline())
+    for record in result.moves:
+        ply, node, move, written, merged = record  # unpacks into its five fields
+        twin = ReplayedMove(ply, node, move, written, merged)
+        assert twin == record and hash(twin) == hash(record)
+        assert (
+            repr(twin)
+            == repr(record)
+            == (
+                f"ReplayedMove(ply={ply!r}, node={node!r}, move={move!r}, "
+                f"text={written!r}, merged={merged!r})"
+            )
+        )
+        assert ReplayedMove(ply + 1, node, move, written) != record
+        assert record != (ply, node, move, written, merged)  # not a tuple
