@@ -274,12 +274,7 @@ class _Search:
         squares = entry.squares
         if squares is None:
             return []
-        white_men = position.white_men
-        white_kings = position.white_kings
-        black_men = position.black_men
-        black_kings = position.black_kings
-        turn = position.turn
-        geometry = position.geometry
+        white_men, white_kings, black_men, black_kings, turn, geometry = position.fields()
         frm, to = squares[0], squares[-1]
         occupied = white_men | white_kings | black_men | black_kings
         own = white_men | white_kings if turn is WHITE else black_men | black_kings

@@ -435,12 +435,7 @@ class Generator:
         most plies; callers fall back to :meth:`legal_moves` on None.  The answer is
         read off the same tables as :meth:`legal_moves` and is always one of its moves.
         """
-        white_men = position.white_men
-        white_kings = position.white_kings
-        black_men = position.black_men
-        black_kings = position.black_kings
-        turn = position.turn
-        geometry = position.geometry
+        white_men, white_kings, black_men, black_kings, turn, geometry = position.fields()
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -485,12 +480,7 @@ class Generator:
         jump table as :meth:`legal_moves` and is always one of its moves.  This is what
         a replay needs for most captures, without listing every move.
         """
-        white_men = position.white_men
-        white_kings = position.white_kings
-        black_men = position.black_men
-        black_kings = position.black_kings
-        turn = position.turn
-        geometry = position.geometry
+        white_men, white_kings, black_men, black_kings, turn, geometry = position.fields()
         if geometry is not self.geometry or not self.simple_jumps:
             return None
         bit_of = geometry.bit_of

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 PositionKey = tuple[int, int, int, int, bool]
 """Hashable identity of a position for repetition: placement and side to move."""
+PositionFields = tuple[int, int, int, int, Color, Geometry]
+"""The fields of a position in order (:meth:`Position.fields`)."""
 
 
 @final
@@ -76,45 +78,30 @@ class Position:
             and self.geometry is other.geometry
         )
 
-    def __hash__(self) -> int:
-        return hash(
-            (
-                self.white_men,
-                self.white_kings,
-                self.black_men,
-                self.black_kings,
-                self.turn,
-                self.geometry,
-            )
+    def fields(self) -> PositionFields:
+        """The six fields in order: white men, white kings, black men, black kings (the
+        bitboards), the side to move and the geometry — what unpacking gives, in one
+        call (compiled, a tuple returned by a native method is not even built)."""
+        return (
+            self.white_men,
+            self.white_kings,
+            self.black_men,
+            self.black_kings,
+            self.turn,
+            self.geometry,
         )
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
 
     def __iter__(self) -> Iterator[int | Color | Geometry]:
         # Unpacking, as when positions were named tuples.
-        return iter(
-            (
-                self.white_men,
-                self.white_kings,
-                self.black_men,
-                self.black_kings,
-                self.turn,
-                self.geometry,
-            )
-        )
+        return iter(self.fields())
 
-    def __reduce__(self) -> tuple[type[Position], tuple[int, int, int, int, Color, Geometry]]:
+    def __reduce__(self) -> tuple[type[Position], PositionFields]:
         # Pickled by its constructor's arguments (worker processes send positions back):
         # a compiled class is otherwise rebuilt by calling it without any.
-        return (
-            Position,
-            (
-                self.white_men,
-                self.white_kings,
-                self.black_men,
-                self.black_kings,
-                self.turn,
-                self.geometry,
-            ),
-        )
+        return (Position, self.fields())
 
     @classmethod
     def from_squares(

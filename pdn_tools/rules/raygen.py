@@ -289,12 +289,7 @@ class RayGenerator(Generator):
     def quiet_move(self, position: Position, frm: int, to: int) -> Move | None:
         """The legal quiet move from square *frm* to square *to*, or None (same
         contract as :meth:`Generator.quiet_move`: None also when a capture is due)."""
-        white_men = position.white_men
-        white_kings = position.white_kings
-        black_men = position.black_men
-        black_kings = position.black_kings
-        turn = position.turn
-        geometry = position.geometry
+        white_men, white_kings, black_men, black_kings, turn, geometry = position.fields()
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of
@@ -335,12 +330,7 @@ class RayGenerator(Generator):
         answer is None (the full search decides).  Otherwise the capture-choice rule
         compares single pieces: the jump must take a piece of the highest value.
         """
-        white_men = position.white_men
-        white_kings = position.white_kings
-        black_men = position.black_men
-        black_kings = position.black_kings
-        turn = position.turn
-        geometry = position.geometry
+        white_men, white_kings, black_men, black_kings, turn, geometry = position.fields()
         if geometry is not self.geometry:
             return None
         bit_of = geometry.bit_of

@@ -47,6 +47,7 @@ def test_positions_compare_and_hash_by_their_fields(seed: int, variant_index: in
     assert hash(twin) == hash(position)
     assert len({position, twin}) == 1 and {position: 1}[twin] == 1
     assert tuple(position) == fields  # unpacks into its six fields, in order
+    assert position.fields() == fields  # the same six, in one call
     wm, wk, bm, bk, turn, geometry = position
     assert (wm, wk, bm, bk, turn, geometry) == fields
     # Not a tuple: never equal to its fields, whose order it does not impose either.
