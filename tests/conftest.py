@@ -18,8 +18,12 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from browser import Browser
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "corpus"
@@ -72,3 +76,22 @@ def tiny_disk(tmp_path: Path) -> Iterator[Path]:
         yield mount
     finally:
         subprocess.run(["umount", str(mount)], check=False)
+
+
+@pytest.fixture(scope="module")
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """A headless Chromium for one test module's tests, closed after the last of them.
+
+    The window is 1200x900 unless the module sets ``BROWSER_SIZE = (width, height)``.
+    Skips, with the way to install one, where no Chromium is installed (modules whose
+    every test needs the browser are marked with ``browser.BROWSER_TESTS`` as well).
+    """
+    from browser import Browser, chromium  # tests/browser.py: only browser tests need it
+
+    executable = chromium()
+    if executable is None:
+        pytest.skip("no Chromium installed (Debian: apt-get install chromium; or set PDN_CHROMIUM)")
+    width, height = getattr(request.module, "BROWSER_SIZE", (1200, 900))
+    opened = Browser(executable, width=width, height=height)
+    yield opened
+    opened.close()
