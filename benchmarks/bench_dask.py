@@ -30,6 +30,7 @@ Usage::
     python3 benchmarks/bench_dask.py --copies 1 --repeat 1          # quick look
     python3 benchmarks/bench_dask.py --modes "jobs 1,jobs 2,dask local:2,dask local:1"
     python3 benchmarks/bench_dask.py --commands convert --convert-to parquet
+    python3 benchmarks/bench_dask.py --python benchmarks/.venvs/ours-compiled/bin/python
 
 Timings depend on what else the machine runs; the load average before and after the
 runs is printed with the results, so a busy machine can be recognised.
@@ -58,7 +59,8 @@ from bench_jobs import input_file  # noqa: E402
 
 def _command(command: str, path: Path, mode: str, out: Path, args: argparse.Namespace) -> list[str]:
     option, value = mode.split()
-    line = [sys.executable, "-m", "pdn_tools", command, str(path), f"--{option}", value]
+    line = [args.python or sys.executable, "-m", "pdn_tools", command, str(path)]
+    line += [f"--{option}", value]
     if command == "validate":
         line += ["--format", "jsonl", "--quiet"]
         if args.syntax_only:
@@ -94,12 +96,15 @@ def _digest(command: str, stdout: bytes, out: Path, convert_to: str) -> str:
 def time_run(command: str, path: Path, mode: str, args: argparse.Namespace) -> tuple[float, str]:
     """Wall time of one ``pdn COMMAND`` run in *mode* (``jobs N`` or ``dask ADDRESS``)
     and the digest of what it wrote."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if args.python:  # that interpreter's own build; no checkout on its path
+        env = {**os.environ, "PYTHONSAFEPATH": "1"}
+    else:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
         line = _command(command, path, mode, out, args)
         start = time.perf_counter()
-        done = subprocess.run(line, capture_output=True, env=env, check=False)
+        done = subprocess.run(line, capture_output=True, env=env, cwd=folder, check=False)
         elapsed = time.perf_counter() - start
         if done.returncode not in (0, 1):
             raise SystemExit(f"bench_dask: pdn failed: {done.stderr.decode()[-500:]}")
@@ -141,7 +146,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--convert-to", choices=("jsonl", "parquet"), default="jsonl", help="convert's output"
     )
+    parser.add_argument(
+        "--python",
+        default=None,
+        help="the interpreter of a build to time, e.g. a virtualenv holding the compiled "
+        "wheel (default: the checkout's code, run by this interpreter)",
+    )
     args = parser.parse_args(argv)
+    if args.python:  # absolute (not resolved: a virtualenv's interpreter is a link)
+        args.python = os.path.abspath(args.python)
 
     path, games = input_file(args.games, args.seed, args.copies)
     modes = [m.strip() for m in args.modes.split(",")]
