@@ -28,6 +28,10 @@ Usage::
 
     python3 benchmarks/bench_plausibility.py [--per-variant 100] [--nodes 1000]
         [--seed 7] [--json PATH]
+
+It runs the checkout's code; ``PYTHONSAFEPATH=1 VENV/bin/python
+benchmarks/bench_plausibility.py ...`` runs the build installed in VENV instead (the
+compiled wheel: about five times faster, the same figures).
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
+if not sys.flags.safe_path:  # PYTHONSAFEPATH: the interpreter's installed build instead
+    sys.path.insert(0, str(ROOT))
 
 import planting  # noqa: E402
 
