@@ -48,6 +48,10 @@ NOT_FOR_VALIDATE = (
     "lark_cython",
 )
 
+#: Standard-library modules that ``pdn validate`` of a plain (uncompressed) file does
+#: not import itself (the interpreter's own start may, through ``site``): the
+#: decompressors and the zip reader, and the HTML module (entities in names, SVG).
+NOT_FOR_PLAIN_FILES = ("bz2", "gzip", "lzma", "zipfile", "html")
 #: Modules of the package that ``pdn validate`` of one game does not need.
 NOT_FOR_VALIDATE_OURS = (
     "pdn_tools.run.cluster",
@@ -93,6 +97,67 @@ def test_validate_of_one_plain_game_imports_only_what_it_needs(tmp_path: Path) -
     assert _found(modules, NOT_FOR_VALIDATE_OURS) == []
     others = {module for name, (module, _) in COMMANDS.items() if name != "validate"}
     assert sorted(others & modules) == []
+
+
+def test_a_plain_file_imports_no_decompressor(tmp_path: Path) -> None:
+    """The compression and zip modules are imported when an input needs them (and the
+    HTML module when a name holds an entity or a board is drawn), not to start."""
+    game = tmp_path / "one.pdn"
+    game.write_text('[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n', encoding="utf-8")
+    status, modules, err = imported("validate", str(game), "--quiet", cwd=tmp_path)
+    assert status == 0, err
+    status, at_start, err = imported("--version", cwd=tmp_path)
+    assert status == 0, err
+    assert sorted(set(NOT_FOR_PLAIN_FILES) & (modules - at_start)) == []
+    # The other side: a gzip file imports its decompressor.
+    import gzip
+
+    packed = tmp_path / "one.pdn.gz"
+    packed.write_bytes(gzip.compress(b"1. 32-28 19-23 *\n"))
+    status, modules, err = imported("validate", str(packed), "--quiet", cwd=tmp_path)
+    assert status == 0, err
+    assert "gzip" in modules
+
+
+#: Prints, at the very end of a ``pdn`` run, how many objects the collector holds
+#: frozen (``gc.freeze``); the first argument says how ``pdn`` is entered.
+_FREEZE_PROBE = """
+import atexit, gc, sys
+atexit.register(lambda: print("frozen", gc.get_freeze_count()))
+how, *args = sys.argv[1:]
+from pdn_tools.cli import main
+if how == "command-line":
+    sys.argv = ["pdn", *args]
+    main()
+else:  # a caller handing the arguments over, as click's test runner does
+    from click.testing import CliRunner
+    result = CliRunner().invoke(main, args)
+    sys.exit(result.exit_code)
+"""
+
+
+@pytest.mark.parametrize("how", ["command-line", "given-arguments"])
+def test_the_objects_of_the_start_are_left_to_the_exit(tmp_path: Path, how: str) -> None:
+    """A run from the process's own command line freezes what exists when it ends, so
+    that Python's shutdown does not walk every object the imports made; a caller that
+    passes its arguments (and goes on running) keeps its collector as it was."""
+    game = tmp_path / "one.pdn"
+    game.write_text('[GameType "20"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _FREEZE_PROBE, how, "validate", str(game), "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONSAFEPATH": "1"},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    frozen = int(done.stdout.split("frozen")[-1])
+    if how == "command-line":
+        assert frozen > 10_000  # the modules, classes and functions of the start
+    else:
+        assert frozen == 0
 
 
 def test_a_folder_and_a_configuration_file_import_their_readers(tmp_path: Path) -> None:

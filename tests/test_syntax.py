@@ -219,6 +219,10 @@ def test_localised_entities_in_tag_names() -> None:
     assert game.tags[0].name == "Résultat"
     assert game.tag("Result") == "1-1"
     assert game.variant == "international"
+    # The finding quotes the name as written, entities and all, so that it can be
+    # found in the file.
+    (irregular,) = [issue for issue in game.issues if issue.code == "W07"][:1]
+    assert "'R&#x00e9;sultat', read as Result" in irregular.message
 
 
 def test_errors_have_positions_and_games_continue() -> None:

@@ -29,34 +29,51 @@ Untrusted input is bounded here (docs/security.md):
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import io
-import lzma
 import os
 import struct
 import threading
-import zipfile
 import zlib
 from collections import OrderedDict
-from typing import BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
+
+if TYPE_CHECKING:
+    import zipfile
 
 #: How compressed data begins, and the name of the format.
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
 _ZIP_MAGIC = b"PK\x03\x04"
-#: Errors a decompressor raises on damaged data.
-_DAMAGE = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
-#: Errors the zip module raises on a damaged or crafted archive, besides its own:
-#: names that are not the UTF-8 they claim, fields out of range, truncated records.
-_ZIP_ERRORS = (
-    zipfile.BadZipFile,
-    zipfile.LargeZipFile,
-    ValueError,
-    EOFError,
-    OverflowError,
-    struct.error,
-    NotImplementedError,
-)
+
+
+def _damage_errors() -> tuple[type[BaseException], ...]:
+    """Errors a decompressor raises on damaged data.
+
+    The compression modules are imported when a compressed input is met (and here,
+    when one of them raised): a plain file needs none of them, and they cost a few
+    milliseconds of every start.
+    """
+    import lzma
+    import zipfile
+
+    return (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+
+
+def _zip_errors(*more: type[BaseException]) -> tuple[type[BaseException], ...]:
+    """Errors the zip module raises on a damaged or crafted archive, besides its own:
+    names that are not the UTF-8 they claim, fields out of range, truncated records
+    (and *more*)."""
+    import zipfile
+
+    return (
+        *more,
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        ValueError,
+        EOFError,
+        OverflowError,
+        struct.error,
+        NotImplementedError,
+    )
 
 
 def _reason(exc: BaseException) -> str:
@@ -155,7 +172,7 @@ class _Guarded(io.RawIOBase):
             return 0
         try:
             data = self._inner.read(len(buffer))
-        except _DAMAGE as exc:
+        except _damage_errors() as exc:
             self.damage = str(exc) or type(exc).__name__
             return 0
         n = len(data)
@@ -216,10 +233,16 @@ def decompressed(
     source = io.BufferedReader(counted, 1 << 16)
     inner: BinaryIO
     if kind == "gzip":
+        import gzip
+
         inner = gzip.GzipFile(fileobj=source, mode="rb")  # type: ignore[assignment]
     elif kind == "bzip2":
+        import bz2
+
         inner = bz2.BZ2File(source)  # type: ignore[assignment]
     else:
+        import lzma
+
         inner = lzma.LZMAFile(source)  # type: ignore[assignment]  # noqa: SIM115
     # The stream is closed by whoever closes the returned reader.
     guarded = _Guarded(inner, kind, counted, max_expansion, below=stream)
@@ -338,6 +361,8 @@ def zip_members(archive: str, max_members: int = MAX_MEMBERS) -> list[tuple[str,
     *max_members* entries, and ``zipfile.BadZipFile`` or :class:`OSError` for a file
     that is not a readable archive.
     """
+    import zipfile
+
     with open(archive, "rb") as raw:
         count = member_count(raw)
         if count is not None and count > max_members:
@@ -346,7 +371,7 @@ def zip_members(archive: str, max_members: int = MAX_MEMBERS) -> list[tuple[str,
         try:
             with zipfile.ZipFile(raw) as handle:
                 names = handle.namelist()
-        except _ZIP_ERRORS as exc:
+        except _zip_errors() as exc:
             raise zipfile.BadZipFile(_reason(exc)) from None
     if len(names) > max_members:  # a directory whose record understated it
         raise TooManyMembers(len(names), max_members)
@@ -382,6 +407,8 @@ def member_problem(archive: str, member: str) -> str | None:
     reason = unsafe_member(member)
     if reason is not None:
         return f"a zip member that is never opened: {reason}"
+    import zipfile
+
     try:
         with zipfile.ZipFile(archive) as handle:
             handle.getinfo(member)
@@ -389,7 +416,7 @@ def member_problem(archive: str, member: str) -> str | None:
         return f"no member {member!r} in the zip archive"
     except OSError as exc:
         return f"not a readable zip archive ({exc})"
-    except _ZIP_ERRORS as exc:
+    except _zip_errors() as exc:
         return f"not a readable zip archive ({_reason(exc)})"
     return None
 
@@ -476,6 +503,8 @@ class _Archives:
                 self._open.move_to_end(key)
                 shared.readers += 1
         if shared is None:
+            import zipfile
+
             shared = _Shared(zipfile.ZipFile(archive))
             shared.readers = 1
             with _LOCK:
@@ -556,7 +585,7 @@ def open_input(path: str, max_expansion: int = MAX_EXPANSION) -> BinaryIO:
         shared, stream, compressed_size = _ARCHIVES.open(archive, inner)
     except OSError:
         raise
-    except (KeyError, RuntimeError, *_ZIP_ERRORS) as exc:
+    except _zip_errors(KeyError, RuntimeError) as exc:
         reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else _reason(exc)
         raise ArchiveError(f"{inner} cannot be read from {archive}: {reason}") from None
     raw = _Member(shared, stream, compressed_size, max_expansion)

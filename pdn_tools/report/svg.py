@@ -32,7 +32,6 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from html import escape
 from typing import Any, Literal
 
 from pdn_tools.rules import Board, BoardSpec, Color, Move, Position, geometry_for, write_fen
@@ -458,6 +457,8 @@ def board_svg(
     >>> svg.count('data-piece="'), 'data-path="28-19"' in svg, "<style" in svg
     (2, True, False)
     """
+    from html import escape  # here, not at the top: the reports import this module
+
     position = board.position if isinstance(board, Board) else board
     layout = layout_for(position.geometry.spec, coordinates, flipped)
     name = title if title is not None else write_fen(position)

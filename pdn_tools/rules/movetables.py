@@ -86,7 +86,8 @@ class MoveTables:
     king_codes: tuple[tuple[tuple[int, ...], ...], ...]
     """Move codes of ``king_reach``."""
     quiet: tuple[dict[int, Move], ...]
-    """Every quiet move of each side by code."""
+    """Every quiet move of each side by code (the king moves are the same objects in
+    both)."""
     step_chunks: tuple[ChunkTables, ...]
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
     jumps: tuple[dict[int, Move], ...]
@@ -121,6 +122,8 @@ def tables_for(variant: Variant, geo: Geometry) -> MoveTables:
     reach = tuple(
         tuple(ray if flying else ray[:1] for ray in square_rays) for square_rays in geo.rays
     )
+    kings = _king_moves(geo, reach, code_bits)
+    steps = (_men_steps(geo, 0, code_bits), _men_steps(geo, 1, code_bits))
     return MoveTables(
         code_bits=code_bits,
         man_capture_dirs=man_capture_dirs,
@@ -132,7 +135,7 @@ def tables_for(variant: Variant, geo: Geometry) -> MoveTables:
             tuple(tuple(move_code(frm, to, True, code_bits) for to in ray) for ray in rays)
             for frm, rays in enumerate(reach)
         ),
-        quiet=(_quiet(geo, 0, reach, code_bits), _quiet(geo, 1, reach, code_bits)),
+        quiet=(steps[0] | kings, steps[1] | kings),
         step_chunks=(
             _step_chunks(geo, step_shifts[0], code_bits),
             _step_chunks(geo, step_shifts[1], code_bits),
@@ -148,10 +151,8 @@ def _promotion_row(geo: Geometry, side: int) -> int:
     return geo.white_promotion if side == 0 else geo.black_promotion
 
 
-def _quiet(
-    geo: Geometry, side: int, reach: tuple[tuple[tuple[int, ...], ...], ...], code_bits: int
-) -> dict[int, Move]:
-    """Every possible quiet move of *side*: men steps forward, king moves."""
+def _men_steps(geo: Geometry, side: int, code_bits: int) -> dict[int, Move]:
+    """Every possible step forward of a man of *side*."""
     sq = geo.square_of
     promo_row = _promotion_row(geo, side)
     forward = (UP_LEFT, UP_RIGHT) if side == 0 else (DOWN_LEFT, DOWN_RIGHT)
@@ -166,7 +167,20 @@ def _quiet(
                     sq[frm], sq[to], NO_CAPTURES, ((sq[frm], sq[to]),),
                     bool((1 << to) & promo_row), 1 << frm, 1 << to, 0,
                 )  # fmt: skip
-        for ray in reach[frm]:
+    return table
+
+
+def _king_moves(
+    geo: Geometry, reach: tuple[tuple[tuple[int, ...], ...], ...], code_bits: int
+) -> dict[int, Move]:
+    """Every possible quiet move of a king: the same for both sides, so made once (a
+    flying king's moves are most of the quiet table on 10x10)."""
+    sq = geo.square_of
+    table: dict[int, Move] = {}
+    for frm, rays in enumerate(reach):
+        if not sq[frm]:
+            continue
+        for ray in rays:
             for to in ray:
                 table[move_code(frm, to, True, code_bits)] = Move(
                     sq[frm], sq[to], NO_CAPTURES, ((sq[frm], sq[to]),), False,

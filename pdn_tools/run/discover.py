@@ -34,7 +34,6 @@ import errno
 import os
 import re
 import stat
-import zipfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -333,6 +332,8 @@ class Discovery:
         """The members of the zip archive *path*; an archive found in a folder that
         cannot be read is reported (E14), as an archive over the member limit is
         (E11), and a member that is never opened (an unsafe name) too (E14)."""
+        import zipfile  # imported by the archive reader, which only archives need
+
         try:
             members = zip_members(path, self.options.max_members)
         except TooManyMembers as exc:

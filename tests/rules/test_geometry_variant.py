@@ -111,3 +111,32 @@ def test_step_chunk_tables_list_the_codes_of_each_bit(name: str) -> None:
                             expected.append(move_code(frm, to, False, tables.code_bits))
                     assert table.codes(v) == tuple(expected)
                     assert table.by_value[v] == tuple(expected)  # kept once made
+
+
+@pytest.mark.parametrize("name", ["international", "english", "russian", "italian"])
+def test_quiet_tables_hold_every_step_and_king_move_once(name: str) -> None:
+    """Each side's quiet table: its men's forward steps and every king move along the
+    king's reach, keyed by code; the king moves (alike for both sides) are the same
+    objects in both tables, made once."""
+    variant = variant_by_name(name)
+    geo = geometry_for(variant.board)
+    tables = tables_for(variant, geo)
+    sq = geo.square_of
+    forward = ((0, 1), (2, 3))  # (UP_LEFT, UP_RIGHT) for White, the others for Black
+    for side, table in enumerate(tables.quiet):
+        expected = set()
+        for frm, neighbours in enumerate(geo.step):
+            if not sq[frm]:
+                continue
+            for d in forward[side]:
+                if neighbours[d] >= 0:
+                    expected.add(move_code(frm, neighbours[d], False, tables.code_bits))
+            for ray in tables.king_reach[frm]:
+                expected.update(move_code(frm, to, True, tables.code_bits) for to in ray)
+        assert set(table) == expected
+        for code, move in table.items():
+            frm, to = code >> 1 >> tables.code_bits, (code >> 1) & ((1 << tables.code_bits) - 1)
+            assert (move.from_sq, move.to_sq, move.paths) == (sq[frm], sq[to], ((sq[frm], sq[to]),))
+            assert not move.captures
+    kings = [code for code in tables.quiet[0] if code & 1]
+    assert kings and all(tables.quiet[0][c] is tables.quiet[1][c] for c in kings)
