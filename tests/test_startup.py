@@ -63,19 +63,24 @@ NOT_FOR_VALIDATE_OURS = (
 )
 
 
-def imported(*args: str, cwd: Path) -> tuple[int, set[str], str]:
-    """Exit status, modules imported and standard error of ``pdn ARGS`` in a fresh
-    interpreter (the work tree kept off ``sys.path``, as an installed ``pdn`` runs)."""
-    env = {**os.environ, "PYTHONSAFEPATH": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args],
+def run_python(script: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -c SCRIPT ARGS`` in a fresh interpreter, the work tree kept off
+    ``sys.path`` (as an installed ``pdn`` runs), its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=env,
+        env={**os.environ, "PYTHONSAFEPATH": "1"},
         timeout=120,
         check=False,
     )
+
+
+def imported(*args: str, cwd: Path) -> tuple[int, set[str], str]:
+    """Exit status, modules imported and standard error of ``pdn ARGS`` in a fresh
+    interpreter (the work tree kept off ``sys.path``, as an installed ``pdn`` runs)."""
+    done = run_python(_PROBE, *args, cwd=cwd)
     last = done.stdout.strip().splitlines()[-1]
     return done.returncode, set(json.loads(last)), done.stderr
 
@@ -143,15 +148,7 @@ def test_the_objects_of_the_start_are_left_to_the_exit(tmp_path: Path, how: str)
     passes its arguments (and goes on running) keeps its collector as it was."""
     game = tmp_path / "one.pdn"
     game.write_text('[GameType "20"]\n1. 32-28 19-23 *\n', encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-c", _FREEZE_PROBE, how, "validate", str(game), "--quiet"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONSAFEPATH": "1"},
-        timeout=120,
-        check=False,
-    )
+    done = run_python(_FREEZE_PROBE, how, "validate", str(game), "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     frozen = int(done.stdout.split("frozen")[-1])
     if how == "command-line":
@@ -239,13 +236,5 @@ def test_ctrl_c_while_a_class_is_made_at_start_is_one_line(tmp_path: Path, entry
             'runpy.run_module("pdn_tools", run_name="__main__")',
             "from pdn_tools.cli import main\nmain()",
         )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONSAFEPATH": "1"},
-        timeout=120,
-        check=False,
-    )
+    done = run_python(script, cwd=tmp_path)
     assert (done.returncode, done.stderr) == (130, "pdn: interrupted\n")
