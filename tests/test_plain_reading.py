@@ -255,3 +255,33 @@ def test_which_games_are_plain(text: str, direct: bool) -> None:
     game = builder.build()
     assert builder.direct is direct
     assert everything(game) == everything(GameBuilder(chunk, ReadOptions(), direct=False).build())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet="0123456789-xX:*!? \u0663\u2013ab", max_size=7)
+    | st.tuples(st.integers(0, 120), st.sampled_from("-x"), st.integers(0, 120)).map(
+        lambda t: f"{t[0]}{t[1]}{t[2]}"
+    )
+)
+def test_the_two_square_shortcut_reads_as_the_lexer_and_the_move_parser(word: str) -> None:
+    """Where the shortcut for ``32-28`` and ``23x32`` answers, the lexer's MOVE pattern
+    takes the whole word and the move parser gives the same squares and kind with no
+    mark and no finding; words the shortcut leaves alone still reach them."""
+    from pdn_tools.pdn import build
+
+    fast = build._two_squares(word)
+    if fast is None:
+        return
+    whole = build._WHOLE_MOVE.match(word)
+    assert whole is not None and whole.end() == len(word)
+    assert build._parse_move(word) == (fast, None, ())
+
+
+def test_the_two_square_shortcut_leaves_the_unusual_words_to_the_parser() -> None:
+    from pdn_tools.pdn import build
+
+    assert build._two_squares("32-28") == build._parse_move("32-28")[0]
+    assert build._two_squares("9x18") == build._parse_move("9x18")[0]
+    for word in ("07-12", "32-08", "3228", "32:28", "32X28", "32-28!", "1-2-3", "123-4", "-12"):
+        assert build._two_squares(word) is None

@@ -1143,11 +1143,33 @@ def _read_word(word: str) -> int | MoveText | _ParsedMove | _Glued | None:
 def _read_move(word: str) -> MoveText | _ParsedMove | None:
     """A whole move's reading: its MoveText when plain, the parsed tuple when it has a
     mark or findings; None when *word* is not one MOVE token."""
+    plain = _two_squares(word)
+    if plain is not None:
+        return plain
     whole = _WHOLE_MOVE.match(word)  # the lexer's move here: the whole word?
     if whole is None or whole.end() != len(word):
         return None
     parsed = _parse_move(word)
     return parsed[0] if parsed[1] is None and not parsed[2] else parsed
+
+
+def _two_squares(word: str) -> MoveText | None:
+    """The reading of the commonest move word, ``32-28`` or ``23x32``, without a
+    regular expression: two squares of one or two ASCII digits, neither starting with
+    0, joined by ``-`` or ``x``.  None for every other word (the lexer's pattern and
+    :func:`_parse_move` read it); where it answers, it answers as they do (tested)."""
+    if not 3 <= len(word) <= 5:
+        return None
+    dash = word.find("-")
+    middle = dash if dash >= 0 else word.find("x")
+    if not 0 < middle <= 2 or len(word) - middle > 3:
+        return None
+    first, second = word[:middle], word[middle + 1 :]
+    if not (word.isascii() and first.isdigit() and second.isdigit()):
+        return None
+    if first[0] == "0" or second[0] == "0":
+        return None
+    return MoveText((first, second), dash < 0)
 
 
 def _parse_move(raw: str) -> _ParsedMove:

@@ -34,7 +34,7 @@ from typing import Final
 from pdn_tools.rules.bits import popcount
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
-from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, move_code, tables_for
+from pdn_tools.rules.movetables import CHUNK, CHUNK_MASK, tables_for
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import (
     CaptureChoice,
@@ -100,9 +100,11 @@ class Generator:
         self.king_reach_masks = tables.king_reach_masks
         self.king_codes = tables.king_codes
         self.quiet_table = tables.quiet
+        self.kings = tables.kings
+        self.king_made = tables.kings.made
         self.step_chunks = tables.step_chunks
         self.jump_table = tables.jumps
-        self._one_quiet: tuple[dict[int, Move], dict[int, tuple[Move, int]]] | None = None
+        self._one_quiet: dict[int, Move] | None = None
 
     # ------------------------------------------------------------------ captures
     def has_capture(
@@ -404,26 +406,18 @@ class Generator:
         return total
 
     # ------------------------------------------------------------------ one quiet move
-    def _quiet_index(self) -> tuple[dict[int, Move], dict[int, tuple[Move, int]]]:
-        """Men steps by (from bit, to bit) code, and king moves with the mask of the
-        squares they pass over, both read off the generator's own quiet tables."""
+    def _quiet_index(self) -> dict[int, Move]:
+        """Men steps by (from bit, to bit, side) code, read off the generator's own
+        quiet tables (the king moves have theirs: :attr:`KingMoves.with_between`)."""
         index = self._one_quiet
         if index is None:
             bits = self.code_bits
-            men: dict[int, Move] = {}
-            kings: dict[int, tuple[Move, int]] = {}
+            index = {}
             for side, table in enumerate(self.quiet_table):
                 for code, move in table.items():
                     if not code & 1:
-                        men[(code >> 1) | side << (2 * bits)] = move
-            for frm, rays in enumerate(self.king_reach):
-                for ray in rays:
-                    between = 0
-                    for to in ray:
-                        code = move_code(frm, to, True, bits)
-                        kings[code >> 1] = (self.quiet_table[0][code], between)
-                        between |= 1 << to
-            index = self._one_quiet = (men, kings)
+                        index[(code >> 1) | side << (2 * bits)] = move
+            self._one_quiet = index
         return index
 
     def quiet_move(self, position: Position, frm: int, to: int) -> Move | None:
@@ -451,15 +445,17 @@ class Generator:
         occupied = own_men | own_kings | opp
         if (occupied >> t) & 1:
             return None
-        men, kings = self._one_quiet if self._one_quiet is not None else self._quiet_index()
         bits = self.code_bits
         key = (f << bits) | t
         if (own_men >> f) & 1:
+            men = self._one_quiet if self._one_quiet is not None else self._quiet_index()
             move = men.get(key | side << (2 * bits))
             if move is None:
                 return None
         elif (own_kings >> f) & 1:
-            entry = kings.get(key)
+            if not self.king_made[f]:
+                self.kings.make(f)
+            entry = self.kings.with_between.get(key)
             if entry is None or entry[1] & occupied:
                 return None
             move = entry[0]
@@ -562,6 +558,8 @@ class Generator:
                 low = kings & -kings
                 kings ^= low
                 square = low.bit_length() - 1
+                if not self.king_made[square]:
+                    self.kings.make(square)
                 king_codes = self.king_codes[square]
                 for d, free in enumerate(self._king_free(square, occupied)):
                     if free:

@@ -65,6 +65,61 @@ ChunkTables = tuple[tuple[int, bool, tuple[ChunkCodes, ...]], ...]
 target bits, lowest first)."""
 
 
+@final
+class KingMoves:
+    """The quiet moves of kings, made square by square the first time a king stands
+    there.
+
+    A flying king's moves are most of the quiet moves of the international board
+    (570 of them, against 90 steps of each side's men), and many games, and every
+    position before the first crowning, never need them: made all at once they were
+    about a third of what a process paid to set up the 10x10 generator.  The moves
+    are alike for both sides, so one object serves both: :meth:`make` puts it into
+    both sides' quiet tables, by the same code as the men's steps.
+    """
+
+    made: list[bool]
+    """Per bit: whether the moves from that square are in the tables yet; read
+    directly by the generator before it looks a king's move up."""
+    with_between: dict[int, tuple[Move, int]]
+    """Per ``code >> 1`` of every king move made: the move and the mask of the
+    squares it passes over (what a one-move look-up checks for blockers)."""
+
+    def __init__(
+        self,
+        square_of: tuple[int, ...],
+        reach: tuple[tuple[tuple[int, ...], ...], ...],
+        code_bits: int,
+        quiet: tuple[dict[int, Move], ...],
+    ) -> None:
+        self.square_of = square_of
+        self.reach = reach
+        self.code_bits = code_bits
+        self.quiet = quiet
+        self.made = [False] * len(reach)
+        self.with_between = {}
+
+    def make(self, frm: int) -> None:
+        """Add the moves of a king on bit *frm* to both sides' quiet tables."""
+        sq = self.square_of
+        bits = self.code_bits
+        white, black = self.quiet[0], self.quiet[1]
+        with_between = self.with_between
+        for ray in self.reach[frm]:
+            between = 0
+            for to in ray:
+                code = move_code(frm, to, True, bits)
+                move = Move(
+                    sq[frm], sq[to], NO_CAPTURES, ((sq[frm], sq[to]),), False,
+                    1 << frm, 1 << to, 0,
+                )  # fmt: skip
+                white[code] = move
+                black[code] = move
+                with_between[code >> 1] = (move, between)
+                between |= 1 << to
+        self.made[frm] = True  # last: the tables are whole before anyone skips this
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class MoveTables:
     """Everything :class:`~pdn_tools.rules.movegen.Generator` precomputes.
@@ -86,8 +141,11 @@ class MoveTables:
     king_codes: tuple[tuple[tuple[int, ...], ...], ...]
     """Move codes of ``king_reach``."""
     quiet: tuple[dict[int, Move], ...]
-    """Every quiet move of each side by code (the king moves are the same objects in
-    both)."""
+    """The quiet moves of each side by code: every step of its men from the start,
+    the moves of a king from a square once :attr:`kings` has made them (the same
+    objects in both sides' tables)."""
+    kings: KingMoves
+    """Makes the king moves of :attr:`quiet` square by square, as they are needed."""
     step_chunks: tuple[ChunkTables, ...]
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
     jumps: tuple[dict[int, Move], ...]
@@ -122,7 +180,6 @@ def tables_for(variant: Variant, geo: Geometry) -> MoveTables:
     reach = tuple(
         tuple(ray if flying else ray[:1] for ray in square_rays) for square_rays in geo.rays
     )
-    kings = _king_moves(geo, reach, code_bits)
     steps = (_men_steps(geo, 0, code_bits), _men_steps(geo, 1, code_bits))
     return MoveTables(
         code_bits=code_bits,
@@ -135,7 +192,8 @@ def tables_for(variant: Variant, geo: Geometry) -> MoveTables:
             tuple(tuple(move_code(frm, to, True, code_bits) for to in ray) for ray in rays)
             for frm, rays in enumerate(reach)
         ),
-        quiet=(steps[0] | kings, steps[1] | kings),
+        quiet=steps,
+        kings=KingMoves(geo.square_of, reach, code_bits, steps),
         step_chunks=(
             _step_chunks(geo, step_shifts[0], code_bits),
             _step_chunks(geo, step_shifts[1], code_bits),
@@ -166,25 +224,6 @@ def _men_steps(geo: Geometry, side: int, code_bits: int) -> dict[int, Move]:
                 table[move_code(frm, to, False, code_bits)] = Move(
                     sq[frm], sq[to], NO_CAPTURES, ((sq[frm], sq[to]),),
                     bool((1 << to) & promo_row), 1 << frm, 1 << to, 0,
-                )  # fmt: skip
-    return table
-
-
-def _king_moves(
-    geo: Geometry, reach: tuple[tuple[tuple[int, ...], ...], ...], code_bits: int
-) -> dict[int, Move]:
-    """Every possible quiet move of a king: the same for both sides, so made once (a
-    flying king's moves are most of the quiet table on 10x10)."""
-    sq = geo.square_of
-    table: dict[int, Move] = {}
-    for frm, rays in enumerate(reach):
-        if not sq[frm]:
-            continue
-        for ray in rays:
-            for to in ray:
-                table[move_code(frm, to, True, code_bits)] = Move(
-                    sq[frm], sq[to], NO_CAPTURES, ((sq[frm], sq[to]),), False,
-                    1 << frm, 1 << to, 0,
                 )  # fmt: skip
     return table
 

@@ -115,28 +115,83 @@ def test_step_chunk_tables_list_the_codes_of_each_bit(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["international", "english", "russian", "italian"])
 def test_quiet_tables_hold_every_step_and_king_move_once(name: str) -> None:
-    """Each side's quiet table: its men's forward steps and every king move along the
-    king's reach, keyed by code; the king moves (alike for both sides) are the same
-    objects in both tables, made once."""
+    """Each side's quiet table: its men's forward steps from the start; a king's moves
+    along its reach once they are made for its square, and only then, the same objects
+    in both sides' tables and in the look-up by (from, to) with the squares passed
+    over."""
     variant = variant_by_name(name)
     geo = geometry_for(variant.board)
     tables = tables_for(variant, geo)
     sq = geo.square_of
+    bits = tables.code_bits
     forward = ((0, 1), (2, 3))  # (UP_LEFT, UP_RIGHT) for White, the others for Black
-    for side, table in enumerate(tables.quiet):
-        expected = set()
+    steps: list[set[int]] = [set(), set()]
+    kings: set[int] = set()
+    for side in (0, 1):
         for frm, neighbours in enumerate(geo.step):
             if not sq[frm]:
                 continue
             for d in forward[side]:
                 if neighbours[d] >= 0:
-                    expected.add(move_code(frm, neighbours[d], False, tables.code_bits))
+                    steps[side].add(move_code(frm, neighbours[d], False, bits))
             for ray in tables.king_reach[frm]:
-                expected.update(move_code(frm, to, True, tables.code_bits) for to in ray)
-        assert set(table) == expected
+                kings.update(move_code(frm, to, True, bits) for to in ray)
+    assert [set(table) for table in tables.quiet] == steps  # no king move made yet
+    assert not any(tables.kings.made)
+    playing = [frm for frm in range(len(sq)) if sq[frm]]
+    first = playing[len(playing) // 2]
+    tables.kings.make(first)
+    made_first = {c for c in kings if c >> 1 >> bits == first}
+    assert made_first
+    assert [set(table) for table in tables.quiet] == [s | made_first for s in steps]
+    assert tables.kings.made[first] and sum(tables.kings.made) == 1
+    for frm in playing:
+        if frm != first:
+            tables.kings.make(frm)
+    for side, table in enumerate(tables.quiet):
+        assert set(table) == steps[side] | kings
         for code, move in table.items():
-            frm, to = code >> 1 >> tables.code_bits, (code >> 1) & ((1 << tables.code_bits) - 1)
+            frm, to = code >> 1 >> bits, (code >> 1) & ((1 << bits) - 1)
             assert (move.from_sq, move.to_sq, move.paths) == (sq[frm], sq[to], ((sq[frm], sq[to]),))
             assert not move.captures
-    kings = [code for code in tables.quiet[0] if code & 1]
-    assert kings and all(tables.quiet[0][c] is tables.quiet[1][c] for c in kings)
+            assert move.promotes is False or not code & 1
+    assert all(tables.quiet[0][c] is tables.quiet[1][c] for c in kings)
+    for frm in playing:
+        for ray in tables.king_reach[frm]:
+            between = 0
+            for to in ray:
+                code = move_code(frm, to, True, bits)
+                move, passed = tables.kings.with_between[code >> 1]
+                assert move is tables.quiet[0][code]
+                assert passed == between
+                between |= 1 << to
+
+
+def test_a_generator_makes_a_kings_moves_when_a_king_first_stands_on_its_square() -> None:
+    """A fresh generator holds no king move; a king's moves appear, complete, the first
+    time a position has a king on that square, whether the moves are listed or one move
+    is looked up, and the answers match the board's geometry."""
+    from pdn_tools.rules.movegen import Generator
+
+    gen = Generator(INTERNATIONAL)
+    geo = gen.geometry
+    assert not any(gen.king_made)
+    position = parse_fen("W:WK28,K46:B5", INTERNATIONAL).position
+    moves = gen.legal_moves(position)
+    made = {geo.square_of[b] for b, done in enumerate(gen.king_made) if done}
+    assert made == {28, 46}
+    expected = set()
+    for square in (28, 46):
+        for ray in geo.rays[geo.bit_of[square]]:
+            for to in ray:
+                if geo.square_of[to] in (5, 28, 46):
+                    break
+                expected.add((square, geo.square_of[to]))
+    assert {(m.from_sq, m.to_sq) for m in moves} == expected
+    # A look-up of one king move makes that square's moves and no other.
+    other = parse_fen("W:WK33:B1", INTERNATIONAL).position
+    move = gen.quiet_move(other, 33, 6)
+    assert move is not None and (move.from_sq, move.to_sq) == (33, 6)
+    assert gen.quiet_move(other, 33, 1) is None  # occupied
+    assert {geo.square_of[b] for b, done in enumerate(gen.king_made) if done} == {28, 33, 46}
+    assert move in gen.legal_moves(other)
