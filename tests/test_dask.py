@@ -270,6 +270,55 @@ def test_a_unit_that_fails_reports_e16(scheduler: str, tmp_path: Path) -> None:
     assert render([c for _, b in results for c in b], "jsonl", 1).count('"E16"') == len(spans)
 
 
+def test_a_large_file_is_checked_while_its_scan_goes_on(scheduler: str, big_file: Path) -> None:
+    """The scan of a large file comes in parts: when its first games are checked, the
+    next part of the scan is still held, and the games are those of ``--jobs 1``."""
+    inputs = inputs_of(str(big_file))
+    options = CheckOptions()
+    expected = reference(inputs, options)
+
+    def on_cluster() -> tuple[list[Checked], list[bool]]:
+        with Client(scheduler, timeout=BOUND) as client:
+            checked: list[Checked] = []
+            scanning: list[bool] = []
+            for _, batch in cluster.check_on_cluster(client, inputs, options, span_chars=4000):
+                checked.extend(batch)
+                scanning.append(any("scan_part" in str(key) for key in client.futures))
+            return checked, scanning
+
+    checked, scanning = bounded(on_cluster)
+    assert render(checked, "jsonl", 1) == render(expected, "jsonl", 1)
+    assert scanning[0] and not scanning[-1]  # checked while scanned; the scan ends first
+
+
+def test_a_part_of_a_scan_that_fails_reports_e16_for_the_rest(tmp_path: Path) -> None:
+    """A part of a scan that fails (here: the file changed after the part before it)
+    reports E16 for the games from where that part began to the end of the file."""
+    path = tmp_path / "growing.pdn"
+    path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 19-23 *\n\n' for n in range(60)))
+    source = inputs_of(str(path))[0]
+    options = CheckOptions()
+    part = cluster.scan_part_reported(source, options.read, 200, source.size, None, 2)
+    assert not isinstance(part, str)
+    spans, go_on = part
+    assert go_on is not None and len(spans) == 2
+    path.write_text("\n" + path.read_text()[:-1])  # every line a byte later
+    os.utime(path, ns=(1, 1))
+    reason = cluster.scan_part_reported(source, options.read, 200, source.size, go_on, 4)
+    assert isinstance(reason, str) and "changed while it was scanned" in reason
+    scan = cluster._Scan(source, source.size)
+    failed = cluster.ScanFailed(source, source.size, reason, cluster._rest_of(scan, go_on))
+    weight, [record] = cluster._scan_failed(failed)
+    [issue] = record.issues
+    assert issue.code == "E16" and issue.line == go_on.begin.line
+    games = go_on.begin.games_before + 1
+    assert issue.message.startswith(
+        f"games from number {games} at line {go_on.begin.line} to the end of the file "
+        "not checked: scan failed: "
+    )
+    assert weight == source.size - go_on.begin.start
+
+
 def test_memory_urls_through_the_api() -> None:
     """``memory://`` is one process's storage, so its workers are threads of this
     process (a LocalCluster without processes): the bag of records reads the same

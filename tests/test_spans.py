@@ -22,7 +22,15 @@ from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
 from pdn_tools.report.records import game_record
 from pdn_tools.run.check import CheckOptions, check_file
-from pdn_tools.run.spans import LineIndex, SpanChanged, cut_spans, restartable, span_games
+from pdn_tools.run.spans import (
+    GoOn,
+    LineIndex,
+    SpanChanged,
+    cut_spans,
+    restartable,
+    scan_part,
+    span_games,
+)
 from pdn_tools.run.units import input_list, plan, run_unit
 
 Record = tuple[list[dict[str, Any]], list[dict[str, Any]]]
@@ -115,6 +123,80 @@ def test_spans_read_as_the_whole_file(data: bytes, chars: int, strict: bool) -> 
         reference = whole(path, options)
         got, _ = by_spans(path, options, chars)
         assert got == reference
+
+
+def by_parts(path: Path, options: ReadOptions, chars: int, per_part: int) -> list[list[Any]]:
+    """The spans of a file scanned part by part (each part going on where the one
+    before stopped), as the parts give them."""
+    size = path.stat().st_size
+    parts: list[list[Any]] = []
+    go_on: GoOn | None = None
+    while True:
+        spans, go_on = scan_part(0, str(path), str(path), options, chars, size, go_on, per_part)
+        parts.append(spans)
+        if go_on is None:
+            return parts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=pdn_files(),
+    chars=st.sampled_from([0, 1, 40, 200]),
+    per_part=st.integers(1, 3),
+    strict=st.booleans(),
+)
+def test_a_scan_in_parts_gives_the_spans_of_one_scan(
+    data: bytes, chars: int, per_part: int, strict: bool
+) -> None:
+    """Scanned in parts of a few spans, every kind of file (code pages met late,
+    stray bytes, NUL bytes, literal line ends, compressed) gives exactly the spans of
+    one scan, and each part but the last holds at least the spans asked for."""
+    options = ReadOptions(strict=strict, max_game_chars=1000)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.pdn"
+        path.write_bytes(data)
+        size = path.stat().st_size
+        whole_scan = list(cut_spans(0, str(path), str(path), options, chars, size))
+        parts = by_parts(path, options, chars, per_part)
+        assert [span for part in parts for span in part] == whole_scan
+        assert all(len(part) >= per_part for part in parts[:-1])
+
+
+def test_a_utf8_file_is_scanned_on_from_where_the_part_before_stopped(tmp_path: Path) -> None:
+    """A UTF-8 file goes on part by part (each part reads from its cut, not from the
+    beginning); a code page met late makes the part that meets it scan from the
+    beginning, and the spans still come out as one scan's; a file changed between two
+    parts is refused."""
+    path = tmp_path / "many.pdn"
+    games = [f'[Event "g{n}"]\n[Site "caf\u00e9"]\n1. 32-28 19-23 *\n\n' for n in range(40)]
+    path.write_text("".join(games), encoding="utf-8")
+    options = ReadOptions()
+    parts = by_parts(path, options, 100, 2)
+    assert len(parts) > 5
+    one_scan = list(cut_spans(0, str(path), str(path), options, 100))
+    assert [s for part in parts for s in part] == one_scan
+    size = path.stat().st_size
+    first, go_on = scan_part(0, str(path), str(path), options, 100, size, None, 2)
+    assert go_on is not None and go_on.begin.start == first[-1].start + first[-1].weight
+    # A line in a code page far into a file (beyond what the first parts decode): the
+    # part that meets it scans again from the beginning, and the spans are one scan's.
+    mixed = tmp_path / "mixed.pdn"
+    half = "".join(f'[Event "g{n}"]\n1. 32-28 19-23 *\n\n' for n in range(4000))
+    late = '[Event "Gen\u00e8ve"]\n1. 32-28 *\n\n'.encode("cp1252")
+    mixed.write_bytes(half.encode() + late + half.encode())
+    mixed_parts = by_parts(mixed, options, 20_000, 2)
+    got = [s for part in mixed_parts for s in part]
+    assert got == list(cut_spans(0, str(mixed), str(mixed), options, 20_000))
+    assert got[-1].legacy is not None and got[0].legacy is None
+    assert len(mixed_parts) >= 3 and len(mixed_parts[-1]) > 2  # went on, then scanned again
+    assert mixed_parts[-1][0].legacy is None  # the last part began before the code page
+    # The file changes after the first part: the next part refuses it.
+    first, go_on = scan_part(0, str(path), str(path), options, 100, size, None, 2)
+    assert go_on is not None
+    path.write_text("\n" + path.read_text(encoding="utf-8")[:-1], encoding="utf-8")
+    os.utime(path, ns=(1, 1))
+    with pytest.raises(SpanChanged, match="changed while it was scanned"):
+        scan_part(0, str(path), str(path), options, 100, size, go_on, 2)
 
 
 def test_a_clean_file_is_cut_before_every_game(tmp_path: Path) -> None:

@@ -9,9 +9,11 @@ which byte ranges, the numbering and the findings carried over — never the tex
 The run, in order:
 
 * small files are grouped into units here (their sizes are metadata);
-* each large file is scanned for game boundaries *by a worker*
-  (:func:`pdn_tools.run.spans.cut_spans`, one task per file, a few files ahead), which
-  returns the file's spans; each span becomes a unit;
+* each large file is scanned for game boundaries *by workers*, part by part
+  (:func:`pdn_tools.run.spans.scan_part`, a few files ahead): a part returns a few
+  spans and where the scan goes on, the next part is asked for at once, and each
+  span becomes a unit, so a file's first games are checked while the rest of it is
+  scanned (the parts together give exactly the spans of one scan);
 * units are submitted in input order with a bounded number in flight (a few per
   worker thread) and their results handed on in input order, so the report streams
   and memory stays flat however large the input;
@@ -19,7 +21,8 @@ The run, in order:
   unit's result is taken once, so no game is lost or doubled); a unit that fails
   for another reason (unreadable storage, a file changed since its scan) reports
   E16 naming the games and lines not checked, and so does a unit the scheduler
-  gives up on after it killed several workers.
+  gives up on after it killed several workers; a part of a scan that fails reports
+  E16 for the games from where it began (the parts before it are checked).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pdn_tools.collection.events.results import Assessment, ordered
 from pdn_tools.diagnostics import Severity
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.source import Decoding
 from pdn_tools.report.base import game_report
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
@@ -50,7 +54,7 @@ from pdn_tools.run.events import (
     unit_with_events,
 )
 from pdn_tools.run.parallel import IN_FLIGHT, default_jobs
-from pdn_tools.run.spans import Span, cut_spans
+from pdn_tools.run.spans import GoOn, Span, cut_spans, scan_part
 from pdn_tools.run.units import (
     GROUP_FILES,
     Input,
@@ -74,6 +78,12 @@ SPAN_CHARS = 1 << 18
 SPLIT_BYTES = 1 << 20
 #: Small files are grouped into one unit until their sizes add up to this (bytes).
 GROUP_BYTES = 1 << 18
+#: Spans the first part of a large file's scan hands out (then the checking starts);
+#: each part after it asks for twice as many, up to :data:`PART_SPANS`.
+FIRST_PART_SPANS = 2
+#: Most spans one part of a scan hands out: about 4 MB, scanned in a tenth of what
+#: checking them takes, so the scan stays ahead of the checks.
+PART_SPANS = 16
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 30
 
@@ -229,6 +239,19 @@ def scan_reported(
         return failure_reason(exc)
 
 
+def scan_part_reported(
+    source: Input, options: ReadOptions, span_chars: int, size: int, go_on: GoOn | None, spans: int
+) -> tuple[list[Span], GoOn | None] | str:
+    """One part of a large file's scan (:func:`pdn_tools.run.spans.scan_part`), or why
+    it failed (a task run by a worker)."""
+    try:
+        return scan_part(
+            source.file_no, source.path, source.name, options, span_chars, size, go_on, spans
+        )
+    except Exception as exc:
+        return failure_reason(exc)
+
+
 @dataclass(slots=True)
 class _Scan:
     """A large file, to be scanned by a worker."""
@@ -239,11 +262,13 @@ class _Scan:
 
 @dataclass(slots=True)
 class ScanFailed:
-    """A large file whose scan failed, and why: none of its games were read."""
+    """A large file whose scan failed, and why: none of its games were read, or with
+    *rest*, those from there on (the parts scanned before it are checked)."""
 
     source: Input
     size: int
     reason: str
+    rest: Span | None = None
 
 
 Plan = list[list[WholeFile] | _Scan]
@@ -286,8 +311,10 @@ def _plan(
 
 
 def _scan_failed(scan: ScanFailed) -> Result:
-    """What a file whose scan failed reports: E16 for the whole file."""
-    return failed_unit([WholeFile(scan.source, scan.size)], f"scan failed: {scan.reason}")
+    """What a file whose scan failed reports: E16 for the whole file, or for the games
+    from where the failed part began."""
+    task = scan.rest if scan.rest is not None else WholeFile(scan.source, scan.size)
+    return failed_unit([task], f"scan failed: {scan.reason}")
 
 
 @dataclass(slots=True)
@@ -439,9 +466,12 @@ def units_of(
     client: Client, plan: Plan, options: ReadOptions, span_chars: int, lookahead: int
 ) -> Iterator[Unit | ScanFailed]:
     """The units of *plan* in order (or the failure of a file whose scan failed);
-    large files are scanned by workers, up to *lookahead* files ahead."""
+    large files are scanned by workers, up to *lookahead* files ahead, part by part:
+    the next part of a file is asked for as soon as the part before it is in, so the
+    file's first spans are checked while the rest of it is scanned."""
     scans: dict[int, Future] = {}
     waiting = deque(n for n, item in enumerate(plan) if isinstance(item, _Scan))
+    going: Future | None = None  # the part being scanned after the one handed out
     try:
         for n, item in enumerate(plan):
             if not isinstance(item, _Scan):
@@ -452,25 +482,55 @@ def units_of(
                 scan = plan[ahead]
                 assert isinstance(scan, _Scan)
                 scans[ahead] = client.submit(
-                    scan_reported, scan.source, options, span_chars, scan.size, pure=False
-                )
-            future = scans.pop(n)
-            try:
-                spans: list[Span] | str = future.result()
-            except Exception as exc:
-                if client.status not in ("running", "connecting"):
-                    raise ClusterError(f"lost the Dask cluster: {exc}") from None
-                spans = failure_reason(exc)
-            finally:
-                future.release()
-            if isinstance(spans, str):
-                yield ScanFailed(item.source, item.size, spans)
-                continue
-            for span in spans:
-                yield [span]
+                    scan_part_reported, scan.source, options, span_chars, scan.size,
+                    None, FIRST_PART_SPANS, pure=False,
+                )  # fmt: skip
+            future: Future | None = scans.pop(n)
+            asked = FIRST_PART_SPANS
+            rest: Span | None = None  # where the part being taken begins, after the first
+            while future is not None:
+                part = _scanned(client, future)
+                future = going = None
+                if isinstance(part, str):
+                    yield ScanFailed(item.source, item.size, part, rest)
+                    break
+                spans, go_on = part
+                if go_on is not None:
+                    asked = min(PART_SPANS, asked * 2)
+                    future = going = client.submit(
+                        scan_part_reported, item.source, options, span_chars, item.size,
+                        go_on, asked, pure=False,
+                    )  # fmt: skip
+                    rest = _rest_of(item, go_on)
+                for span in spans:
+                    yield [span]
     finally:
-        if scans:
-            client.cancel(list(scans.values()))
+        pending = [*scans.values(), *([going] if going is not None else [])]
+        if pending:
+            client.cancel(pending)
+
+
+def _scanned(client: Client, future: Future) -> tuple[list[Span], GoOn | None] | str:
+    """The result of a part of a scan, or why it failed."""
+    try:
+        result: tuple[list[Span], GoOn | None] | str = future.result()
+        return result
+    except Exception as exc:
+        if client.status not in ("running", "connecting"):
+            raise ClusterError(f"lost the Dask cluster: {exc}") from None
+        return failure_reason(exc)
+    finally:
+        future.release()
+
+
+def _rest_of(item: _Scan, go_on: GoOn) -> Span:
+    """The games of a file from where a part of its scan goes on, to the end (what
+    E16 names when that part fails)."""
+    begin = go_on.begin
+    return begin.span(
+        item.source.file_no, item.source.path, item.source.name, Decoding(), [],
+        item.size, go_on.version, None,
+    )  # fmt: skip
 
 
 def record_bag(

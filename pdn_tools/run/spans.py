@@ -146,7 +146,10 @@ class LineIndex(io.RawIOBase):
     back the line is.
     """
 
-    def __init__(self, stream: BinaryIO, reopen: Callable[[], BinaryIO]) -> None:
+    def __init__(
+        self, stream: BinaryIO, reopen: Callable[[], BinaryIO], start: int = 0, line: int = 1
+    ) -> None:
+        """*stream* is positioned at byte *start*, the beginning of line *line*."""
         super().__init__()
         self._stream = stream
         self._reopen = reopen
@@ -154,8 +157,8 @@ class LineIndex(io.RawIOBase):
         self._starts: list[int] = []  # byte offset of each block
         self._ends: list[int] = []  # line ends completed before each block
         self._skip: list[bool] = []  # the block begins with the LF of a CR LF
-        self._pos = 0
-        self._count = 0
+        self._pos = start
+        self._count = line - 1
         self._cr = False
 
     def readable(self) -> bool:
@@ -267,9 +270,110 @@ def cut_spans(
     with storage.open_binary(path) as handle:
         index = LineIndex(handle, lambda: storage.open_binary(path))
         try:
-            yield from _scan(file_no, path, name, options, span_chars, size, version, index)
+            for item in _scan(file_no, path, name, options, span_chars, size, version, index):
+                assert isinstance(item, Span)  # a scan without a stop runs to the end
+                yield item
         finally:
             index.close()
+
+
+@dataclass(frozen=True, slots=True)
+class GoOn:
+    """Where a scan that stopped at a cut goes on (:func:`scan_part`): the beginning
+    of the next span, and the version of the file the scan read (a file changed since
+    is not scanned on)."""
+
+    begin: SpanStart
+    version: str
+
+
+def scan_part(
+    file_no: int,
+    path: str,
+    name: str,
+    options: ReadOptions,
+    span_chars: int,
+    size: int,
+    go_on: GoOn | None,
+    spans: int,
+) -> tuple[list[Span], GoOn | None]:
+    """The spans of one file from *go_on* (None: from its beginning), as
+    :func:`cut_spans` gives them: at least *spans* of them, then the scan stops at the
+    next cut from which another scan can go on, and says where (None: these spans run
+    to the end of the file).  Chained, the parts are exactly the spans of
+    :func:`cut_spans`, so that the games of a large file can be checked while the
+    rest of it is still being scanned.
+
+    A scan goes on from a cut only where the decoder holds nothing a fresh decoder
+    would not: the file read line by line without a code page chosen yet (all UTF-8 so
+    far), no NUL byte reported (a finding made once per file), no finding of the blank
+    lines before the cut left.  A part that meets a line in another encoding cannot
+    know the code page a scan from the beginning chose (it is chosen from the lines
+    read with that one), so it scans the file again from its beginning and keeps the
+    spans from its own start.  Raises :class:`SpanChanged` when the file is not the
+    one the part before read.
+    """
+    if go_on is None:
+        version = storage.version(path)
+        with storage.open_binary(path) as handle:
+            index = LineIndex(handle, lambda: storage.open_binary(path))
+            try:
+                return _collect(
+                    _scan(
+                        file_no, path, name, options, span_chars, size, version, index, None, spans
+                    )
+                )
+            finally:
+                index.close()
+    begin = go_on.begin
+    if storage.version(path) != go_on.version:
+        raise SpanChanged(f"{name}: the file changed while it was scanned")
+    with storage.open_binary(path) as handle:
+        if _head(handle, begin.start) != begin.head:
+            raise SpanChanged(
+                f"{name}: the file changed while it was scanned (line {begin.line} is no "
+                f"longer at byte {begin.start})"
+            )
+        handle.seek(begin.start)
+        index = LineIndex(handle, lambda: storage.open_binary(path), begin.start, begin.line)
+        try:
+            return _collect(
+                _scan(
+                    file_no, path, name, options, span_chars, size, go_on.version, index,
+                    begin, spans,
+                )
+            )  # fmt: skip
+        except _CodePageMet:
+            pass
+        finally:
+            index.close()
+    rest = cut_spans(file_no, path, name, options, span_chars, size)
+    return [span for span in rest if span.start >= begin.start], None
+
+
+def _collect(items: Iterator[Span | GoOn]) -> tuple[list[Span], GoOn | None]:
+    out: list[Span] = []
+    for item in items:
+        if isinstance(item, GoOn):
+            return out, item
+        out.append(item)
+    return out, None
+
+
+class _CodePageMet(Exception):
+    """A scan going on from a cut met a line that needs the file's code page."""
+
+
+def _can_go_on(decoding: Decoding, options: ReadOptions, line: int) -> bool:
+    """Whether a fresh decoder started at *line* would read on as *decoding* does
+    (see :func:`scan_part`)."""
+    return (
+        options.encoding is None
+        and decoding.legacy is None
+        and decoding.encoding == "utf-8"
+        and not any(issue.code == "W06" for issue in decoding.issues)
+        and all(issue.line >= line for issue in decoding.issues[decoding.taken :])
+    )
 
 
 def _scan(
@@ -281,18 +385,38 @@ def _scan(
     size: int,
     version: str,
     index: LineIndex,
-) -> Iterator[Span]:
+    start: SpanStart | None = None,
+    stop: int = 0,
+) -> Iterator[Span | GoOn]:
+    """The spans of the file *index* reads, from its beginning or from *start* (the
+    stream then positioned there); with *stop*, after that many spans, where a scan
+    can go on (:class:`GoOn`, the last item) when it can."""
     decoding = Decoding()
-    pieces = read_pieces(cast(BinaryIO, index), options.encoding, decoding, options.max_expansion)
-    chunks = split_chunks(pieces, options.max_game_chars, options.max_depth)
-    games = 0
+    pieces: Iterable[Piece]
+    if start is None:
+        pieces = read_pieces(
+            cast(BinaryIO, index), options.encoding, decoding, options.max_expansion
+        )
+        begin = SpanStart()
+    else:
+        resume = Resume(start.line, False, None)  # see _can_go_on
+        pieces = chain(
+            _prefix_pieces(start.prefix, start.prefix_line, start.prefix_column),
+            resume_pieces(cast(BinaryIO, index), None, resume, decoding),
+        )
+        begin = start
+    literal = begin.literal_reported  # the splitter's literal \r / \n finding was made
+    chunks = split_chunks(
+        pieces, options.max_game_chars, options.max_depth, literal_reported=literal
+    )
+    games = begin.games_before
     chars = 0
-    literal = False  # the splitter's literal \r / \n finding was made
+    made = 0
     before: Chunk | None = None  # the chunk just before, when it is a game's
     decoded: list[Issue] = []  # the decoder's findings the current span's games receive
-    # The current span's beginning.
-    begin = _Begin()
     for chunk in chunks:
+        if start is not None and decoding.legacy is not None:
+            raise _CodePageMet
         if not is_game(chunk):
             literal = literal or _literal(chunk)
             before = None
@@ -307,33 +431,40 @@ def _scan(
             yield begin.span(
                 file_no, path, name, decoding, decoded, size, version, (offset, cut_line)
             )
-            resume = resume_state(decoding, cut_line)
-            begin = _Begin(
+            made += 1
+            resume_at = resume_state(decoding, cut_line)
+            begin = SpanStart(
                 offset,
                 cut_line,
                 games - 1,
-                resume.legacy_main,
+                resume_at.legacy_main,
                 blank,
                 chunk.line,
                 chunk.column,
                 literal,
                 _head(index, offset),
             )
+            if stop and made >= stop and _can_go_on(decoding, options, cut_line):
+                yield GoOn(begin, version)
+                return
             decoded = []
             chars = 0
         decoded.extend(decoding.take(max(chunk.end_line, chunk.line)))
         chars += len(chunk.text) if chunk.text is not None else options.max_game_chars
         literal = literal or _literal(chunk)
         before = chunk
+    if start is not None and decoding.legacy is not None:
+        raise _CodePageMet
     decoded.extend(decoding.take())
     yield begin.span(file_no, path, name, decoding, decoded, size, version, None)
 
 
 @dataclass(frozen=True, slots=True)
-class _Begin:
-    """Where the span being scanned begins: the byte offset and line, the games
-    before, whether the file is mostly in its code page, the blank prefix replayed
-    (its text, line and column), the literal finding's flag and the bytes at the cut."""
+class SpanStart:
+    """Where a span begins: the byte offset and line, the games before, whether the
+    file is mostly in its code page, the blank prefix replayed (its text, line and
+    column), the literal finding's flag and the bytes at the cut.  Also where a scan
+    that stopped there goes on (:class:`GoOn`)."""
 
     start: int = 0
     line: int = 1
@@ -427,7 +558,9 @@ def span_records(span: Span, options: ReadOptions, outcome: Outcome) -> Iterator
         if span.end_line:
             pieces = _until(pieces, span.end_line)
         if span.prefix:
-            pieces = chain(_prefix_pieces(span), pieces)
+            pieces = chain(
+                _prefix_pieces(span.prefix, span.prefix_line, span.prefix_column), pieces
+            )
         chunks = split_chunks(
             pieces,
             options.max_game_chars,
@@ -456,8 +589,9 @@ def _until(pieces: Iterable[Piece], end_line: int) -> Iterator[Piece]:
         yield piece
 
 
-def _prefix_pieces(span: Span) -> Iterator[Piece]:
-    """The blank lines before the cut, as the splitter saw them after the terminator."""
-    parts = span.prefix.split("\n")[:-1]
+def _prefix_pieces(prefix: str, line: int, column: int) -> Iterator[Piece]:
+    """The blank lines before a cut, as the splitter saw them after the terminator
+    (*prefix* from *line* and *column*)."""
+    parts = prefix.split("\n")[:-1]
     for n, text in enumerate(parts):
-        yield Piece(text, span.prefix_line + n, span.prefix_column if n == 0 else 0, True)
+        yield Piece(text, line + n, column if n == 0 else 0, True)
