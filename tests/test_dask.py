@@ -10,6 +10,7 @@ several units, or into many through the API's unit size.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import shlex
 import signal
@@ -317,6 +318,30 @@ def test_a_part_of_a_scan_that_fails_reports_e16_for_the_rest(tmp_path: Path) ->
         "not checked: scan failed: "
     )
     assert weight == source.size - go_on.begin.start
+
+
+def test_a_wait_ended_by_ctrl_c_leaves_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """The clients the command connects hand Dask's internal end of a wait (what its
+    watcher tasks raise when Ctrl-C stopped the command mid-wait and the keys were
+    released) to no one, and every other report of their event loop to asyncio as
+    before."""
+    from distributed.client import AllExit
+
+    def run() -> None:
+        with cluster.connect("local:1") as client:
+            loop = client.loop.asyncio_loop
+            loop.call_exception_handler(
+                {"message": "Task exception was never retrieved", "exception": AllExit()}
+            )
+            loop.call_exception_handler(
+                {"message": "something else went wrong", "exception": ValueError("kept")}
+            )
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        bounded(run)
+    reports = [r for r in caplog.records if r.name == "asyncio"]
+    assert [r.getMessage() for r in reports] == ["something else went wrong"]
+    assert reports[0].exc_info is not None and str(reports[0].exc_info[1]) == "kept"
 
 
 def test_memory_urls_through_the_api() -> None:

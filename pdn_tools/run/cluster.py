@@ -27,6 +27,7 @@ The run, in order:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import signal
@@ -123,6 +124,7 @@ def connect(address: str) -> Iterator[Client]:
             cluster = _local_cluster(LocalCluster, workers)
         try:
             with Client(cluster) as client:
+                _quiet_gather_exits(client)
                 yield client
         finally:
             cluster.close()
@@ -142,6 +144,7 @@ def _remote(factory: Any, address: str) -> Iterator[Client]:
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     with client:
+        _quiet_gather_exits(client)
         try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
         except TimeoutError:
@@ -149,6 +152,26 @@ def _remote(factory: Any, address: str) -> Iterator[Client]:
                 f"no worker joined the Dask scheduler at {address} within {CONNECT_TIMEOUT} s"
             ) from None
         yield client
+
+
+def _quiet_gather_exits(client: Client) -> None:
+    """Keep Dask's own way of ending a wait early off standard error.
+
+    When Ctrl-C stops the command while it waits for a result, Dask cancels the wait,
+    but the tasks that watched each awaited key stay behind; once the command releases
+    those keys they end with Dask's internal ``AllExit``, which nobody retrieves, and
+    asyncio prints "Task exception was never retrieved" with its traceback before the
+    command's one line.  The client's event loop drops exactly those reports; every
+    other one goes to asyncio's default handler as before.
+    """
+    from distributed.client import AllExit
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if isinstance(context.get("exception"), AllExit):
+            return
+        loop.default_exception_handler(context)
+
+    client.loop.asyncio_loop.set_exception_handler(handler)
 
 
 @contextmanager
