@@ -82,3 +82,25 @@ def test_the_events_section_links_each_cell_to_its_game(browser: Browser, report
     )
     assert row is not None and "cup.pdn:" in row and "(game " in row
     assert browser.console_problems() == []
+
+
+def test_an_event_link_keeps_the_findings_filters(browser: Browser, report: Path) -> None:
+    browser.open(report)
+    follow = """new Promise(done => {
+        window.addEventListener('hashchange', () => done(), {once: true}); %s; })"""
+    browser.evaluate(
+        follow
+        % """const s = document.getElementById('f-sev'); s.value = 'warning';
+             s.dispatchEvent(new Event('change'))"""
+    )
+    assert browser.evaluate("location.hash") == "#sev=warning"
+    browser.evaluate(follow % "document.querySelector('table.crosstable a').click()")
+    state = browser.evaluate(
+        """({hash: location.hash, sev: document.getElementById('f-sev').value,
+             target: document.querySelector(':target') !== null,
+             list: !document.getElementById('findings').hidden})"""
+    )
+    # The anchor is a place in the page: the filter chosen before stays chosen.
+    assert state == {"hash": state["hash"], "sev": "warning", "target": True, "list": True}
+    assert "=" not in state["hash"]
+    assert browser.console_problems() == []

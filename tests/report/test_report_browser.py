@@ -258,6 +258,40 @@ def test_filters_hide_and_show_findings(browser: Browser, sample: Path) -> None:
     assert browser.evaluate("document.getElementById('f-code').value") == "E07"
 
 
+def follow(browser: Browser, action: str) -> None:
+    """Do *action* (JavaScript) and wait for the address it changes."""
+    browser.evaluate(
+        f"""new Promise(done => {{
+            window.addEventListener('hashchange', () => done(), {{once: true}}); {action}; }})"""
+    )
+
+
+def test_the_filters_survive_a_visit_to_a_game(browser: Browser, sample: Path) -> None:
+    browser.open(sample)
+    choose(browser, "f-code", "E05")
+    assert [f["code"] for f in findings(browser)] == ["E05"]
+    follow(browser, "document.querySelector('article.finding a.open').click()")
+    assert browser.evaluate("document.getElementById('viewer').hidden") is False
+    assert browser.evaluate("document.getElementById('f-code').value") == "E05"
+    # Back to the findings, by the viewer's link: the list is still filtered.
+    follow(browser, "document.querySelector('#viewer p.links a').click()")
+    assert browser.evaluate("location.hash") == "#code=E05"
+    assert [f["code"] for f in findings(browser)] == ["E05"]
+    # The same by the game's own list of findings, which focuses the finding.
+    follow(browser, "document.querySelector('article.finding a.open').click()")
+    follow(browser, "document.querySelector('ul.game-findings a[href^=\"#finding=\"]').click()")
+    shown = findings(browser)
+    assert [f["code"] for f in shown] == ["E05"] and shown[0]["current"]
+    # A finding the filters hide is shown all the same, the filters cleared.
+    wanted = browser.evaluate("location.hash")
+    choose(browser, "f-code", "E07")
+    assert [f["code"] for f in findings(browser)] == ["E07"]
+    follow(browser, f"location.hash = {wanted!r}")
+    shown = findings(browser)
+    assert browser.evaluate("document.getElementById('f-code').value") == ""
+    assert len(shown) > 1 and [f["code"] for f in shown if f["current"]] == ["E05"]
+    assert browser.console_problems() == []
+
 def test_keys_move_between_findings_across_pages(browser: Browser, tmp_path: Path) -> None:
     source = many_findings(tmp_path / "many.pdn", 120)
     target = tmp_path / "many.html"

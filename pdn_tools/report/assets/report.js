@@ -637,11 +637,22 @@
   }
 
   // -- the address -----------------------------------------------------------------------
-  function fromHash() {
-    var params = new URLSearchParams(location.hash.slice(1));
-    choose(controls.code, params.get("code") || "");
-    choose(controls.sev, params.get("sev") || "");
-    choose(controls.file, params.get("file") || "");
+  function fromHash(followed) {
+    var raw = location.hash.slice(1);
+    // A plain anchor of the page (an event, a game's row in an event's table) is a place
+    // to scroll to, not a state: the findings, their filters and page stay as they are.
+    var anchor = raw !== "" && raw.indexOf("=") < 0 ? document.getElementById(decodeURIComponent(raw)) : null;
+    if (anchor && mode === "list" && followed) return;
+    var params = new URLSearchParams(anchor ? "" : raw);
+    // An address that opens a game, a file's games or one finding without naming a
+    // filter (the links of a finding, of a game's findings) keeps the filters, so that
+    // the way back to the findings finds them as they were.
+    var place = params.has("game") || params.has("games") || params.has("finding");
+    if (!anchor && (!place || ["code", "sev", "file"].some(function (k) { return params.has(k); }))) {
+      choose(controls.code, params.get("code") || "");
+      choose(controls.sev, params.get("sev") || "");
+      choose(controls.file, params.get("file") || "");
+    }
     if (params.get("game") !== null) {
       var ply = params.get("ply");
       openGame(parseInt(params.get("game"), 10) || 0, ply === null ? null : parseInt(ply, 10) || 0);
@@ -654,10 +665,16 @@
     }
     var s = state();
     shown = all.filter(function (id) { return matches(id, s); });
-    page = Math.max(0, (parseInt(params.get("page"), 10) || 1) - 1);
+    var wanted = params.get("finding");
+    if (wanted !== null && shown.indexOf(+wanted) < 0) {
+      // The finding asked for is one the filters hide: show every finding instead.
+      ["code", "sev", "file"].forEach(function (k) { choose(controls[k], ""); });
+      shown = all.slice();
+    }
+    if (!anchor) page = Math.max(0, (parseInt(params.get("page"), 10) || 1) - 1);
     current = -1;
     render();
-    var wanted = params.get("finding");
+    if (anchor) anchor.scrollIntoView({ block: "start" });
     if (wanted !== null) {
       var n = shown.indexOf(+wanted);
       if (n >= 0) focus(n);
@@ -679,7 +696,7 @@
   document.getElementById("next").addEventListener("click", function () {
     go({ page: page + 2 });
   });
-  window.addEventListener("hashchange", fromHash);
+  window.addEventListener("hashchange", function () { fromHash(true); });
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
