@@ -292,6 +292,7 @@ def test_the_filters_survive_a_visit_to_a_game(browser: Browser, sample: Path) -
     assert len(shown) > 1 and [f["code"] for f in shown if f["current"]] == ["E05"]
     assert browser.console_problems() == []
 
+
 def test_keys_move_between_findings_across_pages(browser: Browser, tmp_path: Path) -> None:
     source = many_findings(tmp_path / "many.pdn", 120)
     target = tmp_path / "many.html"
