@@ -401,9 +401,10 @@ CATALOGUE: dict[str, Code] = {
             "E15",
             "error",
             "No PDN in the file",
-            "The file holds text but no PDN game: no tag pair and no move, only prose "
-            "(a README, notes, a web page).  One finding for the file, instead of one "
-            "for every line that is not PDN.",
+            "The file holds text but no PDN game: no tag pair, and no stretch of text "
+            "whose moves outnumber its words, only prose (a README, notes, a web page, "
+            "an account of a game with a few moves quoted).  One finding for the file, "
+            "instead of one for every line that is not PDN.",
         ),
         _c(
             "W70",

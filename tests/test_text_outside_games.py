@@ -58,6 +58,18 @@ def test_a_file_without_pdn_is_one_finding() -> None:
     assert "no PDN game in this file" in report.issues[0].message
 
 
+def test_prose_that_quotes_a_few_moves_is_still_prose() -> None:
+    # An account of a game: a couple of moves among many words is not a game, and the
+    # finding does not claim the text holds no move.
+    text = "After 32-28 the club champion answered 19-23 and the game went quiet.\n" * 5
+    games, report = read(text)
+    assert games == [] and [i.code for i in report.issues] == ["E15"]
+    assert "reads as prose" in report.issues[0].message
+    # The same moves on their own are a game.
+    games, report = read("1. 32-28 19-23 *\n")
+    assert len(games) == 1
+
+
 def test_empty_and_comment_only_files_stay_w35() -> None:
     for text in ("", "\n\n", "{ nothing here yet }\n"):
         games, report = read(text)

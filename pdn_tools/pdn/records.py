@@ -199,8 +199,8 @@ def records(
         outcome.issues.append(
             Issue(
                 "E15",
-                f"no PDN game in this file: its text holds neither tag pairs nor moves "
-                f"(it begins {prose!r})",
+                f"no PDN game in this file: its text reads as prose, not as tag pairs "
+                f"and moves (it begins {prose!r})",
                 1,
                 1,
             )
