@@ -36,6 +36,9 @@ _KINDS = {"brace", "line", "semicolon"}
 _NEWLINE = "\n"
 _REQUIRED = object()
 """Default of :func:`_get` for a key that must be present."""
+_INT_LOW = -(1 << 31)
+_INT_HIGH = (1 << 31) - 1
+"""The integers a key of kind ``int`` may hold (32 bits)."""
 
 
 def _describe(value: object) -> str:
@@ -77,6 +80,10 @@ def _get(data: dict[str, Any], key: str, kind: str, where: str, default: Any = N
         raise JsonInputError(
             f"{where}.{key}: expected {article} {names.get(base, base)}, found {_describe(value)}"
         )
+    if base == "int" and not _INT_LOW <= value <= _INT_HIGH:
+        # Lines, columns, plies and game numbers: what no file read gives, and what the
+        # outputs' 32-bit columns could not hold.
+        raise JsonInputError(f"{where}.{key}: the integer {value} is out of range")
     return value
 
 
@@ -109,6 +116,8 @@ def _nags(data: dict[str, Any], where: str) -> list[int]:
     for i, nag in enumerate(nags):
         if not isinstance(nag, int) or isinstance(nag, bool):
             raise JsonInputError(f"{where}.nags[{i}]: expected an integer, found {_describe(nag)}")
+        if nag < 0:  # $n is written with digits only
+            raise JsonInputError(f"{where}.nags[{i}]: a NAG is never negative, found {nag}")
     return list(nags)
 
 

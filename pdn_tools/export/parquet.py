@@ -56,6 +56,34 @@ __all__ = [
 ]
 
 
+def _fitted(value: Any, kind: pa.DataType) -> Any:
+    """*value* made to fit a column of type *kind*, where the input can give what the
+    column cannot hold: a lone surrogate (a JSON input may escape one, ``"\\ud800"``),
+    which UTF-8 cannot hold, becomes its backslash escape, as the text outputs write
+    it; a number beyond the column's integers (a ``GameType``, a clock, an evaluation
+    or a NAG of more than 32 bits) is left null.  The record column keeps the game as
+    it was written.  Lists, maps and structs are fitted item by item."""
+    if value is None:
+        return None
+    if pa.types.is_string(kind) and isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if pa.types.is_integer(kind) and isinstance(value, int):
+        width = kind.bit_width
+        if pa.types.is_signed_integer(kind):
+            low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        else:
+            low, high = 0, (1 << width) - 1
+        return value if low <= value <= high else None
+    if pa.types.is_map(kind):
+        pairs = value.items() if isinstance(value, dict) else value
+        return [(_fitted(k, kind.key_type), _fitted(v, kind.item_type)) for k, v in pairs]
+    if pa.types.is_list(kind) and isinstance(value, list | tuple):
+        return [_fitted(item, kind.value_type) for item in value]
+    if pa.types.is_struct(kind) and isinstance(value, dict):
+        return {**value, **{f.name: _fitted(value.get(f.name), f.type) for f in kind}}
+    return value
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """How many rows a table holds in memory before they move on."""
@@ -147,7 +175,15 @@ class TableFile:
         """Turn the buffered Python values into one Arrow batch; returns its bytes."""
         if not self.rows:
             return 0
-        batch = pa.RecordBatch.from_pydict(self.columns, schema=self.schema)
+        try:
+            batch = pa.RecordBatch.from_pydict(self.columns, schema=self.schema)
+        except (UnicodeEncodeError, OverflowError, pa.ArrowInvalid):
+            # A value its column cannot hold (see _fitted): the batch again, fitted.
+            columns = {
+                f.name: [_fitted(value, f.type) for value in self.columns[f.name]]
+                for f in self.schema
+            }
+            batch = pa.RecordBatch.from_pydict(columns, schema=self.schema)
         self.columns = {name: [] for name in self.schema.names}
         self.rows = 0
         self.batches.append(batch)

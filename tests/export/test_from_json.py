@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools import read_string
+from pdn_tools.cli import main
 from pdn_tools.export.from_json import JsonInputError, game_from_dict, read_json
 from pdn_tools.export.jsonfmt import game_dict
 from pdn_tools.replay import replay_game
@@ -94,6 +98,12 @@ def test_every_layout_and_every_cut_reads_the_same_games(layout: str, sizes: lis
         ('{"schema_version": 1, "tags": [}', "line 1"),
         ('[{"schema_version": 1, "tags": []}] junk', "text after the closing ']'"),
         ('{"schema_version": 99, "tags": []}', "schema version"),
+        ('{"schema_version": 1, "tags": [], "game": 4294967296}', "game 1.game: the integer"),
+        (
+            '{"schema_version": 1, "tags": [], "moves": [{"kind": "move", "text": "32-28", '
+            '"nags": [-1]}]}',
+            "a NAG is never negative",
+        ),
     ],
 )
 def test_malformed_input_is_refused_with_a_message(text: str, needle: str) -> None:
@@ -136,3 +146,33 @@ def test_an_object_larger_than_the_limit_is_refused_not_buffered_forever() -> No
     assert len(list(read_json(io.StringIO(big)))) == 1
     with pytest.raises(JsonInputError, match="longer than 100000 characters"):
         list(read_json(io.StringIO("[" + big + "]"), max_chars=100_000))
+
+
+def test_a_lone_surrogate_escaped_in_json_is_written_as_its_escape_by_every_output(
+    tmp_path: Path,
+) -> None:
+    # JSON can escape a lone surrogate, which is no character: UTF-8 cannot hold it, so
+    # each output writes the backslash escape instead of failing (Parquet once raised).
+    game = _objects()[0]
+    game["tags"][0]["value"] = "Cup \ud800 final"
+    source = tmp_path / "games.jsonl"
+    source.write_text(json.dumps(game) + "\n", encoding="ascii")
+    written: dict[str, str] = {}
+    for suffix in ("pdn", "jsonl", "parquet"):
+        target = tmp_path / f"out.{suffix}"
+        done = CliRunner().invoke(main, ["convert", str(source), "-o", str(target), "-j", "1"])
+        assert done.exit_code == 0, done.output
+        assert "Traceback" not in done.output
+        if suffix == "parquet":
+            written[suffix] = pq.read_table(target).column("event").to_pylist()[0]
+        elif suffix == "jsonl":
+            written[suffix] = json.loads(target.read_text(encoding="utf-8"))["tags"][0]["value"]
+        else:
+            written[suffix] = read_string(target.read_text(encoding="utf-8"))[0].tag("Event")
+    # JSON keeps JSON's own escape (read back, the same string); PDN and Parquet, whose
+    # text is UTF-8, write the backslash escape.
+    assert written == {
+        "jsonl": "Cup \ud800 final",
+        "pdn": "Cup \\ud800 final",
+        "parquet": "Cup \\ud800 final",
+    }

@@ -7,6 +7,7 @@ replay API and the format's own rules), never read back from the tables themselv
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -19,6 +20,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from conftest import SAMPLES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdn_tools import read_games
 from pdn_tools.cli import main
@@ -399,3 +402,53 @@ def test_player_keys_join_the_spellings_of_one_player(tmp_path: Path) -> None:
         f"SELECT black_key FROM '{out}') WHERE key IS NOT NULL GROUP BY 1 ORDER BY 2 DESC"
     ).fetchall()
     assert count == [("harm viersma", 3), ("sibrands ton", 2), ("sibrands|t", 1)]
+
+
+_INT32 = (1 << 31) - 1
+
+
+@given(
+    gametype=st.integers(min_value=20, max_value=1 << 70),
+    seconds=st.integers(min_value=0, max_value=1 << 40),
+    centi=st.integers(min_value=0, max_value=1 << 70),
+    mate=st.integers(min_value=1, max_value=1 << 70),
+    nag=st.integers(min_value=0, max_value=1 << 70),
+)
+@settings(max_examples=25, deadline=None)
+def test_numbers_beyond_the_columns_are_null_not_a_failure(
+    tmp_path_factory: pytest.TempPathFactory,
+    gametype: int,
+    seconds: int,
+    centi: int,
+    mate: int,
+    nag: int,
+) -> None:
+    # Any number a PDN file writes (a GameType, a clock, an evaluation, a NAG) can be
+    # larger than a 32-bit column: the conversion writes the rest, that value null,
+    # and the record column (--with-record) keeps the game as written.
+    folder = tmp_path_factory.mktemp("big")
+    clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    text = (
+        f'[GameType "{gametype}"]\n'
+        f"1. 32-28 {{[%clk {clock}] [%eval {centi // 100}.{centi % 100:02d}]}}"
+        f" 19-23 {{[%eval #{mate}]}} ${nag} $3 *\n"
+    )
+    source = folder / "big.pdn"
+    source.write_text(text, encoding="utf-8")
+    games, moves = folder / "g.parquet", folder / "m.parquet"
+    status, output = convert(
+        str(source), "-o", str(games), "--moves-table", str(moves), "--with-record"
+    )
+    assert status in (0, 1) and "Traceback" not in output, output
+    game = pq.read_table(games).to_pylist()[0]
+    rows = pq.read_table(moves).to_pylist()
+    assert json.loads(game["record"])["moves"][1]["nags"] == [nag, 3]
+    if gametype == 20:
+        assert game["gametype"] == 20
+    elif gametype > _INT32:
+        assert game["gametype"] is None
+    milliseconds = seconds * 1000
+    assert rows[0]["clock_ms"] == (milliseconds if milliseconds <= _INT32 else None)
+    assert rows[0]["eval_cp"] == (centi if centi <= _INT32 else None)
+    assert rows[1]["eval_mate"] == (mate if mate <= _INT32 else None)
+    assert rows[1]["nags"] == [nag if nag <= _INT32 else None, 3]

@@ -1,5 +1,5 @@
 """What the fuzzers feed with arbitrary bytes: the reader, the FEN parser, the
-configuration loader and the archive layer.
+configuration loader, the archive layer and the reader of JSON games.
 
 Each target takes one input and returns normally for every input the product handles
 as promised: a finding, a clean error of the documented kind, an exit status 0, 1 or
@@ -113,11 +113,26 @@ def archive(data: bytes) -> None:
                 continue  # a member that cannot be extracted: reported as E14 by the runs
 
 
+def json_input(data: bytes) -> None:
+    """Take *data* as a JSON Lines file and as a JSON file of games and convert each to
+    PDN and to Parquet: the games written, or the file refused in one line (exit
+    status 2), never an exception."""
+    with tempfile.TemporaryDirectory(prefix="pdn-fuzz-") as folder:
+        base = Path(folder)
+        for name in ("games.jsonl", "games.json"):
+            source = base / name
+            source.write_bytes(data)
+            for output in ("out.pdn", "out.parquet"):
+                target = base / f"{name}-{output}"
+                _run_command(["convert", "--jobs", "1", str(source), "-o", str(target)])
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "reader": reader,
     "fen": fen,
     "config": config,
     "archive": archive,
+    "json": json_input,
 }
 """The fuzz targets by name (also the names of their folders under ``corpus/``)."""
 
