@@ -58,6 +58,15 @@ def test_a_file_without_pdn_is_one_finding() -> None:
     assert "no PDN game in this file" in report.issues[0].message
 
 
+def test_a_tag_without_a_name_is_a_tag_pair_as_the_writers_write_it() -> None:
+    # The reader takes '[ "value"]' as a tag with an empty name (W07) and the canonical
+    # writer writes it back so: that text must read back as the game it was.
+    games, _ = read('[ "Campionato"]\n\n*\n')
+    assert len(games) == 1
+    assert [(t.name, t.value) for t in games[0].tags] == [("", "Campionato")]
+    assert "W07" in [i.code for i in games[0].issues]
+
+
 def test_prose_that_quotes_a_few_moves_is_still_prose() -> None:
     # An account of a game: a couple of moves among many words is not a game, and the
     # finding does not claim the text holds no move.

@@ -6,7 +6,9 @@ alike, so both number the games and place the findings identically:
 
 * a chunk with a tag pair (``[Name "value"]``, or a line that begins one and breaks
   off; a name of up to 81 characters, so that the loose names the reader accepts
-  with W07 and the writers write back still count) is a game, and so is a chunk
+  with W07 and the writers write back still count, or none at all where the pair is
+  a line of its own, ``[ "value"]``, as the writers write a tag whose name is empty)
+  is a game, and so is a chunk
   without tags whose text is moves (a move such as ``32-28`` or ``c3-d4``, or a
   ``/FEN "…"/`` set-up, and no more words than those) or nothing but move numbers and
   a result (``1. 0-2``);
@@ -33,6 +35,7 @@ from pdn_tools.pdn.split import Chunk
 
 _QUOTED_TAG = re.compile(r"\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,80}?\"[^\"\n]*\"[ \t]*\]")
 _TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,80}?\"", re.MULTILINE)
+_NAMELESS_TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*\"[^\"\n]*\"[ \t]*\][ \t]*$", re.MULTILINE)
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
 _NUMERIC_MOVE = re.compile(r"(?<![\w/])0?([1-9]\d?)[ \t]?[-x:][ \t]?0?([1-9]\d?)(?![\d/-])")
 _ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][1-8](?!\w)")
@@ -54,6 +57,8 @@ def is_game(chunk: Chunk) -> bool:
         return False
     text = chunk.text
     if (chunk.has_tags and _QUOTED_TAG.search(text)) or _TAG_START.search(text):
+        return True
+    if chunk.has_tags and _NAMELESS_TAG_LINE.search(text):
         return True
     body = _COMMENTS.sub(" ", text)
     body, setups = _SETUP.subn(" ", body)  # a set-up command is PDN, whatever it holds
