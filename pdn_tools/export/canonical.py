@@ -3,7 +3,9 @@
 What is rewritten, and how (``docs/export.md``):
 
 - tags: the seven-tag roster first, then GameType, SetUp and FEN, then the others
-  in input order; values escaped (``\\"``, ``\\\\``);
+  in input order; values escaped (``\\"``, ``\\\\``); a game without a GameType
+  whose variant is not international (given, or inferred: W27) gets the GameType of
+  its variant, so that its moves, written in numbers, read back under the same rules;
 - moves: the replay's resolved moves in the standard's notation (``from-to``,
   ``fromxto`` for a capture no other legal move shares, else the canonical path);
   moves that could not be resolved (replay stopped, variant without rule profile)
@@ -307,6 +309,19 @@ def _result_tags(game: Game, value: str) -> list[Tag]:
     return [*tags, Tag("Result", value)]
 
 
+def _with_gametype(tags: list[Tag], variant: str) -> list[Tag]:
+    """*tags* with a GameType for *variant* added when they have none and the variant
+    is not the one a reader assumes without it (international): the variant was given
+    or inferred (W27, from algebraic squares say), and the canonical moves, in numbers,
+    would no longer say it."""
+    entry = BY_NAME.get(variant)
+    if entry is None or entry.name == "international":
+        return tags
+    if any(standard_name(tag.name) == "GameType" for tag in tags):
+        return tags
+    return [*tags, Tag("GameType", str(entry.number))]
+
+
 def write_canonical(
     game: Game, resolution: Resolution | None = None, options: CanonicalOptions | None = None
 ) -> str:
@@ -355,6 +370,11 @@ def write_canonical(
     else:
         written = game.terminator.text if game.terminator is not None else game.result
         end = styled_result(written or "*", style) or "*"
+    if target is None:
+        tags = _with_gametype(tagged.tags, written_variant(game, res))
+        if tags is not tagged.tags:
+            tagged = Game()
+            tagged.tags = tags
     out.token(end)
     out.flush()
     parts = [*head, *tag_lines(tagged, "canonical")]

@@ -56,8 +56,10 @@ def _describe(value: object) -> str:
 
 
 def _get(data: dict[str, Any], key: str, kind: str, where: str, default: Any = None) -> Any:
-    """``data[key]`` checked to be of *kind* (``str``, ``int``, ``bool``, ``object``,
-    ``array``, a ``?`` suffix allowing null); *default* when the key is missing."""
+    """``data[key]`` checked to be of *kind* (``str``, ``int`` — a line, a column, a
+    count: 32 bits —, ``written`` — an integer as the PDN text wrote it, of any size —,
+    ``bool``, ``object``, ``array``, a ``?`` suffix allowing null); *default* when the
+    key is missing."""
     if key not in data:
         if default is _REQUIRED:
             raise JsonInputError(f"{where}: {key!r} is missing")
@@ -70,13 +72,14 @@ def _get(data: dict[str, Any], key: str, kind: str, where: str, default: Any = N
     ok = {
         "str": isinstance(value, str),
         "int": isinstance(value, int) and not isinstance(value, bool),
+        "written": isinstance(value, int) and not isinstance(value, bool),
         "bool": isinstance(value, bool),
         "object": isinstance(value, dict),
         "array": isinstance(value, list),
     }[base]
     if not ok:
-        article = "an" if base in ("int", "object", "array") else "a"
-        names = {"str": "string", "int": "integer"}
+        article = "an" if base in ("int", "written", "object", "array") else "a"
+        names = {"str": "string", "int": "integer", "written": "integer"}
         raise JsonInputError(
             f"{where}.{key}: expected {article} {names.get(base, base)}, found {_describe(value)}"
         )
@@ -140,7 +143,7 @@ def _node(value: object, where: str) -> Node:
     node.raw = _get(data, "raw", "str", where, text)
     node.line = _get(data, "line", "int", where, 0)
     node.column = _get(data, "column", "int", where, 0)
-    node.number = _get(data, "number", "int?", where)
+    node.number = _get(data, "number", "written?", where)  # any number, as written
     node.number_dots = _get(data, "number_dots", "str?", where)
     if "nags" in data:
         node.nags = _nags(data, where)

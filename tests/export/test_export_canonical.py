@@ -144,3 +144,20 @@ def test_duplicate_tags_stay_in_one_header() -> None:
     head = text.split("\n\n", 1)[0].splitlines()
     first_result = next(i for i, line in enumerate(head) if line.startswith("[Result"))
     assert all(not line.startswith(("[Event", "[Annotator")) for line in head[first_result + 1 :])
+
+
+def test_an_inferred_variant_is_written_as_a_gametype() -> None:
+    # No GameType, algebraic squares: the reader infers Russian (W27, info).  The
+    # canonical moves are numbers, which alone would read back as international
+    # draughts (and be illegal there): the variant goes into a GameType tag.
+    text = "1. c3-b4 b6-a5 2. b4-c5 d6:b4 3. a3:c5 f6-g5 *\n"
+    game, replay, _ = converted(text)
+    assert game.variant == "russian" and replay.completed
+    out = canonical(text)
+    assert out.startswith('[GameType "25"]\n\n1. 22-17 9-13 ')
+    back, again, _ = converted(out)
+    assert back.variant == "russian" and again.completed
+    assert [m.move for m in again.moves] == [m.move for m in replay.moves]
+    # International, the reader's assumption, needs no tag; a GameType written stays.
+    assert canonical("1. 32-28 19-23 *").startswith("1. 32-28")
+    assert canonical('[GameType "25"]\n' + text).count("GameType") == 1

@@ -176,3 +176,12 @@ def test_a_lone_surrogate_escaped_in_json_is_written_as_its_escape_by_every_outp
         "pdn": "Cup \\ud800 final",
         "parquet": "Cup \\ud800 final",
     }
+
+
+def test_a_move_number_of_any_size_comes_back_as_written() -> None:
+    # A move number is kept as the PDN text wrote it: JSON gives it back, however
+    # large, where lines and columns are refused beyond 32 bits.
+    game = read_string('[GameType "20"]\n99999999999. 32-28 19-23 *\n')[0]
+    text = json.dumps(game_dict(game, replay_game(game)))
+    (back,) = list(read_json(io.StringIO(text)))
+    assert next(iter(back.mainline())).number == 99999999999
