@@ -262,3 +262,16 @@ def test_headers_and_moves_on_one_line_split_per_game() -> None:
     assert [g.tag("White") for g in games] == [f"W{n}" for n in range(5)]
     assert all(len(list(g.mainline())) == 78 for g in games)
     assert [(g.span.start_line, g.span.end_line) for g in games] == [(n, n) for n in range(1, 6)]
+
+
+def test_a_loose_tag_name_is_not_a_repeat_of_its_first_word() -> None:
+    # After Result, a repeated tag begins the next header-only record; a loose name
+    # ('Black Elo', 'GameType 5', W07) is its own name, as the reader takes it, not a
+    # second Black or GameType.  Canonical PDN puts such a tag after the roster.
+    one = '[Event "a"]\n[Black "b"]\n[Result "*"]\n[GameType "20"]\n[Black Elo "2000"]\n'
+    one += '[GameType 5 "40"]\n\n1. 32-28 *\n'
+    games = read_string(one)
+    assert len(games) == 1
+    assert [t.name for t in games[0].tags][-2:] == ["Black Elo", "GameType 5"]
+    two = '[Event "a"]\n[Result "*"]\n[Event "b"]\n\n1. 32-28 *\n'
+    assert [g.tag("Event") for g in read_string(two)] == ["a", "b"]

@@ -4,8 +4,9 @@ What is rewritten, and how (``docs/export.md``):
 
 - tags: the seven-tag roster first, then GameType, SetUp and FEN, then the others
   in input order; values escaped (``\\"``, ``\\\\``); a game without a GameType
-  whose variant is not international (given, or inferred: W27) gets the GameType of
-  its variant, so that its moves, written in numbers, read back under the same rules;
+  replayed under a variant other than international (given, or inferred: W27) gets
+  the GameType of its variant, so that its moves, written in numbers, read back
+  under the same rules;
 - moves: the replay's resolved moves in the standard's notation (``from-to``,
   ``fromxto`` for a capture no other legal move shares, else the canonical path);
   moves that could not be resolved (replay stopped, variant without rule profile)
@@ -311,9 +312,10 @@ def _result_tags(game: Game, value: str) -> list[Tag]:
 
 def _with_gametype(tags: list[Tag], variant: str) -> list[Tag]:
     """*tags* with a GameType for *variant* added when they have none and the variant
-    is not the one a reader assumes without it (international): the variant was given
-    or inferred (W27, from algebraic squares say), and the canonical moves, in numbers,
-    would no longer say it."""
+    is not the one a reader assumes without it (international): the game was replayed
+    under a variant given or inferred (W27, from algebraic squares say), and its
+    moves, resolved and written in numbers, would no longer say it.  (A guess the
+    replay refuted leaves the moves as read, from which a reader guesses again.)"""
     entry = BY_NAME.get(variant)
     if entry is None or entry.name == "international":
         return tags
@@ -370,7 +372,7 @@ def write_canonical(
     else:
         written = game.terminator.text if game.terminator is not None else game.result
         end = styled_result(written or "*", style) or "*"
-    if target is None:
+    if target is None and res.variant is not None:  # its moves were resolved
         tags = _with_gametype(tagged.tags, written_variant(game, res))
         if tags is not tagged.tags:
             tagged = Game()

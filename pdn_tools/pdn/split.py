@@ -132,7 +132,9 @@ _TAG = terminal("TAG")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
-_TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]]+)")
+#: A tag's name as the reader takes it: everything up to its value, loose names with
+#: spaces included ('[Black Elo "…"]' is not a second Black tag).
+_TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
 _CAN_START = re.compile(r"[0-9{(/$;\[%]|[a-hA-H][1-8]|-|\.\.\.")
 _BLANK = re.compile(r"(?:\s|\\[rn])*")
 

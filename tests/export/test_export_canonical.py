@@ -161,3 +161,8 @@ def test_an_inferred_variant_is_written_as_a_gametype() -> None:
     # International, the reader's assumption, needs no tag; a GameType written stays.
     assert canonical("1. 32-28 19-23 *").startswith("1. 32-28")
     assert canonical('[GameType "25"]\n' + text).count("GameType") == 1
+    # A guess the replay refutes is not asserted: the moves stay as read.
+    fragment = "1. g3-f4 g5xe3xg1 2. a3-b4 c5xa3 *\n"
+    game, replay, _ = converted(fragment)
+    assert not replay.replayed
+    assert canonical(fragment) == fragment
