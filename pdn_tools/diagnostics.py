@@ -24,7 +24,10 @@ class Severity(StrEnum):
     @property
     def rank(self) -> int:
         """Order for comparisons: info < warning < error."""
-        return {"info": 0, "warning": 1, "error": 2}[self.value]
+        return _RANKS[self]  # a member is its own string: no per-call dict, no .value
+
+
+_RANKS: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
 
 @dataclass(frozen=True, slots=True)
