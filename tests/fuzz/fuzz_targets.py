@@ -63,6 +63,10 @@ def _run_command(args: list[str]) -> None:
             raise AssertionError(f"exit status {exc.code!r}: {sink.getvalue()[-500:]}") from None
         if "Traceback" in sink.getvalue():
             raise AssertionError(sink.getvalue()[-2000:]) from None
+        if exc.code == 2 and "--help')" in sink.getvalue():
+            # A usage error: the target's own arguments were refused, so the input
+            # was never tried (what it can cause is a finding or a clean refusal).
+            raise AssertionError(f"usage error: {sink.getvalue()[-500:]}") from None
         return
     raise AssertionError("the command returned without an exit status")
 
