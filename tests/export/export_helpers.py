@@ -7,6 +7,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pdn_tools import Comment, Game, MoveText, Node, Tag, Terminator, read_string
+from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
+from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.rules import INTERNATIONAL, Position, legal_moves, move_text, path_text
@@ -105,9 +107,21 @@ def issue_facts(game: Game) -> list[tuple[str, str, str, int | None]]:
     return [(i.code, i.level.value, i.message, i.ply) for i in game.issues]
 
 
-def semantic_tree(game: Game, resolution: Resolution) -> Any:
+def named_variant(game: Game, resolution: Resolution) -> list[tuple[str, str]]:
+    """The GameType tag canonical PDN adds to *game* (docs/export.md): that of the
+    variant a game without one was replayed under, unless international."""
+    if resolution.variant is None or any(standard_name(t.name) == "GameType" for t in game.tags):
+        return []
+    name = PROFILE_BASES.get(resolution.variant.name, resolution.variant.name)
+    entry = BY_NAME.get(name)
+    return [] if entry is None or entry.number == 20 else [("GameType", str(entry.number))]
+
+
+def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> Any:
     """The tree with each move as its engine identity when resolved (spelling and
-    move numbers aside): what canonical writing must keep."""
+    move numbers aside): what canonical writing must keep.  *written*: as canonical
+    PDN writes it, with the GameType it adds (:func:`named_variant`)."""
+    added = named_variant(game, resolution) if written else []
 
     def node_sig(node: Node) -> Any:
         resolved = resolution.get(node)
@@ -136,7 +150,7 @@ def semantic_tree(game: Game, resolution: Resolution) -> Any:
         return tuple(out)
 
     return (
-        sorted((t.name, t.value) for t in game.tags),
+        sorted([*((t.name, t.value) for t in game.tags), *added]),
         tuple((c.kind, c.text) for c in game.comments),
         tuple(line_sig(v) for v in game.variations),
     )
