@@ -1,5 +1,6 @@
-"""What the fuzzers feed with arbitrary bytes: the reader, the FEN parser, the
-configuration loader, the archive layer and the reader of JSON games.
+"""What the fuzzers feed with arbitrary bytes: the reader (and the writers after it),
+the FEN parser, the configuration loader, the archive layer and the reader of JSON
+games.
 
 Each target takes one input and returns normally for every input the product handles
 as promised: a finding, a clean error of the documented kind, an exit status 0, 1 or
@@ -16,6 +17,7 @@ import bz2
 import contextlib
 import gzip
 import io
+import json
 import lzma
 import os
 import tempfile
@@ -23,10 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pdn_tools.cli import main as command_line
+from pdn_tools.export.canonical import write_canonical
+from pdn_tools.export.jsonfmt import game_dict
+from pdn_tools.export.parquet import ParquetWriter
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games
-from pdn_tools.replay import check_game
+from pdn_tools.replay import check_game, replay_game
 from pdn_tools.replay.options import ReplayOptions
+from pdn_tools.replay.resolve import resolve
 from pdn_tools.rules import FenError, parse_fen, variant_by_name
 from pdn_tools.run.discover import Discovery, InputError
 
@@ -37,11 +43,20 @@ _VARIANTS = [variant_by_name(name) for name in ("international", "english", "rus
 
 
 def reader(data: bytes) -> None:
-    """Read and replay every game of *data* as a file: findings only, never an
-    exception."""
+    """Read and replay every game of *data* as a file, and write each as the outputs
+    do (canonical PDN, the JSON object, the Parquet games and moves tables with the
+    record): findings only, never an exception."""
     report = FileReport("fuzz.pdn")
+    tables = ParquetWriter(io.BytesIO(), io.BytesIO(), with_record=True)
     for game in read_games(io.BytesIO(data), _READ, name="fuzz.pdn", report=report):
         check_game(game, ReplayOptions())
+        replay = replay_game(game)
+        resolution = resolve(game, replay)
+        write_canonical(game, resolution)
+        record = game_dict(game, replay, resolution)
+        json.dumps(record)
+        tables.write(game, replay, resolution, record)
+    tables.close()
 
 
 def fen(data: bytes) -> None:
