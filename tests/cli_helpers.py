@@ -28,10 +28,13 @@ def run(
     )
 
 
-def run_bytes(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    """``pdn ARGS`` with the raw bytes of its output (for byte-for-byte comparisons)."""
+def run_bytes(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``pdn ARGS`` with the raw bytes of its output (for byte-for-byte comparisons),
+    in the environment *env* when given."""
     return subprocess.run(
-        [*PDN, *args], capture_output=True, cwd=cwd or REPO, timeout=600, check=False
+        [*PDN, *args], capture_output=True, cwd=cwd or REPO, env=env, timeout=600, check=False
     )
 
 

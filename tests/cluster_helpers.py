@@ -54,6 +54,9 @@ def dask_processes(workers: int, logs: Path) -> Iterator[tuple[str, list[int]]]:
     (another test worker, another cluster) could take first."""
     procs: list[subprocess.Popen[bytes]] = []
     scheduler_file = logs / "scheduler.json"
+    # their scratch files (which the SIGKILL at the end leaves behind) beside the logs,
+    # not in the temporary folder that every Dask process on the machine shares
+    env = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(logs)}
 
     def start(name: str, *args: str) -> None:
         log = (logs / f"{name}.log").open("wb")
@@ -62,6 +65,7 @@ def dask_processes(workers: int, logs: Path) -> Iterator[tuple[str, list[int]]]:
                 [sys.executable, "-m", *args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                env=env,
                 start_new_session=True,  # its own process group: killed whole at the end
             )
         )

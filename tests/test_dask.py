@@ -115,13 +115,19 @@ def test_cli_on_a_scheduler_equals_jobs_one(scheduler: str, big_file: Path) -> N
             assert b"Traceback" not in dask.stderr
 
 
-def test_cli_on_a_local_cluster_equals_jobs_one(big_file: Path) -> None:
+def test_cli_on_a_local_cluster_equals_jobs_one(big_file: Path, tmp_path: Path) -> None:
     paths = (str(SAMPLES), str(big_file))
     one = run_bytes("validate", *paths, "--format", "sarif", "--jobs", "1")
-    local = run_bytes("validate", *paths, "--format", "sarif", "--dask", "local:2")
+    # The cluster's scratch files (Dask's lock files and working directories, in
+    # dask-scratch-space under the temporary folder by default) go with it.
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    local = run_bytes("validate", *paths, "--format", "sarif", "--dask", "local:2", env=env)
     assert local.returncode == one.returncode == 1, local.stderr
     assert local.stdout == one.stdout
     assert local.stderr == one.stderr == b"", local.stderr.decode()
+    assert list(temp.iterdir()) == []
 
 
 def test_many_units_on_a_scheduler(scheduler: str, big_file: Path) -> None:

@@ -30,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import shutil
 import signal
+import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -113,21 +115,22 @@ def connect(address: str) -> Iterator[Client]:
     on this machine, one per core), ``local:N`` (N workers) or a scheduler address
     (``tcp://host:8786``).  A local cluster is stopped on leaving."""
     require()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     local = _LOCAL.match(address)
     if local is not None:
         workers = int(local.group(1)) if local.group(1) else default_jobs()
         if workers < 1:
             raise ClusterError(f"{address}: at least one worker is needed")
-        with _workers_leave_interrupts():
-            cluster = _local_cluster(LocalCluster, workers)
-        try:
-            with Client(cluster) as client:
-                _quiet_gather_exits(client)
-                yield client
-        finally:
-            cluster.close()
+        with _scratch() as scratch:
+            with _workers_leave_interrupts():
+                cluster = _local_cluster(workers, scratch)
+            try:
+                with Client(cluster) as client:
+                    _quiet_gather_exits(client)
+                    yield client
+            finally:
+                cluster.close()
         return
     if "://" not in address and ":" not in address:
         raise ClusterError(
@@ -193,10 +196,35 @@ def _quiet_client() -> Iterator[None]:
             logger.setLevel(level)
 
 
-def _local_cluster(factory: Any, workers: int) -> Any:
+@contextmanager
+def _scratch() -> Iterator[str]:
+    """A private directory for a local cluster's scratch files, removed on leaving.
+
+    Dask's scheduler and workers keep lock files and working directories under
+    ``dask-scratch-space`` in the system's temporary folder, shared by every cluster
+    of every user, and a worker that is killed (or a run that is interrupted) leaves
+    its own there.  The cluster this command starts writes them under a directory of
+    its own instead, which goes with the cluster whatever the way out.
+    """
+    import dask
+
+    scratch = tempfile.mkdtemp(prefix="pdn-dask-")
+    try:
+        # the scheduler and the nannies take the place from the configuration; the
+        # workers from ``local_directory``
+        with dask.config.set({"temporary-directory": scratch}):
+            yield scratch
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _local_cluster(workers: int, scratch: str) -> Any:
     """A cluster of *workers* worker processes on this machine, listening on the
-    loopback interface only, without a dashboard."""
-    return factory(
+    loopback interface only, without a dashboard, its scratch files in *scratch*."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        local_directory=scratch,
         n_workers=workers,
         threads_per_worker=1,
         processes=True,

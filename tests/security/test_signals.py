@@ -143,7 +143,10 @@ def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path) -> None:
 @pytest.mark.parametrize("delay", [0.8, 5.0])
 def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay: float) -> None:
     pytest.importorskip("distributed", reason="--dask needs the dask extra")
-    proc = popen("validate", str(big), "--dask", "local:2", "--isolated", cwd=tmp_path)
+    temp = tmp_path / "temp"  # the cluster's scratch files go with it, even interrupted
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    proc = popen("validate", str(big), "--dask", "local:2", "--isolated", cwd=tmp_path, env=env)
     try:
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
@@ -152,6 +155,7 @@ def test_ctrl_c_to_a_local_cluster_is_one_line(tmp_path: Path, big: Path, delay:
         stop_group(proc)
     text = err.decode(errors="replace")
     assert "Traceback" not in text
+    assert list(temp.iterdir()) == [], text
     lines = [line for line in text.splitlines() if line.strip()]
     if proc.returncode == 130:  # (the summary comes first when the run had finished)
         assert lines[-1] == "pdn validate: interrupted", text
