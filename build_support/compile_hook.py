@@ -42,7 +42,8 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: Modules compiled by mypyc (paths relative to the project root): the rules engine,
 #: the replay with the game's identity and summary, the reader with its game-tree
 #: model, tags, results, GameType and dialects, what validate makes of each game (its
-#: report record and event facts) and the event checks over a run's games.
+#: report record and event facts, its findings and its report), the event index that
+#: gathers a run's games and the event checks over them.
 #: ``pdn_tools/pdn/ownership.py`` must stay Python: its class subclasses the compiled
 #: ``Game`` to be weakly referenced.
 COMPILED: tuple[str, ...] = (
@@ -91,6 +92,10 @@ COMPILED: tuple[str, ...] = (
     "pdn_tools/collection/events/roster.py",
     "pdn_tools/collection/events/rounds.py",
     "pdn_tools/collection/events/standings.py",
+    "pdn_tools/collection/events/index.py",
+    "pdn_tools/run/events.py",
+    "pdn_tools/report/base.py",
+    "pdn_tools/diagnostics.py",
 )
 
 #: The shared library that holds the compiled code: ``pdn_tools__mypyc`` beside the

@@ -39,6 +39,11 @@ class Code:
     title: str
     description: str
 
+    def __reduce__(self) -> tuple[type[Code], tuple[str, Severity, str, str]]:
+        # By value, through __init__: a compiled frozen class cannot be restored field
+        # by field, and findings cross processes (--jobs workers, Dask).
+        return (Code, (self.code, self.severity, self.title, self.description))
+
 
 def _c(code: str, severity: str, title: str, description: str) -> Code:
     return Code(code, Severity(severity), title, description)
@@ -599,6 +604,11 @@ class GameRef:
     file: str
     game: int
     line: int
+
+    def __reduce__(self) -> tuple[type[GameRef], tuple[int, str, int, int]]:
+        # By value, through __init__ (see Code.__reduce__): events found on a cluster
+        # come back with the games they name.
+        return (GameRef, (self.file_no, self.file, self.game, self.line))
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: file, game and line."""

@@ -74,6 +74,11 @@ class SelfPaired:
     white: str
     black: str
 
+    def __reduce__(self) -> tuple[type[SelfPaired], tuple[GameRef, str, str]]:
+        # By value, through __init__: a compiled frozen class cannot be restored field
+        # by field, and an index made on a worker comes back to the command.
+        return (SelfPaired, (self.ref, self.white, self.black))
+
 
 class EventIndex:
     """The facts of a run's games (see the module documentation)."""
