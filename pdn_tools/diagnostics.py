@@ -275,6 +275,16 @@ CATALOGUE: dict[str, Code] = {
             "files into the report.  --follow-links reads it.",
         ),
         _c(
+            "W40",
+            "warning",
+            "Game not replayed",
+            "A game with moves whose rules could not be told: no GameType tag and a "
+            "variant that neither its set-up nor its moves tell, or a variant the reader "
+            "guessed (from squares that fit another board or variant as well) under which "
+            "the record does not replay.  Nothing in it is checked; --variant NAME or a "
+            "GameType tag gives its rules.",
+        ),
+        _c(
             "W60",
             "info",
             "GameType read in a producer's dialect",

@@ -1006,6 +1006,14 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     # (rules.md §2), so the profile replaces that variant.
     name = replayed_name(game.variant, opts.variant)
     if name is None:
+        if _has_moves(game):
+            game.issues.append(
+                _not_replayed(
+                    game,
+                    "its variant is unknown (no GameType tag, and neither its set-up nor "
+                    "its moves tell it)",
+                )
+            )
         return ReplayResult(skipped="variant unknown (no GameType tag); not replayed")
     try:
         variant = variant_by_name(name)
@@ -1025,6 +1033,14 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     start, problem = _start_position(game, variant, issues)
     if start is None:
         if guessed:
+            if _has_moves(game):
+                game.issues.append(
+                    _not_replayed(
+                        game,
+                        f"its variant was guessed as {variant.name} (no GameType tag), "
+                        f"and its FEN does not fit it ({problem})",
+                    )
+                )
             return ReplayResult(skipped=f"{_GUESSED}; {problem}")
         game.issues.extend(issues)
         return ReplayResult(skipped=problem)
@@ -1041,7 +1057,17 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
             # The tags are silent and the moves fit one variant only: it decides (W64).
             return _decided(game, variant, fits[0], replayer, opts)
     if guessed and failed:
-        # The guess is the likelier culprit than the record: report nothing.
+        # The guess is the likelier culprit than the record: its errors would be false
+        # errors, so they are dropped, and W40 says the game was not checked.
+        fitting = " or ".join(f"{v.name} (GameType {v.gametype})" for v in fits)
+        also = f"; it replays without error as {fitting}" if fitting else ""
+        game.issues.append(
+            _not_replayed(
+                game,
+                f"its variant was guessed as {variant.name} (no GameType tag), and its "
+                f"moves do not replay under it{also}",
+            )
+        )
         return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
     found = sorted(replayer.issues, key=lambda i: (i.line, i.column))
     if replayer.result.stop is not None and fits:
@@ -1050,6 +1076,22 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     game.issues.extend(found)
     game.draws = replayer.result.draws
     return replayer.result
+
+
+def _has_moves(game: Game) -> bool:
+    """Whether the record holds a move (main line or variation): what a replay would
+    have checked."""
+    return any(node.move is not None for node in _all_nodes(game))
+
+
+def _not_replayed(game: Game, why: str) -> Issue:
+    """W40 at the game's start: the game holds moves that nothing checked, and why."""
+    return Issue(
+        "W40",
+        f"not replayed: {why}; --variant NAME or a GameType tag gives its rules",
+        game.span.start_line,
+        game.span.start_column,
+    )
 
 
 def _inferred(game: Game) -> bool:

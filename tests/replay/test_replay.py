@@ -3,9 +3,11 @@ variations, set-ups and the result checks, on small hand-made records."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from pdn_tools import read_string
+from pdn_tools import read_games, read_string
 from pdn_tools.diagnostics import CATALOGUE, Issue
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayedMove, ReplayOptions, ReplayResult, replay_game
@@ -321,8 +323,44 @@ def test_uncertain_variant_inference() -> None:
     # No GameType, a FEN and squares that fit 8x8: the reader's 10x10 guess is weak.
     _, result, issues = run('[FEN "W:W32:B3"]\n1. 32-27 3-8 *')
     assert result.replayed and result.completed and issues == []
+    # Its errors would be false errors: dropped, and W40 says the game was not checked.
     _, result, issues = run('[FEN "W:W32:B3"]\n1. 32-27 3-7 *')
-    assert not result.replayed and result.skipped and issues == []
+    assert not result.replayed and result.skipped and codes(issues) == ["W40"]
+    assert "guessed as international" in issues[0].message
+    assert (issues[0].line, issues[0].column, issues[0].ply) == (1, 1, None)
+
+
+def test_a_game_nothing_checks_is_never_clean() -> None:
+    # No GameType, and neither the set-up nor the moves tell the variant.
+    fen = (
+        '[FEN "W:W27,29,32,33,34,35,40,39,38,37,41,42,43,44:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"]'
+    )
+    game, result, issues = run(f"{fen}\n\n1. 29-23 18x29 *")
+    assert game.variant == "unknown" and not result.replayed
+    assert codes(issues) == ["W40"] and issues[0].level.value == "warning"
+    assert "variant is unknown" in issues[0].message and "--variant" in issues[0].message
+    # given the variant, it replays; a record without a move has nothing to check
+    _, result, issues = run(f"{fen}\n\n1. 29-23 18x29 *", variant="international")
+    assert result.replayed and result.completed and issues == []
+
+
+def test_w40_after_a_refuted_guess_names_the_variants_that_fit(corpus: Path) -> None:
+    # Algebraic squares make the reader guess Russian, which Brazilian and Czech
+    # writers use too; a capture none of them has leaves no variant to name.
+    _, result, issues = run("1. c3-b4 f6-g5 2. b4-a5 g5-h4 *")
+    assert result.replayed and issues == []
+    _, result, issues = run("1. c3-b4 f6-g5 2. b4-a5 g5-h4 3. g3xe5 *")
+    assert not result.replayed and codes(issues) == ["W40"]
+    assert "guessed as russian" in issues[0].message
+    assert "replays without error as" not in issues[0].message
+    # A Czech team championship's game, written without GameType: not Russian, and
+    # both Brazilian and Czech replay it, so neither decides (W64); W40 names both.
+    game = list(read_games(corpus / "wiegerw__pdn" / "fail" / "mrdrcd07.pdn"))[5]
+    before = len(game.issues)
+    result = replay_game(game)
+    (w40,) = game.issues[before:]
+    assert not result.replayed and w40.code == "W40" and w40.line == game.span.start_line
+    assert "as brazilian (GameType 26) or czech (GameType 29)" in w40.message
 
 
 def test_ip01_capture_inside_the_16_move_window() -> None:
