@@ -244,3 +244,24 @@ def _pdn() -> list[str | bytes]:
     from cli_helpers import PDN
 
     return list(PDN)
+
+
+# Patterns that make a backtracking regular-expression engine take exponential time
+# on a name they do not match (found by the fuzzing of pdn.toml, tests/fuzz/).
+HOSTILE = ["*" * 100 + ".tmp", "*a" * 40 + "b", "[a-z]*" * 30 + "!"]
+
+
+def test_hostile_patterns_do_not_hang_the_walk(tmp_path: Path) -> None:
+    """A folder handed to the command is input, and so are its pdn.toml and its
+    .gitignore files: their patterns are matched in time linear in the name."""
+    name = "a" * 200 + ".pdn"
+    write(tmp_path / name, GOOD.format("top"))
+    write(tmp_path / "sub" / name, GOOD.format("sub"))
+    quoted = ", ".join(f'"{p}"' for p in HOSTILE)
+    write(tmp_path / "pdn.toml", f"exclude = [{quoted}]\n")
+    write(tmp_path / "sub" / ".gitignore", "\n".join(HOSTILE) + "\n")
+    done = run("validate", str(tmp_path), "--format", "jsonl", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(files_read(done)) == 2
+    done = run("validate", str(tmp_path), "--isolated", "--exclude", HOSTILE[1], timeout=60)
+    assert done.returncode == 0 and "2 game(s)" in done.stderr, done.stderr

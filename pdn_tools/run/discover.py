@@ -81,12 +81,25 @@ class PatternError(ValueError):
     at the end); the message names it."""
 
 
-def _pattern_problem(pattern: str) -> str | None:
-    """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
+def _compiled(lines: Iterable[str]) -> GitIgnoreSpec:
+    """*lines* compiled as ``.gitignore`` patterns, matched by RE2.
+
+    pathspec turns each pattern into a regular expression; Python's own engine
+    backtracks, and a pattern of many wildcards (``****…*.tmp``, ``*a*a*a…b``) takes
+    exponential time on a name it does not match — a ``pdn.toml`` or a ``.gitignore``
+    inside a folder handed to the command (untrusted input) would hang the walk.  RE2
+    (``google-re2``, a dependency) matches in time linear in the name, whatever the
+    pattern.
+    """
     from pathspec import GitIgnoreSpec
 
+    return GitIgnoreSpec.from_lines(lines, backend="re2")
+
+
+def _pattern_problem(pattern: str) -> str | None:
+    """Why *pattern* is not ``.gitignore`` syntax, or None when it is."""
     try:
-        GitIgnoreSpec.from_lines([pattern])
+        _compiled([pattern])
     except (ValueError, re.error) as exc:
         return str(exc.__cause__ or exc)
     return None
@@ -113,10 +126,8 @@ class Patterns:
     @cached_property
     def spec(self) -> GitIgnoreSpec:
         """The compiled patterns."""
-        from pathspec import GitIgnoreSpec
-
         try:
-            return GitIgnoreSpec.from_lines(self.patterns)
+            return _compiled(self.patterns)
         except (ValueError, re.error):
             for pattern in self.patterns:
                 reason = _pattern_problem(pattern)
@@ -135,12 +146,21 @@ def _within(absolute: str, folder: str) -> bool:
     return absolute == folder or absolute.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _relative(absolute: str, base: str, is_dir: bool) -> str:
     """*absolute* (below *base*) relative to *base* in ``/`` form, a folder with a
-    trailing ``/``, as ``.gitignore`` patterns are matched."""
+    trailing ``/``, as ``.gitignore`` patterns are matched.
+
+    The bytes of a name that are not UTF-8 (kept by Python as lone surrogates) become
+    U+FFFD: the matcher takes UTF-8 text, and no pattern, itself text, names them.
+    """
     rel = absolute[len(base.rstrip(os.sep)) + 1 :]
     if os.sep != "/":
         rel = rel.replace(os.sep, "/")
+    if not rel.isascii():
+        rel = _SURROGATE.sub("\ufffd", rel)
     return rel + "/" if is_dir else rel
 
 
@@ -189,13 +209,11 @@ def _ignore_file(folder: str, path: str) -> _Ignore | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
-    from pathspec import GitIgnoreSpec
-
     try:
-        return folder, GitIgnoreSpec.from_lines(lines)
+        return folder, _compiled(lines)
     except (ValueError, re.error):
         valid = [line for line in lines if _pattern_problem(line) is None]
-        return folder, GitIgnoreSpec.from_lines(valid)
+        return folder, _compiled(valid)
 
 
 def _ignored(ignores: Sequence[_Ignore], absolute: str, is_dir: bool) -> bool:
