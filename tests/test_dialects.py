@@ -151,6 +151,18 @@ def test_unsettled_numbers_are_decided_by_the_board() -> None:
     assert czech.variant == "czech" and "W60" in codes(czech) and errors(czech) == []
     # 29 on an 8x8 board is Czech, as the PDN table says: nothing to read
     assert "W60" not in codes(one('[GameType "29"]\n1. c3-d4 f6-g5 *\n'))
+    # One square beyond 32 is a slip in a Czech record, not a 10x10 board: the game
+    # stays Czech and stops at the slip, with the repair (9-14 for 9-41).
+    moves = "1. 24-19 11-15 2. 19-16 12x19 3. 23x16 9-41 4. 16-12 8-11 *"
+    slip = one(f'[GameType "29"]\n{moves}\n')
+    assert slip.variant == "czech" and "W60" not in codes(slip)
+    assert errors(slip) == ["E04"]
+    (error,) = [i for i in slip.issues if i.code == "E04"]
+    assert error.ply == 6 and "did you mean 9-14" in error.message
+    # a set-up on the 10x10 board decides at once, and so do two moves beyond 32
+    assert one('[GameType "29"]\n[FEN "W:W33:B18"]\n1. 33-28 *\n').variant == "frisian"
+    two = one('[GameType "29"]\n1. 33-29 17-22 2. 34-30 *\n')
+    assert two.variant == "frisian" and errors(two) == []
 
 
 def test_fen_forms() -> None:

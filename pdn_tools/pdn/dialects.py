@@ -546,7 +546,7 @@ def _unsettled_numbers(game: Game) -> None:
     if number not in (29, 32) or gametype is None:
         return
     squares = _board_squares(game)
-    if number == 29 and squares is not None and squares > 32:
+    if number == 29 and _on_ten_by_ten(game):
         game.variant = "frisian"
         _drop(game, "W28", gametype)
         _said(
@@ -566,6 +566,26 @@ def _unsettled_numbers(game: Game) -> None:
             "(29 in the PDN table): read as Czech",
             gametype,
         )
+
+
+def _on_ten_by_ten(game: Game) -> bool:
+    """Whether the record is written on a 10x10 board: its FEN names a square above 32,
+    or at least two of its moves do.
+
+    One move alone is not enough: a Czech record (GameType 29) with one square
+    mistyped (``9-41`` for ``9-14``) would be read as Frisian and fail from its first
+    move, where read as Czech it stops at the slip with a repair to offer.
+    """
+    fen = _tag(game, "FEN")
+    if fen is not None and any(int(n) > 32 for n in re.findall(r"\d+", fen.value)):
+        return True
+    beyond = 0
+    for node in _nodes(game):
+        if node.move is not None and any(s.isdigit() and int(s) > 32 for s in node.move.squares):
+            beyond += 1
+            if beyond == 2:
+                return True
+    return False
 
 
 def _board_squares(game: Game) -> int | None:
