@@ -98,8 +98,8 @@ class _Outside:
     """A run of consecutive chunks of text outside the games, reported once."""
 
     def __init__(self, chunk: Chunk) -> None:
-        self.line = chunk.line
-        self.column = chunk.column
+        self.line = chunk.first_line
+        self.column = chunk.first_column
         self.end_line = _last_line(chunk)
         self.first = " ".join((chunk.text or "").split())[:_FIRST_WORDS]
 
@@ -172,7 +172,10 @@ def records(
             if _visible_text(chunk):
                 leftovers.append(
                     Issue(
-                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
+                        "W06",
+                        "comment or text after the last game",
+                        chunk.first_line,
+                        chunk.first_column + 1,
                     )
                 )
             (held.after if held is not None else pending).extend(leftovers)
