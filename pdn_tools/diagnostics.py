@@ -221,8 +221,10 @@ CATALOGUE: dict[str, Code] = {
             "W31",
             "info",
             "Character normalisation applied",
-            "A BOM removed, NBSP turned into a space, a Unicode dash or curly quote "
-            "normalised, an HTML entity in a tag name decoded.",
+            "A BOM removed (at the start of the file, given there once or more; inside the "
+            "file, at the start of a line or before a '[' where files were joined, read as "
+            "a space), NBSP turned into a space, a Unicode dash or curly quote normalised, "
+            "an HTML entity in a tag name decoded.",
         ),
         _c(
             "W32",
