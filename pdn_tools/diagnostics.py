@@ -243,7 +243,8 @@ CATALOGUE: dict[str, Code] = {
             "W35",
             "info",
             "File holds no game",
-            "The file is empty or holds only whitespace and comments.",
+            "The file is empty or holds only whitespace and comments (not said of compressed "
+            "data that ended early, before any game: E14 or E11 alone then).",
         ),
         _c(
             "W36",
@@ -405,7 +406,8 @@ CATALOGUE: dict[str, Code] = {
             "to nothing, a symbolic link loop), a zip archive found in a folder is damaged, "
             "a member of a zip archive cannot be extracted or has a name that is never "
             "opened (absolute, or climbing out with '..'), or compressed data is damaged "
-            "(the rest of the file is not read); the other files are read as usual.",
+            "(what was decoded before the damage is read, the game it cuts short too; the "
+            "rest of the file is not read); the other files are read as usual.",
         ),
         _c(
             "E15",
