@@ -221,8 +221,10 @@ CATALOGUE: dict[str, Code] = {
             "W31",
             "info",
             "Character normalisation applied",
-            "A BOM removed, NBSP turned into a space, a Unicode dash or curly quote "
-            "normalised, an HTML entity in a tag name decoded.",
+            "A BOM removed (at the start of the file, given there once or more; inside the "
+            "file, at the start of a line or before a '[' where files were joined, read as "
+            "a space), NBSP turned into a space, a Unicode dash or curly quote normalised, "
+            "an HTML entity in a tag name decoded.",
         ),
         _c(
             "W32",
@@ -241,7 +243,8 @@ CATALOGUE: dict[str, Code] = {
             "W35",
             "info",
             "File holds no game",
-            "The file is empty or holds only whitespace and comments.",
+            "The file is empty or holds only whitespace and comments (not said of compressed "
+            "data that ended early, before any game: E14 or E11 alone then).",
         ),
         _c(
             "W36",
@@ -413,7 +416,8 @@ CATALOGUE: dict[str, Code] = {
             "to nothing, a symbolic link loop), a zip archive found in a folder is damaged, "
             "a member of a zip archive cannot be extracted or has a name that is never "
             "opened (absolute, or climbing out with '..'), or compressed data is damaged "
-            "(the rest of the file is not read); the other files are read as usual.",
+            "(what was decoded before the damage is read, the game it cuts short too; the "
+            "rest of the file is not read); the other files are read as usual.",
         ),
         _c(
             "E15",

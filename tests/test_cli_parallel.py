@@ -23,6 +23,8 @@ EDGE_CASES = {
     "before-after.pdn": '{intro}\n[Event "a"]\n1. 32-28 *\n{between}\n\n[Event "b"]\n'
     "1. 33-29 * junk after\n{trailing comment}\n",
     "bom.pdn": '\ufeff[Event "a"]\n1. 32-28 *\n[Event "b"]\n1. 31-27 *\n',
+    "joined.pdn": '\ufeff[Event "a"]\n1. 32-28 *\n\ufeff[Event "b"]\n1. 31-27 *\ufeff[Event "c"]\n'
+    "1. 33-29 *\n",
     "empty.pdn": "",
     "comments-only.pdn": "{nothing but a comment}\n",
     "unterminated.pdn": '[Event "a"]\n1. 32-28\n[Event "b"]\n1. 33-29 2-0\n',

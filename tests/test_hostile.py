@@ -144,3 +144,39 @@ def test_long_unclosed_tag_value_does_not_backtrack() -> None:
     games, _ = read_all(data, ReadOptions(max_game_chars=4_000_000))
     assert games[-1].tag("Event") == "b"
     assert games[0].status == "error"
+
+
+_NESTED = "(1. 33-28 " * 5 + ")" * 5
+_SKIPPED_GAME = '[Event "b"]\n[GameType "20"]\n\n1. 32-28 ' + _NESTED + " 19-23 *\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gap=st.lists(st.sampled_from([" ", "\t", "\n", "\\r\\n"]), max_size=12).map("".join),
+    limit=st.sampled_from(["size", "depth"]),
+)
+def test_a_game_skipped_for_a_limit_is_placed_at_its_own_first_line(gap: str, limit: str) -> None:
+    """E11 and the game's line point at the skipped game's first text, where the game
+    read without the limit begins, never at the terminator of the game before it."""
+    text = '[Event "a"]\n[GameType "20"]\n\n1. 32-28 19-23 *' + gap + "\n" + _SKIPPED_GAME
+    options = ReadOptions(max_game_chars=60) if limit == "size" else ReadOptions(max_depth=3)
+    free, _ = read_all(text.encode())
+    games, _ = read_all(text.encode(), options)
+    assert len(games) == len(free) == 2
+    skipped = games[1]
+    errors = [i for i in skipped.issues if i.code == "E11"]
+    assert len(errors) == 1
+    start = free[1].span
+    assert (skipped.span.start_line, skipped.span.start_column) == (
+        start.start_line,
+        start.start_column,
+    )
+    assert (errors[0].line, errors[0].column) == (start.start_line, start.start_column)
+    assert text.splitlines()[errors[0].line - 1][errors[0].column - 1] == "["
+
+
+def test_a_skipped_game_after_blank_lines_is_reported_on_its_tag_line() -> None:
+    text = '[Event "a"]\n[GameType "20"]\n\n1. 32-28 19-23 *\n\n\n' + _SKIPPED_GAME
+    games, _ = read_all(text.encode(), ReadOptions(max_depth=3))
+    issue = next(i for i in games[1].issues if i.code == "E11")
+    assert (issue.line, issue.column, games[1].span.start_line) == (7, 1, 7)

@@ -76,6 +76,7 @@ GAMES = [
     '[Event "Турнир"]\n[White "Иванов"]\n1. 32-28 19-23 {хорошо} *',
     "Notes about this tournament, written by hand, not PDN at all.",  # text outside games
     "#!/usr/bin/env pdn\nsome more prose here",
+    '\ufeff[Event "joined"]\n1. 32-28 *',  # a file that began with a BOM, joined on
 ]
 SEPARATORS = ["\n", "\n\n", " \n", "\t\n\n", "\\r\\n\n", "", " ", "\n\n\n\n"]
 

@@ -162,3 +162,18 @@ def test_a_long_irregular_tag_name_keeps_its_game() -> None:
         games, report = read(f"{tag}\n\n1. 34-29 17-21 *\n")
         assert len(games) == 1, report.issues
         assert games[0].plies == 2 and "W07" in {i.code for i in games[0].issues}
+
+
+def test_prose_between_games_is_reported_where_it_stands() -> None:
+    """W06 points at the skipped text and counts its lines, not the blank lines
+    between the terminator before it and the text."""
+    prose = "Some words about the next game.\nAnd a second line of them.\n"
+    text = GAME.format("a").rstrip("\n") + "\n\n\n  " + prose + "\n" + GAME.format("b")
+    text += "\n\n   trailing words after the games\n"
+    games, _ = read(text)
+    before = next(i for i in games[1].issues if i.code == "W06")
+    assert (before.line, before.column) == (6, 3)
+    assert "(2 line(s)" in before.message
+    after = [i for i in games[1].issues if i.code == "W06"][1]
+    assert (after.line, after.column) == (15, 4)
+    assert "(1 line(s)" in after.message

@@ -4,7 +4,8 @@ Collections are shared as ``games.pdn.gz``, ``.bz2``, ``.xz`` and as zip archive
 ``.pdn`` files.  :func:`decompressed` recognises gzip, bzip2 and xz data by its first
 bytes (whatever the file is called, standard input included) and decompresses it as
 it is read, so memory stays flat.  Damaged compressed data ends the stream early
-instead of raising: the reader reports it as a finding (:func:`damage`).
+instead of raising, after every byte decoded before the damage: the reader reports it
+as a finding (:func:`damage`).
 
 Untrusted input is bounded here (docs/security.md):
 
@@ -35,6 +36,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO, cast
 
 if TYPE_CHECKING:
@@ -150,6 +152,10 @@ class _Guarded(io.RawIOBase):
         below: BinaryIO | None = None,
     ) -> None:
         self._inner = inner
+        # read1: what one step of the decompressor gives.  A read of many steps that
+        # meets the damage raises, and the data of its earlier steps, which were
+        # sound, would be lost with it (a file cut short would lose its last block).
+        self._read: Callable[[int], bytes] = getattr(inner, "read1", inner.read)
         self.kind = kind
         self.damage: str | None = None
         self.limited = False
@@ -171,7 +177,7 @@ class _Guarded(io.RawIOBase):
         if self.damage is not None:
             return 0
         try:
-            data = self._inner.read(len(buffer))
+            data = self._read(len(buffer))
         except _damage_errors() as exc:
             self.damage = str(exc) or type(exc).__name__
             return 0

@@ -143,15 +143,17 @@ class GameBuilder:
     def build(self) -> Game:
         game = self.game
         chunk = self.chunk
-        game.span = Span(chunk.line, chunk.column + 1, chunk.end_line)
+        # Where the game begins: its first text that is not blank (the chunk begins
+        # after the terminator of the game before); refined to its first token below.
+        game.span = Span(chunk.first_line, chunk.first_column + 1, chunk.end_line)
         game.issues.extend(chunk.issues)
         if chunk.oversize:
             self.issue(
                 "E11",
                 f"game larger than {self.options.max_game_chars:,} characters; skipped "
                 "(raise the limit with --max-game-size)",
-                chunk.line,
-                chunk.column + 1,
+                chunk.first_line,
+                chunk.first_column + 1,
             )
             return game
         if chunk.max_depth > self.options.max_depth:
@@ -159,8 +161,8 @@ class GameBuilder:
                 "E11",
                 f"variations nested {chunk.max_depth} deep, more than the limit of "
                 f"{self.options.max_depth}; game skipped",
-                chunk.line,
-                chunk.column + 1,
+                chunk.first_line,
+                chunk.first_column + 1,
             )
             return game
         text = chunk.text or ""

@@ -131,8 +131,8 @@ def record_game(record: Record, opts: ReadOptions, name: str) -> Game:
             Issue(
                 "E13",
                 f"internal error while reading this game: {exc!r}",
-                chunk.line,
-                chunk.column + 1,
+                chunk.first_line,
+                chunk.first_column + 1,
             )
         )
     game.file = name

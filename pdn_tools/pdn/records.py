@@ -16,7 +16,8 @@ alike, so both number the games and place the findings identically:
   README: consecutive such chunks become one W06 on the game after them (on the last
   game for text after it), never a game of their own;
 * a file with no game at all gets one finding: E15 when it held such text (it is no
-  PDN file), W35 when it is empty or holds only comments.
+  PDN file), W35 when it is empty or holds only comments — not when its compressed
+  data ended early (E14, E11), before any game: what followed is unknown.
 
 Findings of the decoder go to the game whose lines hold them; those about the file
 as a whole (line 1) to the first game.  A game is handed on one chunk late, so that
@@ -42,6 +43,9 @@ _ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][
 _SETUP = re.compile(r'/\s*FEN\s*"[^"\n]*"\s*/', re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FIRST_WORDS = 40
+#: The decoder's findings that end a file early (compressed data damaged or expanding
+#: past the limit): what followed is unknown.
+_ENDED = frozenset({"E11", "E14"})
 
 
 def _moves(text: str) -> int:
@@ -98,8 +102,8 @@ class _Outside:
     """A run of consecutive chunks of text outside the games, reported once."""
 
     def __init__(self, chunk: Chunk) -> None:
-        self.line = chunk.line
-        self.column = chunk.column
+        self.line = chunk.first_line
+        self.column = chunk.first_column
         self.end_line = _last_line(chunk)
         self.first = " ".join((chunk.text or "").split())[:_FIRST_WORDS]
 
@@ -172,7 +176,10 @@ def records(
             if _visible_text(chunk):
                 leftovers.append(
                     Issue(
-                        "W06", "comment or text after the last game", chunk.line, chunk.column + 1
+                        "W06",
+                        "comment or text after the last game",
+                        chunk.first_line,
+                        chunk.first_column + 1,
                     )
                 )
             (held.after if held is not None else pending).extend(leftovers)
@@ -212,5 +219,7 @@ def records(
         )
     else:
         outcome.issues.extend(pending)
-        if not decoding.binary:
+        # Input not read (binary), or compressed data that ended early (damaged: E14;
+        # expanding past the limit: E11) before any game: the file may well hold games.
+        if not decoding.binary and not any(i.code in _ENDED for i in outcome.issues):
             outcome.issues.append(Issue("W35", "file holds no game", 1, 1))

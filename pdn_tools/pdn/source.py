@@ -15,7 +15,9 @@ every record right, and the text handed on is always valid Unicode.  W30 names t
 encoding assumed: at line 1 for a file that is not UTF-8, and where a run of lines in
 the other encoding begins.  UTF-16 is recognised by its BOM or its NUL pattern and
 decoded whole; ``--encoding`` forces one encoding for the whole file.  CR LF, LF and
-CR line ends all end a line.  NUL bytes become spaces (W06).
+CR line ends all end a line.  NUL bytes become spaces (W06).  Byte order marks at the
+start of the file are removed, and one inside it that begins a line or stands before
+a ``[`` (files that each began with one, joined) is read as a space (W31).
 
 The bytes are read in blocks and cut at line ends, and a block that is valid UTF-8 —
 nearly all of them — is decoded in one call, so the common case costs no Python work
@@ -46,6 +48,9 @@ _MARK = chr(0xDFFF)
 """Stands for undecodable bytes until their line is reported; no decoder ever returns
 a lone surrogate, so it cannot come from the input."""
 _REPLACEMENT = "\ufffd"
+_BOM = "\ufeff"
+_UTF8_BOM = b"\xef\xbb\xbf"
+_INNER_BOM = "byte order mark inside the file (where files were joined) read as a space"
 
 #: Codecs that decode bytes to text but are no encoding a file is written in.
 _NOT_FILE_ENCODINGS = frozenset(
@@ -281,12 +286,16 @@ class _LineDecoder:
 class _Lines:
     """Text blocks to :class:`Piece` objects: line ends, NUL bytes, marks, long lines."""
 
-    def __init__(self, info: Decoding) -> None:
+    def __init__(self, info: Decoding, bom_removed: bool = False) -> None:
         self.info = info
         self.line = 1
         self.column = 0
         self.pending = ""
         self.nul_reported = False
+        #: no text has come yet: byte order marks there are the file's own
+        self.at_start = True
+        #: one was removed before decoding (a UTF-8 BOM, or the one UTF-16 begins with)
+        self.bom_removed = bom_removed
 
     def feed(self, text: str, events: list[Event], final: bool) -> Iterator[Piece]:
         """Pieces of the complete lines of *text*; at the end of the input (*final*)
@@ -294,11 +303,17 @@ class _Lines:
         shift = len(self.pending)  # line 0 of the block continues the pending text
         found = [(i, c + shift if i == 0 else c, issue) for i, c, issue in events]
         text = self.pending + text if self.pending else text
+        if self.at_start and text:
+            self.at_start = False
+            if text.startswith(_BOM):
+                text = self._file_boms(text, found)
         hold = ""
         if "\r" in text:
             if not final and text.endswith("\r"):
                 text, hold = text[:-1], "\r"  # it may be the CR of a CR LF
             text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if _BOM in text:
+            text = self._inner_boms(text, found, final)
         if _MARK in text:
             found.extend(self._marks(text))
             text = text.replace(_MARK, _REPLACEMENT)
@@ -343,6 +358,61 @@ class _Lines:
             self.column = 0
         else:
             self.column += len(body)
+
+    def _file_boms(self, text: str, found: list[Event]) -> str:
+        """*text*, the first of the file, without the byte order marks it begins with
+        (W31); the columns of the decoder's findings on its first line follow."""
+        count = len(text) - len(text.lstrip(_BOM))
+        for n, (index, column, issue) in enumerate(found):
+            if index == 0:
+                found[n] = (index, max(0, column - count), issue)
+        if self.bom_removed:
+            what = "repeated at the start of the file removed"
+        else:
+            what = "at the start of the file removed"
+        times = "" if count == 1 else f" ({count} of them)"
+        found.append((0, 0, Issue("W31", f"byte order mark {what}{times}", 0, 0)))
+        return text[count:]
+
+    def _inner_boms(self, text: str, found: list[Event], final: bool) -> str:
+        """*text* with the byte order marks inside the file read as spaces (W31): those
+        that begin a line and those just before a '[' — where a file that began with
+        one was joined to another (``cat a.pdn b.pdn``), so that the next record is
+        read as it was in its own file.  The other U+FEFF characters (a zero-width
+        no-break space inside a name or comment) are left as they are.  A space keeps
+        the columns of the text after it."""
+        parts: list[str] = []
+        done = 0  # text before this is in parts
+        index = 0  # line of the text at `counted`
+        counted = 0
+        line_begin = 0  # where line `index` begins
+        reported = -1
+        at = text.find(_BOM)
+        while at >= 0:
+            end = at + 1
+            while end < len(text) and text[end] == _BOM:
+                end += 1
+            begins_line = text[at - 1] == "\n" if at else self.column == 0
+            if end == len(text) and not final and not begins_line:
+                break  # what follows it comes with the next block
+            if begins_line or text.startswith("[", end):
+                newlines = text.count("\n", counted, at)
+                if newlines:
+                    index += newlines
+                    line_begin = text.rfind("\n", counted, at) + 1
+                counted = at
+                parts.append(text[done:at])
+                parts.append(" " * (end - at))
+                done = end
+                if index != reported:  # one finding per line
+                    reported = index
+                    issue = Issue("W31", _INNER_BOM, 0, 0)
+                    found.append((index, at - line_begin, issue))
+            at = text.find(_BOM, end)
+        if not parts:
+            return text
+        parts.append(text[done:])
+        return "".join(parts)
 
     def _marks(self, text: str) -> list[Event]:
         out: list[Event] = []
@@ -543,13 +613,24 @@ def read_pieces(
     sample = stream.read(SAMPLE_SIZE)
     if forced is not None:
         info.encoding = forced
-        yield from _whole(stream, sample, _forced(forced, sample), lines)
-    elif sample.startswith(b"\xef\xbb\xbf"):
-        info.issues.append(Issue("W31", "UTF-8 byte order mark removed", 1, 1))
-        yield from _by_lines(stream, sample[3:], _LineDecoder(info, False), lines)
+        codec = _forced(forced, sample)
+        # These codecs remove the byte order mark the data begins with.
+        lines.bom_removed = codec in ("utf-16", "utf-32", "utf-8-sig") and sample.startswith(
+            (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+        )
+        yield from _whole(stream, sample, codec, lines)
+    elif sample.startswith(_UTF8_BOM):
+        count = 1
+        while sample.startswith(_UTF8_BOM, 3 * count):
+            count += 1  # a file that was given a BOM again
+        repeated = f" ({count} of them)" if count > 1 else ""
+        info.issues.append(Issue("W31", f"UTF-8 byte order mark removed{repeated}", 1, 1))
+        lines.bom_removed = True
+        yield from _by_lines(stream, sample[3 * count :], _LineDecoder(info, False), lines)
     elif sample.startswith((b"\xff\xfe", b"\xfe\xff")):
         info.encoding = "utf-16"
         info.issues.append(Issue("W30", "input is UTF-16 (byte order mark); decoded", 1, 1))
+        lines.bom_removed = True
         yield from _whole(stream, sample, "utf-16", lines)
     elif (utf16 := _looks_utf16(sample)) is not None:
         info.encoding = utf16
@@ -635,6 +716,7 @@ def resume_pieces(
     """
     lines = _Lines(decoding)
     lines.line = resume.line
+    lines.at_start = False  # a byte order mark there is inside the file
     if encoding is not None:
         decoding.encoding = check_encoding(encoding)
         yield from _whole(stream, stream.read(SAMPLE_SIZE), decoding.encoding, lines)

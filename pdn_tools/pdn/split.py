@@ -31,7 +31,10 @@ MAX_TAG_LINES = 8
 class Chunk:
     """The text of one game and what the scanner saw of it.
 
-    ``line``/``column`` locate the first character (1-based line, 0-based column).
+    ``line``/``column`` locate the first character (1-based line, 0-based column);
+    ``first_line``/``first_column`` the first one that is not blank (where a game
+    begins: a chunk begins with the blank lines after the terminator before it),
+    the same as ``line``/``column`` for a blank chunk.
     ``text`` is None when the game was larger than the limit.  ``terminated`` says a
     terminator ended it; ``next_game`` that a following game's tags ended it.
     """
@@ -48,6 +51,8 @@ class Chunk:
     max_depth: int = 0
     unclosed_comment: bool = False
     issues: list[Issue] = field(default_factory=list)
+    first_line: int = 0
+    first_column: int = 0
 
 
 class _Builder:
@@ -61,6 +66,24 @@ class _Builder:
         self.depth = 0
         self.nbsp_reported = False
         self.tag_names: set[str] = set()
+        # Where the first text that is not blank lies, found as text is added (also
+        # when the chunk is over the size limit and its text is not kept): line ends
+        # before it, and its offset in its line (from the chunk's column on line 0).
+        self.found = False
+        self.lead_lines = 0
+        self.lead_column = 0
+
+    def _lead(self, text: str) -> None:
+        """Note where the first text that is not blank lies, if *text* holds it."""
+        blank = _BLANK.match(text)
+        end = blank.end() if blank is not None else 0
+        newlines = text.count("\n", 0, end)
+        if newlines:
+            self.lead_lines += newlines
+            self.lead_column = end - (text.rfind("\n", 0, end) + 1)
+        else:
+            self.lead_column += end
+        self.found = end < len(text)
 
     def repeats_header(self, name: str) -> bool:
         """Whether tag *name* starts a new header: seen already, after a Result tag.
@@ -77,6 +100,8 @@ class _Builder:
         return repeated
 
     def add(self, text: str) -> None:
+        if not self.found:
+            self._lead(text)
         if self.chunk.oversize:
             return
         self.size += len(text)
@@ -89,6 +114,11 @@ class _Builder:
     def finish(self, end_line: int) -> Chunk:
         chunk = self.chunk
         chunk.end_line = end_line
+        if self.found:
+            chunk.first_line = chunk.line + self.lead_lines
+            chunk.first_column = self.lead_column + (0 if self.lead_lines else chunk.column)
+        else:
+            chunk.first_line, chunk.first_column = chunk.line, chunk.column
         chunk.text = None if chunk.oversize else "".join(self.parts)
         return chunk
 
