@@ -83,6 +83,50 @@ class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
+_FORMAT_NAMES = {"pdn": "PDN", "json": "JSON", "jsonl": "JSON Lines", "parquet": "Parquet"}
+"""The formats as messages name them."""
+
+
+def _named(path: str | None) -> str | None:
+    """The format an output's name says by its extension (a trailing separator
+    aside), or None: standard output, no output, a name without a known extension."""
+    if path is None or path == "-":
+        return None
+    return format_of(path.rstrip("/" + os.sep))
+
+
+def _check_names(
+    out: str,
+    fmt: str | None,
+    moves_table: str | None,
+    *,
+    dataset: bool = False,
+    folder: bool = False,
+) -> None:
+    """Refuse an output whose extension says another format than the one written:
+    OUT's against ``--to`` (*fmt*), a dataset directory's (*dataset*) against Parquet,
+    a ``--split-by`` directory's (*folder*) against any, the moves table's against
+    Parquet.  A name without a known extension says nothing and is never refused."""
+    named = _named(out)
+    if named is not None:
+        what = f"-o {printable(out)} names a {_FORMAT_NAMES[named]} file"
+        if folder:
+            raise _Usage(f"{what}, but --split-by writes a directory: give it no extension")
+        if dataset and named != "parquet":
+            raise _Usage(
+                f"{what}, but a dataset directory is written as Parquet: give it no "
+                "extension (or .parquet)"
+            )
+        if fmt is not None and fmt != named:
+            raise _Usage(f"{what}, not {_FORMAT_NAMES[fmt]} (--to {fmt})")
+    table = _named(moves_table)
+    if table is not None and table != "parquet":
+        raise _Usage(
+            f"--moves-table {printable(moves_table or '')} names a {_FORMAT_NAMES[table]} "
+            "file, but the moves table is written as Parquet"
+        )
+
+
 def _empty(name: str, issues: list[Issue]) -> None:
     """A file without games: its findings on stderr."""
     for issue in issues:
@@ -395,6 +439,7 @@ def _convert(
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
         raise _Usage("a dataset directory is written as Parquet only")
+    _check_names(out, fmt, moves_table, dataset=partition_by is not None)
     target = (
         "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
     )
@@ -536,6 +581,7 @@ def _split(
         raise _Usage("--for writes PDN for a program; the output is not PDN")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
+    _check_names(out, None, None, folder=True)
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = [("-o", out)] + ([("--rejects", rejects)] if rejects else [])
@@ -603,6 +649,7 @@ def _convert_on_cluster(
     kind = fmt or format_of(out) or "parquet"
     if out == "-":
         raise _Usage("on a Dask cluster OUT is a directory of parts, not standard output")
+    _check_names(out, fmt, moves_table, dataset=bool(tables.partition_by))
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     partition_by = parse_partitioning(tables.partition_by) if tables.partition_by else ()
