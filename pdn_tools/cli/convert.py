@@ -95,18 +95,40 @@ def _named(path: str | None) -> str | None:
     return format_of(path.rstrip("/" + os.sep))
 
 
+_COMPRESSED = {
+    ".gz": "a gzip-compressed file",
+    ".bz2": "a bzip2-compressed file",
+    ".xz": "an xz-compressed file",
+    ".zip": "a zip archive",
+}
+"""The endings of compressed files and archives the reader opens, which no output is."""
+
+
 def _check_names(
     out: str,
     fmt: str | None,
     moves_table: str | None,
     *,
+    rejects: str | None = None,
     dataset: bool = False,
     folder: bool = False,
 ) -> None:
     """Refuse an output whose extension says another format than the one written:
     OUT's against ``--to`` (*fmt*), a dataset directory's (*dataset*) against Parquet,
     a ``--split-by`` directory's (*folder*) against any, the moves table's against
-    Parquet.  A name without a known extension says nothing and is never refused."""
+    Parquet, and any output (the *rejects* file too) named as a compressed file or
+    an archive, which none is.  A name without a known extension says nothing and is
+    never refused."""
+    for option, path in (("-o", out), ("--moves-table", moves_table), ("--rejects", rejects)):
+        if path is None or path == "-":
+            continue
+        ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()
+        if ending in _COMPRESSED:
+            how = "write -o - and compress the stream" if option == "-o" else "compress it after"
+            raise _Usage(
+                f"{option} {printable(path)} names {_COMPRESSED[ending]}, but outputs are "
+                f"written uncompressed ({how})"
+            )
     named = _named(out)
     if named is not None:
         what = f"-o {printable(out)} names a {_FORMAT_NAMES[named]} file"
@@ -439,7 +461,7 @@ def _convert(
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
         raise _Usage("a dataset directory is written as Parquet only")
-    _check_names(out, fmt, moves_table, dataset=partition_by is not None)
+    _check_names(out, fmt, moves_table, rejects=rejects, dataset=partition_by is not None)
     target = (
         "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
     )
@@ -581,7 +603,7 @@ def _split(
         raise _Usage("--for writes PDN for a program; the output is not PDN")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
-    _check_names(out, None, None, folder=True)
+    _check_names(out, None, None, rejects=rejects, folder=True)
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = [("-o", out)] + ([("--rejects", rejects)] if rejects else [])
@@ -649,7 +671,7 @@ def _convert_on_cluster(
     kind = fmt or format_of(out) or "parquet"
     if out == "-":
         raise _Usage("on a Dask cluster OUT is a directory of parts, not standard output")
-    _check_names(out, fmt, moves_table, dataset=bool(tables.partition_by))
+    _check_names(out, fmt, moves_table, rejects=rejects, dataset=bool(tables.partition_by))
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     partition_by = parse_partitioning(tables.partition_by) if tables.partition_by else ()

@@ -59,6 +59,11 @@ def test_format_from_extension(collection: Path, tmp_path: Path) -> None:
         ("x.json", ("--to", "jsonl"), "-o x.json names a JSON file, not JSON Lines (--to jsonl)"),
         ("x.parquet", ("--moves-table", "m.pdn"), "--moves-table m.pdn names a PDN file"),
         ("ds/", ("--moves-table", "m.json/"), "--moves-table m.json/ names a JSON file"),
+        ("x.pdn.gz", ("--to", "pdn"), "-o x.pdn.gz names a gzip-compressed file, but outputs"),
+        ("x.pdn.gz", (), "(write -o - and compress the stream)"),
+        ("x.jsonl", ("--rejects", "r.pdn.XZ"), "--rejects r.pdn.XZ names an xz-compressed"),
+        ("x.parquet", ("--moves-table", "m.bz2"), "--moves-table m.bz2 names a bzip2-"),
+        ("by-event.zip", ("--split-by", "event"), "-o by-event.zip names a zip archive"),
     ],
 )
 def test_an_output_name_that_says_another_format_is_refused(
