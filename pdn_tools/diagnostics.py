@@ -112,7 +112,8 @@ CATALOGUE: dict[str, Code] = {
             "W09",
             "warning",
             "Damaged tag structure",
-            "A tag without value ([Empty]), a tag missing its '[', or the same tag twice.",
+            "A tag without value ([Empty]), a tag missing its '[', or the same tag twice "
+            "(under any of its names: the message names the tag and the names as written).",
         ),
         _c(
             "W10",

@@ -36,9 +36,11 @@ GOOD = str(SAMPLES / "clean" / "club-evening.pdn")
         (("show", str(SAMPLES)), "is a directory; show reads one file"),
         (("show", GOOD, "--game", "9"), "holds 2 game(s); there is no game 9"),
         (("show", GOOD, "--ply", "99"), "has 11 plies, not 99"),
-        (("moves", "W:W31-50:B1-99"), "invalid FEN"),
-        (("moves", "not a fen"), "invalid FEN"),
-        (("perft", "1", "--fen", "X:W1"), "invalid FEN"),
+        (("moves", "W:W31-50:B1-99"), "pdn moves: invalid FEN"),
+        (("moves", "not a fen"), "pdn moves: invalid FEN"),
+        (("moves", "X:W1"), "pdn moves: invalid FEN: the side to move must be W, B or ?"),
+        (("perft", "1", "--fen", "X:W1"), "pdn perft: invalid FEN"),
+        (("engine",), "pdn engine: say which protocol to speak (--hub)"),
     ],
 )
 def test_exit_two_with_one_line(args: tuple[str, ...], expected: str) -> None:

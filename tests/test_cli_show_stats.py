@@ -84,6 +84,31 @@ def test_show_without_a_rule_profile() -> None:
     assert "no board: no rule profile for variant 'spanish'" in done.stdout
 
 
+def test_show_a_game_of_unknown_variant_says_so(tmp_path: Path) -> None:
+    """A game whose variant cannot be told: the reason says so and names --variant,
+    which gives the board; the drawings refuse with the same reason."""
+    fen = "W:W27,29,32,33,34,35,40,39,38,37,41,42,43,44:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"
+    path = tmp_path / "dia3.pdn"
+    path.write_text(f'[FEN "{fen}"]\n\n1. 29-23 18x29 *\n', encoding="utf-8")
+    unknown = "the variant is unknown (no GameType tag, and the game does not tell it); "
+    done = run("show", str(path))
+    assert done.returncode == 0, done.stderr
+    assert f"no board: {unknown}--variant NAME gives it" in done.stdout
+    assert "no rule profile" not in done.stdout
+    drawn = run("show", str(path), "--svg", str(tmp_path / "d.svg"))
+    assert drawn.returncode == 2 and drawn.stderr.startswith(
+        f"pdn show: no board to draw: {unknown}"
+    )
+    assert not (tmp_path / "d.svg").exists()
+    given = run("show", str(path), "--variant", "international")
+    assert given.returncode == 0, given.stderr
+    assert "no board" not in given.stdout and "FEN W:W27,32-35,37-44:B3" in given.stdout
+    named = run("show", "-", stdin=b'[GameType "abc"]\n\n1. 32-28 *\n')
+    assert "no board: the variant is unknown (GameType 'abc' names none); --variant" in (
+        named.stdout
+    )
+
+
 def test_stats_text_and_json(tmp_path: Path) -> None:
     path = tmp_path / "mixed.pdn"
     path.write_text(MIXED, encoding="utf-8")

@@ -660,6 +660,24 @@ def test_ordered_stages_are_refused_on_a_cluster(option: list[str], tmp_path: Pa
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(
+    ("out", "options", "message"),
+    [
+        ("parts.parquet", ["--to", "jsonl"], b"names a Parquet file, not JSON Lines (--to jsonl)"),
+        ("parts.jsonl", ["--partition-by", "year"], b"names a JSON Lines file, but a dataset"),
+        ("parts", ["--moves-table", "m.pdn"], b"--moves-table m.pdn names a PDN file"),
+    ],
+)
+def test_an_output_name_that_says_another_format_is_refused_on_a_cluster(
+    tmp_path: Path, out: str, options: list[str], message: bytes
+) -> None:
+    """Refused in one line before a cluster is started or anything is written."""
+    done = run_bytes("convert", str(SAMPLES), "-o", out, "--dask", "local", *options, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and done.stderr.count(b"\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def analyse_both(tmp_path: Path, where: list[str], *args: str) -> tuple[Any, Any]:
     """``pdn analyse ARGS`` with ``--jobs 1`` into ``one/`` and with *where* into
     ``dask/``; both runs."""

@@ -214,6 +214,30 @@ def test_tags_escapes_aliases_and_damage() -> None:
     assert game.tags[3].value == '1 turno"'
 
 
+@pytest.mark.parametrize(
+    ("header", "written"),
+    [
+        # the second tag is irregular: read by the general tag reading
+        ('[Risultato "1-0"]\n[R&#x00e9;sultat "1-0"]', "'Risultato', then 'Résultat'"),
+        # the second tag is plain: read in the run of plain tags
+        ('[R&#x00e9;sultat "1-0"]\n[Risultato "1-0"]', "'Résultat', then 'Risultato'"),
+        ('[Risultato "1-0"]\n[Risultato "1-0"]', "'Risultato'"),
+        ('[Result "1-0"]\n[result "1-0"]', "'Result', then 'result'"),
+    ],
+)
+def test_a_repeated_tag_is_named_by_the_standard_tag_it_was_read_as(
+    header: str, written: str
+) -> None:
+    """W09 of a tag given twice under other names names the standard tag both were
+    read as, and the names as written."""
+    game = one(f'[Round "1"]\n[Round "2"]\n{header}\n\n1. 21-17 *\n')
+    assert game.tag("Result") == "1-0"
+    assert [i.message for i in game.issues if i.code == "W09"] == [
+        "tag 'Round' appears more than once; the last value wins",
+        f"tag 'Result' appears more than once (written {written}); the last value wins",
+    ]
+
+
 def test_localised_entities_in_tag_names() -> None:
     game = one('[R&#x00e9;sultat "1-1"]\n[Type de jeu "20"]\n1. 32-28 *')
     assert game.tags[0].name == "Résultat"

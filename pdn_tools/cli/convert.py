@@ -83,6 +83,72 @@ class _Usage(Exception):
     """A usage or input problem: one line on stderr, exit status 2."""
 
 
+_FORMAT_NAMES = {"pdn": "PDN", "json": "JSON", "jsonl": "JSON Lines", "parquet": "Parquet"}
+"""The formats as messages name them."""
+
+
+def _named(path: str | None) -> str | None:
+    """The format an output's name says by its extension (a trailing separator
+    aside), or None: standard output, no output, a name without a known extension."""
+    if path is None or path == "-":
+        return None
+    return format_of(path.rstrip("/" + os.sep))
+
+
+_COMPRESSED = {
+    ".gz": "a gzip-compressed file",
+    ".bz2": "a bzip2-compressed file",
+    ".xz": "an xz-compressed file",
+    ".zip": "a zip archive",
+}
+"""The endings of compressed files and archives the reader opens, which no output is."""
+
+
+def _check_names(
+    out: str,
+    fmt: str | None,
+    moves_table: str | None,
+    *,
+    rejects: str | None = None,
+    dataset: bool = False,
+    folder: bool = False,
+) -> None:
+    """Refuse an output whose extension says another format than the one written:
+    OUT's against ``--to`` (*fmt*), a dataset directory's (*dataset*) against Parquet,
+    a ``--split-by`` directory's (*folder*) against any, the moves table's against
+    Parquet, and any output (the *rejects* file too) named as a compressed file or
+    an archive, which none is.  A name without a known extension says nothing and is
+    never refused."""
+    for option, path in (("-o", out), ("--moves-table", moves_table), ("--rejects", rejects)):
+        if path is None or path == "-":
+            continue
+        ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()
+        if ending in _COMPRESSED:
+            how = "write -o - and compress the stream" if option == "-o" else "compress it after"
+            raise _Usage(
+                f"{option} {printable(path)} names {_COMPRESSED[ending]}, but outputs are "
+                f"written uncompressed ({how})"
+            )
+    named = _named(out)
+    if named is not None:
+        what = f"-o {printable(out)} names a {_FORMAT_NAMES[named]} file"
+        if folder:
+            raise _Usage(f"{what}, but --split-by writes a directory: give it no extension")
+        if dataset and named != "parquet":
+            raise _Usage(
+                f"{what}, but a dataset directory is written as Parquet: give it no "
+                "extension (or .parquet)"
+            )
+        if fmt is not None and fmt != named:
+            raise _Usage(f"{what}, not {_FORMAT_NAMES[fmt]} (--to {fmt})")
+    table = _named(moves_table)
+    if table is not None and table != "parquet":
+        raise _Usage(
+            f"--moves-table {printable(moves_table or '')} names a {_FORMAT_NAMES[table]} "
+            "file, but the moves table is written as Parquet"
+        )
+
+
 def _empty(name: str, issues: list[Issue]) -> None:
     """A file without games: its findings on stderr."""
     for issue in issues:
@@ -395,6 +461,7 @@ def _convert(
     partition_by = tables.dataset(out)
     if partition_by is not None and fmt not in (None, "parquet"):
         raise _Usage("a dataset directory is written as Parquet only")
+    _check_names(out, fmt, moves_table, rejects=rejects, dataset=partition_by is not None)
     target = (
         "parquet" if partition_by is not None else fmt or (format_of(out) if out != "-" else None)
     )
@@ -536,6 +603,7 @@ def _split(
         raise _Usage("--for writes PDN for a program; the output is not PDN")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise _Usage(f"--split-by writes a directory, and {printable(out)} is a file")
+    _check_names(out, None, None, rejects=rejects, folder=True)
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = [("-o", out)] + ([("--rejects", rejects)] if rejects else [])
@@ -603,6 +671,7 @@ def _convert_on_cluster(
     kind = fmt or format_of(out) or "parquet"
     if out == "-":
         raise _Usage("on a Dask cluster OUT is a directory of parts, not standard output")
+    _check_names(out, fmt, moves_table, rejects=rejects, dataset=bool(tables.partition_by))
     if not files:
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     partition_by = parse_partitioning(tables.partition_by) if tables.partition_by else ()

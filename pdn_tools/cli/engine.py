@@ -45,8 +45,9 @@ def _signals_in() -> None:
 
 
 def _fail(message: str) -> NoReturn:
-    """One line on stderr, exit status 2 (bad input)."""
-    click.echo(f"pdn: {message}", err=True)
+    """One line on stderr naming the command (``pdn moves: …``), exit status 2 (bad
+    input)."""
+    click.echo(f"pdn {click.get_current_context().info_name}: {message}", err=True)
     sys.exit(2)
 
 
@@ -140,7 +141,7 @@ def engine(hub: bool) -> None:
     level, go, stop, ping, new-game, quit) until quit or the end of its input.
     """
     if not hub:
-        _fail("engine: say which protocol to speak (--hub)")
+        _fail("say which protocol to speak (--hub)")
     from pdn_tools.search.hub_server import serve
     from pdn_tools.version import __version__
 

@@ -142,7 +142,16 @@ def show(
     try:
         rules = variant_by_name(variant if game.variant == "unknown" and variant else game.variant)
     except KeyError:
-        why = f"no rule profile for variant {game.variant!r}"
+        if game.variant == "unknown":
+            written = game.tag("GameType")
+            said = (
+                "no GameType tag, and the game does not tell it"
+                if written is None
+                else f"GameType {written!r} names none"
+            )
+            why = f"the variant is unknown ({said}); --variant NAME gives it"
+        else:
+            why = f"no rule profile for variant {game.variant!r}"
     else:
         start = start_position(game, rules)
         black_first = start is not None and start.turn is Color.BLACK

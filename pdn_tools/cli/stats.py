@@ -65,7 +65,7 @@ def stats(
     chosen = selection(select, ignore)
     options = replace(common.check, selection=chosen, comparison=comparison(moves_only, prefix))
     run = Run("stats", paths, common, options)
-    report = StatsReport(stdout(), fmt, total_only)
+    report = StatsReport(stdout(), fmt, total_only, compared=not options.syntax_only)
     for checked in run.games():
         report.add(game_report(checked, chosen, Severity.ERROR), checked.key)
     report.close(run.files, run.filtered if run.filtering else None)

@@ -3,14 +3,16 @@
 A game's group is its event, the year of its date, its variant, each of its players
 (a game goes to both players' files) or the input file it came from (its name as
 reported, without ``.pdn`` and a compression ending: ``games/round1.pdn`` becomes
-``games-round1``).  The group's
-value becomes a file name that is safe on every common file system and the same on
-every run (:func:`file_stem`): lower case, letters and digits of any script kept,
-every other run of characters one ``-``; a missing or unknown value is ``_unknown``,
-which no value can give.  Values that differ only in letter case, punctuation or
-spacing share a file.  A long value is cut to 80 characters and 120 bytes and given
-a hash suffix of the whole value, so that one hostile tag cannot make a name the
-file system refuses.
+``games-round1``).  The group's value becomes a file name that is safe on every
+common file system and the same on every run (:func:`file_stem`): lower case,
+letters and digits of any script kept (with the marks that combine with them), every
+other run of characters (dots and underscores too) one ``-``, none at either end, so
+that a name is never hidden, ``.`` or ``..``, and never holds a second extension; a
+missing or unknown value is ``_unknown``, which no value can give.  Values that
+differ only in letter case, punctuation or spacing share a file.  A long name is cut
+to 80 characters and 120 bytes and given a hash suffix of the whole name (so long
+values that differ only in case or punctuation share a file too), so that one
+hostile tag cannot make a name the file system refuses.
 
 Every file is written through :meth:`pdn_tools.atomic.Outputs.file`: a temporary
 beside it, renamed into place with the run's other outputs when the run completes.
@@ -46,16 +48,30 @@ _NAME_BYTES = 120
 """Longest file stem in bytes of UTF-8 (hash suffix included), so that every name —
 with its extension, and as a temporary with its mark — stays well within the 255
 bytes file systems allow, whatever script the value is written in."""
-_UNSAFE = re.compile(r"[^\w.-]+")
 _ENDINGS = re.compile(r"(\.(pdn|json|jsonl|ndjson|txt))?(\.(gz|bz2|xz))?\Z", re.IGNORECASE)
 """The endings of an input's name left out of its group's file name."""
 _DASHES = re.compile(r"-{2,}")
 _RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"]
-    + [f"com{n}" for n in range(1, 10)]
-    + [f"lpt{n}" for n in range(1, 10)]
+    ["con", "prn", "aux", "nul", "conin", "conout"]
+    + [f"{port}{n}" for port in ("com", "lpt") for n in "123456789\u00b9\u00b2\u00b3"]
 )
 """Names Windows reserves for devices, whatever the extension."""
+
+
+def _name_characters(text: str) -> str:
+    """*text* with every character that is neither a letter, a digit nor a mark
+    combined with one (the vowel signs of Indic scripts, accents left uncomposed)
+    turned into ``-``."""
+    out: list[str] = []
+    kept = False
+    for char in text:
+        if char.isalnum() or (kept and unicodedata.category(char).startswith("M")):
+            out.append(char)
+            kept = True
+        else:
+            out.append("-")
+            kept = False
+    return "".join(out)
 
 
 def file_stem(value: str | None) -> str:
@@ -63,14 +79,16 @@ def file_stem(value: str | None) -> str:
     if value is None:
         return UNKNOWN
     text = unicodedata.normalize("NFC", value).casefold()
-    stem = _DASHES.sub("-", _UNSAFE.sub("-", text)).strip("-._")
+    stem = _DASHES.sub("-", _name_characters(text)).strip("-")
     if not stem:
         return UNKNOWN
     if len(stem) > _NAME_CHARS or len(stem.encode("utf-8", "surrogatepass")) > _NAME_BYTES:
-        digest = blake2b(value.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
-        stem = _cut(stem[:_NAME_CHARS], _NAME_BYTES - 1 - len(digest)).rstrip("-._")
+        # The hash of the whole name, not of the value, so that long values that
+        # differ only in letter case or punctuation share a file as short ones do.
+        digest = blake2b(stem.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+        stem = _cut(stem[:_NAME_CHARS], _NAME_BYTES - 1 - len(digest)).rstrip("-")
         stem = stem + "-" + digest
-    if stem.split(".")[0] in _RESERVED:
+    if stem in _RESERVED:
         stem += "_"
     return stem
 

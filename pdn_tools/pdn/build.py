@@ -509,12 +509,7 @@ class GameBuilder:
                 if why is not None:
                     self.issue("W07", why, line, column)
                 if key in self.tag_keys:
-                    self.issue(
-                        "W09",
-                        f"tag {name!r} appears more than once; the last value wins",
-                        line,
-                        column,
-                    )
+                    self.issue("W09", self._repeated(key, name), line, column)
                 self._add_tag(key, Tag(name, plain.group(2), line, column))
                 end = plain.end()
             else:
@@ -547,10 +542,21 @@ class GameBuilder:
                 self.issue("W08", f"value of tag {name!r} holds an unescaped '\"'", line, col)
         key = standard_name(name).lower()
         if key in self.tag_keys:
-            self.issue(
-                "W09", f"tag {name!r} appears more than once; the last value wins", line, col
-            )
+            self.issue("W09", self._repeated(key, name), line, col)
         self._add_tag(key, Tag(name, value, line, col))
+
+    def _repeated(self, key: str, name: str) -> str:
+        """The W09 message of tag *name* (its standard name's key *key*) met again:
+        it names the standard tag both were read as, and the names as written when
+        they differ from it (``Risultato``, then ``R&#x00e9;sultat``: both Result)."""
+        earlier = self.tags_by_key[key].name
+        standard = standard_name(name)
+        if standard == name:  # not an alias: the earlier spelling may be one
+            standard = standard_name(earlier)
+        if earlier == name == standard:
+            return f"tag {name!r} appears more than once; the last value wins"
+        written = repr(name) if earlier == name else f"{earlier!r}, then {name!r}"
+        return f"tag {standard!r} appears more than once (written {written}); the last value wins"
 
     def _add_tag(self, key: str, tag: Tag) -> None:
         """Keep *tag*, and index it by its standard name (lower case) for the checks."""

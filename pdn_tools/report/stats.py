@@ -5,6 +5,8 @@ Counted per file and over the whole run from the same per-game records that
 ``pdn validate`` reports, so the two commands always agree.  A game counts as a
 duplicate when its key (:class:`pdn_tools.collection.duplicates.Comparison`) was met
 earlier in the run, in its file or an earlier one; the run keeps the keys only.
+A run that does not replay the games (``--syntax-only``) makes no keys: its
+duplicates are not counted, said so in the text and null in the JSON, never 0.
 Written as text blocks (one per file, then the total) or as one JSON document.
 """
 
@@ -46,6 +48,9 @@ class Stats:
     """Games by the program recognised as their writer (docs/dialects.md)."""
     codes: Counter[str] = field(default_factory=Counter)
     severities: Counter[str] = field(default_factory=Counter)
+    compared: bool = True
+    """Whether copies were looked for (not with ``--syntax-only``): else
+    :attr:`duplicates` means nothing and is not shown as a count."""
 
     def add(self, game: GameReport, duplicate: bool = False) -> None:
         """Count one game (a file record adds its findings only); *duplicate*: it is a
@@ -91,7 +96,7 @@ class Stats:
                 "games": self.games,
                 "plies": self.plies,
                 "games_with_errors": self.with_errors,
-                "duplicates": self.duplicates,
+                "duplicates": self.duplicates if self.compared else None,
                 "results": dict(sorted(self.results.items())),
                 "variants": dict(sorted(self.variants.items())),
                 "producers": dict(sorted(self.producers.items())),
@@ -100,7 +105,7 @@ class Stats:
             }
         )
         if self.is_total:
-            data["distinct_games"] = self.games - self.duplicates
+            data["distinct_games"] = self.games - self.duplicates if self.compared else None
             if self.filtered is not None:
                 data["filtered"] = self.filtered
         return data
@@ -110,7 +115,9 @@ class Stats:
         heading = f"total: {self.files} file(s)" if self.is_total else self.name
         per_game = f"{self.plies / self.games:.1f}" if self.games else "0"
         copies = f"  duplicates {self.duplicates} (copies of an earlier game)"
-        if self.is_total:
+        if not self.compared:
+            copies = "  duplicates not counted (--syntax-only: games not replayed)"
+        elif self.is_total:
             copies = (
                 f"  duplicates {self.duplicates} (copies of an earlier game; "
                 f"{self.games - self.duplicates} distinct)"
@@ -133,11 +140,16 @@ class Stats:
 class StatsReport:
     """Counts games file by file; writes each file's block when the file ends."""
 
-    def __init__(self, out: TextIO, fmt: str = "text", total_only: bool = False) -> None:
+    def __init__(
+        self, out: TextIO, fmt: str = "text", total_only: bool = False, compared: bool = True
+    ) -> None:
+        """*compared*: the games are compared for copies (they are replayed and given
+        keys; not with ``--syntax-only``)."""
         self.out = out
         self.fmt = fmt
         self.total_only = total_only
-        self.total = Stats("total", is_total=True)
+        self.compared = compared
+        self.total = Stats("total", is_total=True, compared=compared)
         self.current: Stats | None = None
         self.file_no: int | None = None
         self.first = True
@@ -151,7 +163,7 @@ class StatsReport:
         not compared)."""
         if game.file_no != self.file_no or self.current is None:
             self._flush()
-            self.file_no, self.current = game.file_no, Stats(game.file)
+            self.file_no, self.current = game.file_no, Stats(game.file, compared=self.compared)
         duplicate = False
         if key is not None and game.game:
             duplicate = key in self.seen

@@ -166,6 +166,10 @@ def test_pdn_analyse_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     assert missing.returncode == 2
     assert "cannot start engine" in missing.stderr
     assert not (tmp_path / "x.pdn").exists()
+    named = pdn("analyse", "games.pdn", "-o", "x.parquet", "--to", "pdn", cwd=tmp_path)
+    assert named.returncode == 2
+    assert named.stderr == "pdn analyse: -o x.parquet names a Parquet file, not PDN (--to pdn)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pdn"]
 
 
 def test_pdn_analyse_with_a_hub_engine_gives_the_built_in_answers(tmp_path: Path) -> None:

@@ -124,6 +124,24 @@ def test_stats_counts_copies() -> None:
     assert "  duplicates 5 (copies of an earlier game; 7 distinct)" in text
 
 
+def test_stats_does_not_count_copies_it_did_not_look_for(tmp_path: Path) -> None:
+    """``--syntax-only`` makes no duplicate keys: the copies are said not counted
+    (null in the JSON), never a false 0 and every game distinct."""
+    games = '[Event "A"]\n[GameType "20"]\n\n1. 32-28 19-23 *\n\n[Event "B"]\n\n1. 33-28 *\n'
+    (tmp_path / "a.pdn").write_text(games, encoding="utf-8")
+    (tmp_path / "b.pdn").write_text(games, encoding="utf-16")  # the same games re-encoded
+    paths = [str(tmp_path / "a.pdn"), str(tmp_path / "b.pdn")]
+    replayed = json.loads(run("stats", *paths, "--format", "json").stdout)
+    assert replayed["total"]["duplicates"] == 2 and replayed["total"]["distinct_games"] == 2
+    doc = json.loads(run("stats", *paths, "--format", "json", "--syntax-only").stdout)
+    assert doc["total"]["duplicates"] is None and doc["total"]["distinct_games"] is None
+    assert [f["duplicates"] for f in doc["files"]] == [None, None]
+    assert doc["total"]["games"] == 4  # the rest is counted as without the option
+    text = run("stats", *paths, "--syntax-only").stdout
+    assert text.count("  duplicates not counted (--syntax-only: games not replayed)") == 3
+    assert "distinct" not in text and "duplicates 0" not in text
+
+
 def test_dedupe_keeps_first_copies_and_counts(tmp_path: Path) -> None:
     out = tmp_path / "kept.pdn"
     done = run("convert", str(DUPS), "-o", str(out), "--dedupe")

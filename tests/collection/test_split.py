@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 from conftest import SAMPLES
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pdn_tools import read_string
 from pdn_tools.atomic import Outputs
@@ -110,12 +113,66 @@ def test_file_names_are_safe_and_deterministic() -> None:
     assert file_stem("a\\b:c*d?e<f>g|h") == "a-b-c-d-e-f-g-h"
     for nothing in (None, "", "?", "-", "...", "/"):
         assert file_stem(nothing) == UNKNOWN
-    assert file_stem("CON") == "con_" and file_stem("lpt1.old") == "lpt1.old_"
+    assert file_stem("CON") == "con_" and file_stem("COM\u00b9") == "com\u00b9_"
+    assert file_stem("lpt1.old") == "lpt1-old"  # no extension: not a device name
     long_a, long_b = "x" * 300 + "a", "x" * 300 + "b"
     assert file_stem(long_a) == file_stem(long_a) != file_stem(long_b)
     assert len(file_stem(long_a)) <= 90
     assert file_stem("Open  A") == file_stem("open-a")  # the same file
     assert not file_stem("anything").startswith("_")
+
+
+def test_punctuation_dots_and_underscores_become_one_dash() -> None:
+    """Every run of characters that are not letters or digits is one ``-``: dots and
+    underscores too, so that values differing only in punctuation share a file and a
+    name never holds a second extension, nor is hidden, ``.`` or ``..``."""
+    assert file_stem("NK 2003") == file_stem("NK.2003") == "nk-2003"
+    assert file_stem("A.B. Smith") == file_stem("A B Smith") == "a-b-smith"
+    assert file_stem("Andall, A.K.") == "andall-a-k"
+    assert file_stem("round_1") == file_stem("Round 1") == "round-1"
+    assert file_stem("games.pdn") == "games-pdn"
+    assert file_stem("_unknown") == "unknown" != UNKNOWN
+    for nothing in (".", "..", "._", "_", ". .", "\u2026"):
+        assert file_stem(nothing) == UNKNOWN
+    # letters with the marks that combine with them stay one word (Devanagari)
+    assert file_stem("\u0939\u093f\u0928\u094d\u0926\u0940 Open") == (
+        "\u0939\u093f\u0928\u094d\u0926\u0940-open"
+    )
+    # long values that differ only in case or punctuation share a file as short ones do
+    assert file_stem("Open." * 40) == file_stem("open " * 40)
+    assert file_stem("Open." * 40) != file_stem("Open." * 39)
+
+
+@given(st.text(max_size=200))
+def test_every_file_stem_is_a_plain_name(value: str) -> None:
+    """Whatever the value, the stem is one name with no dot, separator or control
+    character, not hidden, and the same for the value in other case or punctuation."""
+    stem = file_stem(value)
+    assert stem and stem not in (".", "..")
+    assert "." not in stem and "/" not in stem and "\\" not in stem
+    assert not stem.startswith("-") and not stem.endswith("-")
+    assert all(ch.isalnum() or ch in "-_" or unicodedata.category(ch)[0] == "M" for ch in stem)
+    assert len(stem.encode("utf-8", "surrogatepass")) <= 121
+    assert file_stem(value.replace(" ", ".").upper()) == file_stem(value.replace(".", " ").upper())
+
+
+def test_split_names_of_values_differing_in_punctuation(tmp_path: Path) -> None:
+    """Events and players spelt with dots or spaces share one file, named without dots."""
+    source = tmp_path / "n.pdn"
+    source.write_text(
+        '[Event "NK 2003"]\n[White "A.B. Smith"]\n[Black "..."]\n[GameType "20"]\n\n1. 32-28 *\n\n'
+        '[Event "NK.2003"]\n[White "A B Smith"]\n[Black "."]\n[GameType "20"]\n\n1. 32-28 *\n',
+        encoding="utf-8",
+    )
+    events = tmp_path / "events"
+    done = invoke("convert", str(source), "-o", str(events), "--split-by", "event")
+    assert done.exit_code == 0, done.output
+    assert os.listdir(events) == ["nk-2003.pdn"]
+    assert len(read_string((events / "nk-2003.pdn").read_text(encoding="utf-8"))) == 2
+    players = tmp_path / "players"
+    done = invoke("convert", str(source), "-o", str(players), "--split-by", "player")
+    assert done.exit_code == 0, done.output
+    assert sorted(os.listdir(players)) == [f"{UNKNOWN}.pdn", "a-b-smith.pdn"]
 
 
 def test_groups_beyond_the_open_file_limit(tmp_path: Path) -> None:

@@ -48,6 +48,65 @@ def test_format_from_extension(collection: Path, tmp_path: Path) -> None:
     assert table.schema.metadata[METADATA_KEY.encode()] == b"4"
 
 
+@pytest.mark.parametrize(
+    ("out", "options", "message"),
+    [
+        ("pp2.pdn", ("--partition-by", "year"), "-o pp2.pdn names a PDN file, but a dataset"),
+        ("ds.jsonl/", (), "-o ds.jsonl/ names a JSON Lines file, but a dataset"),
+        ("x.parquet", ("--split-by", "event"), "names a Parquet file, but --split-by writes a"),
+        ("x.pdn", ("--split-by", "event", "--to", "pdn"), "names a PDN file, but --split-by"),
+        ("x.parquet", ("--to", "jsonl"), "-o x.parquet names a Parquet file, not JSON Lines"),
+        ("x.json", ("--to", "jsonl"), "-o x.json names a JSON file, not JSON Lines (--to jsonl)"),
+        ("x.parquet", ("--moves-table", "m.pdn"), "--moves-table m.pdn names a PDN file"),
+        ("ds/", ("--moves-table", "m.json/"), "--moves-table m.json/ names a JSON file"),
+        ("x.pdn.gz", ("--to", "pdn"), "-o x.pdn.gz names a gzip-compressed file, but outputs"),
+        ("x.pdn.gz", (), "(write -o - and compress the stream)"),
+        ("x.jsonl", ("--rejects", "r.pdn.XZ"), "--rejects r.pdn.XZ names an xz-compressed"),
+        ("x.parquet", ("--moves-table", "m.bz2"), "--moves-table m.bz2 names a bzip2-"),
+        ("by-event.zip", ("--split-by", "event"), "-o by-event.zip names a zip archive"),
+    ],
+)
+def test_an_output_name_that_says_another_format_is_refused(
+    collection: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    out: str,
+    options: tuple[str, ...],
+    message: str,
+) -> None:
+    """An output whose extension names another format than the one it would be
+    written in is refused in one line, exit status 2, before anything is written."""
+    monkeypatch.chdir(tmp_path)
+    code, stdout, err = run(str(collection), "-o", out, *options)
+    assert code == 2, err
+    assert err.startswith("pdn convert: ") and message in err and err.count("\n") == 1
+    assert stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pdn"]
+
+
+def test_output_names_that_say_nothing_against_the_format(
+    collection: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Directory names without an extension (or with one no format has, or
+    ``.parquet`` for a dataset) and an extension that agrees with ``--to`` are kept."""
+    monkeypatch.chdir(tmp_path)
+    for out, options in (
+        ("by-event", ("--split-by", "event")),
+        ("nk.2003", ("--split-by", "event", "--to", "json")),
+        ("years", ("--partition-by", "year")),
+        ("years.parquet", ("--partition-by", "year")),
+        ("plain/", ()),
+        ("out.ndjson", ("--to", "jsonl")),
+        ("out.pq", ("--to", "parquet", "--moves-table", "moves.parquet")),
+    ):
+        code, _, err = run(str(collection), "-o", out, *options)
+        assert code == 1, (out, err)  # one game with an error was written
+        assert "3 game(s) read, 3 written" in err
+        assert (tmp_path / out).exists()
+    assert (tmp_path / "by-event" / "a.pdn").is_file()
+    assert (tmp_path / "nk.2003" / "a.json").is_file()
+
+
 def test_rejects_verbatim_and_counts(collection: Path, tmp_path: Path) -> None:
     out, rejects = tmp_path / "out.jsonl", tmp_path / "rejects.pdn"
     code, _, err = run(str(collection), "-o", str(out), "--rejects", str(rejects))
