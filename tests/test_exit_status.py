@@ -20,6 +20,7 @@ TABLE = {
     "clean": (0, 0, 0, 0, 0),
     "warnings": (0, 0, 0, 0, 1),
     "error": (1, 1, 1, 1, 0),
+    "event": (1, 1, 0, 0, 0),
     "empty": (0, 0, 0, 0, 0),
     "binary": (1, 1, 1, 1, 0),
     "prose": (1, 1, 1, 1, 0),
@@ -75,10 +76,18 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     configured = folder("configured")
     (configured / "a.pdn").write_text(GAME, encoding="utf-8")
     (configured / "pdn.toml").write_text("max-depth = 1000\n", encoding="utf-8")
+    # A round robin whose player A plays twice in round 2 (E50); every game is clean.
+    pairings = [("1", "A", "B", "32-28"), ("1", "C", "D", "33-28"), ("2", "A", "C", "31-27")]
+    round_robin = "\n".join(
+        f'[Event "Club"]\n[Date "2024.01.0{r}"]\n[Round "{r}"]\n[White "{w}"]\n'
+        f'[Black "{b}"]\n[Result "*"]\n[GameType "20"]\n\n1. {move} 19-23 *\n'
+        for r, w, b, move in [*pairings, ("2", "A", "D", "34-30")]
+    )
     return {
         "clean": [str(SAMPLES / "clean" / "club-evening.pdn")],
         "warnings": [file("warn.pdn", (GAME + "\n" + GAME.replace(" *", "")).encode())],
         "error": [str(SAMPLES / "faults" / "illegal-moves.pdn")],
+        "event": [file("round-robin.pdn", round_robin.encode())],
         "empty": [file("empty.pdn", b"")],
         "binary": [file("photo.pdn", b"\xff\xd8\xff\xe0JFIF" + bytes(range(256)) * 8)],
         "prose": [file("notes.pdn", b"Notes about the club evening.\nNothing else.\n")],
