@@ -13,6 +13,7 @@ one) and ends with ``done move=… ponder=…``.  An input that ends stops the s
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from typing import IO
@@ -36,6 +37,56 @@ DEFAULT_DEPTH = 8
 """The level of a search when none was set."""
 
 
+Budget = tuple[int | None, int | None, float | None]
+"""A search's depth, nodes and seconds (None: no limit of that kind)."""
+
+
+def _number(
+    args: dict[str, str], name: str, kind: type[int] | type[float], zero: bool = False
+) -> float | None:
+    """The value of *name* in *args* as a finite number above zero (or zero too, with
+    *zero*); None when absent."""
+    if name not in args:
+        return None
+    text = args[name]
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ValueError(f"level {name}={text}: not a number") from None
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        wanted = "zero or more" if zero else "above zero"
+        raise ValueError(f"level {name}={text}: not a finite number {wanted}")
+    return value
+
+
+def level_budget(args: dict[str, str]) -> Budget:
+    """The (depth, nodes, seconds) a ``level`` line asks for: ``depth`` (plies),
+    ``nodes`` (ours), ``move-time`` (seconds a move), or ``time`` (seconds left) with
+    ``moves`` (moves still to play; 0 or absent: 30) and ``inc`` (seconds added per
+    move), whose share per move is the time; ``infinite`` sets none; nothing: depth
+    :data:`DEFAULT_DEPTH`.  Raises :class:`ValueError` naming a value that is not a
+    number, or not one the budget can take (negative, zero, infinite, NaN)."""
+    if "infinite" in args:
+        return None, None, None
+    depth = _number(args, "depth", int)
+    nodes = _number(args, "nodes", int)
+    seconds = _number(args, "move-time", float)
+    if seconds is None and "time" in args:
+        left = _number(args, "time", float, zero=True) or 0.0
+        moves = _number(args, "moves", int, zero=True) or 30
+        increment = _number(args, "inc", float, zero=True) or 0.0
+        seconds = left / moves + increment
+        if seconds <= 0:
+            raise ValueError(f"level time={args['time']}: no time to search")
+    if depth is None and nodes is None and seconds is None:
+        return DEFAULT_DEPTH, None, None
+    return (
+        None if depth is None else int(depth),
+        None if nodes is None else int(nodes),
+        seconds,
+    )
+
+
 def men(score: int) -> str:
     """A score in centi-men as the protocol's men (``0.35``)."""
     return f"{score / 100:.2f}"
@@ -52,7 +103,7 @@ class HubServer:
         self.variant: Variant = INTERNATIONAL
         self.searcher = Searcher(INTERNATIONAL)
         self.position: Position = Position.initial(INTERNATIONAL)
-        self.level: dict[str, str] = {}
+        self.level: Budget = (DEFAULT_DEPTH, None, None)
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
 
@@ -101,7 +152,7 @@ class HubServer:
             self.wait_search(stop=True)
             self.set_position(args)
         elif command == "level":
-            self.level = dict(args)
+            self.set_level(args)
         elif command == "go":
             self.wait_search(stop=True)
             self.start_search()
@@ -133,24 +184,22 @@ class HubServer:
         self.position = position
 
     # ------------------------------------------------------------------ search
-    def budget(self) -> tuple[int | None, int | None, float | None]:
-        """(depth, nodes, seconds) of the current level."""
-        level = self.level
+    def set_level(self, args: dict[str, str]) -> None:
+        """``level …``: the budget of the next searches.  A value that is not a
+        number, or not a positive finite one (``depth=abc``, ``nodes=-5``,
+        ``move-time=nan``), is an error that names it, and the level stays as it
+        was: a search never runs on a budget nobody asked for."""
         try:
-            if "infinite" in level:
-                return None, None, None
-            depth = int(level["depth"]) if "depth" in level else None
-            nodes = int(level["nodes"]) if "nodes" in level else None
-            seconds = float(level["move-time"]) if "move-time" in level else None
-            if seconds is None and "time" in level:
-                moves = int(level.get("moves", "0") or 0) or 30
-                seconds = float(level["time"]) / moves + float(level.get("inc", "0") or 0)
-        except ValueError:
-            self.send(format_line("error", message="a level value is not a number"))
-            return DEFAULT_DEPTH, None, None
-        if depth is None and nodes is None and seconds is None:
-            depth = DEFAULT_DEPTH
-        return depth, nodes, seconds
+            budget = level_budget(args)
+        except ValueError as exc:
+            self.send(format_line("error", message=str(exc)))
+            return
+        self.level = budget
+
+    def budget(self) -> tuple[int | None, int | None, float | None]:
+        """(depth, nodes, seconds) of the current level; none set: depth
+        :data:`DEFAULT_DEPTH`; ``infinite``: none of the three (until ``stop``)."""
+        return self.level
 
     def start_search(self) -> None:
         position, variant = self.position, self.variant

@@ -241,3 +241,15 @@ def test_an_infinite_analysis_ends_on_stop() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.mark.parametrize(
+    "level", ["level depth=abc", "level nodes=-5", "level move-time=nan", "level time=0"]
+)
+def test_a_level_it_cannot_take_is_an_error_and_the_budget_stays(level: str) -> None:
+    out = converse(["hub", "init", "level depth=2", level, "go analyze", "quit"])
+    errors = [parse_line(line)[1]["message"] for line in out if line.startswith("error ")]
+    assert len(errors) == 1
+    assert level.split()[1] in errors[0]
+    depths = [int(parse_line(line)[1]["depth"]) for line in out if line.startswith("info ")]
+    assert depths == [1, 2]
