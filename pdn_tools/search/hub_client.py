@@ -8,9 +8,13 @@ It knows nothing of the engine beyond the protocol: moves and positions are the
 protocol's text, read back into the rules engine's moves (a move the engine names that
 is not legal is an error, never trusted).
 
-Every wait for an answer is bounded (*timeout* seconds; HubError after it), the engine
-is ended when the client closes (``quit``, then terminated, then killed, each after a
-bounded wait), and an engine that dies or writes nonsense is an error that says so.
+Every wait for an answer is bounded (*timeout* seconds; HubError after it), and so is
+what the client holds of the engine's output: a line of at most :data:`MAX_LINE`
+characters, at most :data:`MAX_LINES` lines for one answer, at most
+:data:`MAX_LINES` lines waiting to be read (the engine then waits on its full pipe).
+The engine is ended when the client closes (``quit``, then terminated, then killed,
+each after a bounded wait), and an engine that dies, floods or writes nonsense is an
+error that says so.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ from pdn_tools.search.hub import (
     parse_move,
     position_text,
 )
+
+MAX_LINE = 1 << 16
+"""The longest line read from an engine, in characters (a Hub line is a few hundred);
+a longer one is an error, never held whole."""
+MAX_LINES = 100_000
+"""The most lines one answer may take, and the most held unread (a search writes one
+``info`` line per depth)."""
 
 WIN_SCORE = 90.0
 """Scores (in men) at or beyond which an engine that gives no ``win`` field is read as
@@ -79,7 +90,8 @@ class HubEngine:
         self.timeout = timeout
         self.id: dict[str, str] = {}
         self.params: dict[str, dict[str, str]] = {}
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | HubError | None] = queue.Queue(maxsize=MAX_LINES)
+        self.closed = threading.Event()
         try:
             self.process = subprocess.Popen(
                 argv,
@@ -114,10 +126,35 @@ class HubEngine:
 
     # ------------------------------------------------------------------ streams
     def _read(self, stream: IO[str]) -> None:
+        """Hand the engine's lines on, up to its end or an overlong line (then an
+        error is handed on and the rest is not read)."""
         with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                self.lines.put(line)
-        self.lines.put(None)
+            while True:
+                line = stream.readline(MAX_LINE + 1)
+                if not line:
+                    break
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    self._hand_on(
+                        HubError(
+                            f"engine {self.argv[0]!r} wrote a line longer than "
+                            f"{MAX_LINE:,} characters"
+                        )
+                    )
+                    return
+                if not self._hand_on(line):
+                    return
+        self._hand_on(None)
+
+    def _hand_on(self, item: str | HubError | None) -> bool:
+        """Queue *item* for the reader of the answers, waiting while the queue is
+        full; False when the client closed meanwhile."""
+        while not self.closed.is_set():
+            try:
+                self.lines.put(item, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False
 
     def send(self, line: str) -> None:
         """Write one line to the engine."""
@@ -144,9 +181,15 @@ class HubEngine:
                 ) from None
             if line is None:
                 raise HubError(f"engine {self.argv[0]!r} ended before {last!r}")
+            if isinstance(line, HubError):
+                raise line
             command, args = parse_line(line)
             if not command:
                 continue
+            if len(seen) >= MAX_LINES:
+                raise HubError(
+                    f"engine {self.argv[0]!r} wrote more than {MAX_LINES:,} lines without {last!r}"
+                )
             seen.append((command, args))
             if command == last:
                 return seen
@@ -211,6 +254,7 @@ class HubEngine:
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
         """End the engine: ``quit``, then terminate, then kill (bounded waits)."""
+        self.closed.set()
         process = self.process
         if process.poll() is None:
             with contextlib.suppress(HubError):

@@ -192,6 +192,8 @@ def test_the_client_speaks_only_the_protocol() -> None:
         ("silent", "did not answer 'ready'"),
         ("illegal", "names no legal move"),
         ("crash", "ended before 'done'"),
+        ("flood", "more than 100,000 lines without 'done'"),
+        ("overlong", "a line longer than 65,536 characters"),
     ],
 )
 def test_an_engine_that_misbehaves_is_an_error_and_is_ended(mode: str, words: str) -> None:

@@ -5,7 +5,9 @@ a man it finds (it never captures: tests give it positions without captures).  I
 lines and arguments the protocol does not define, which a client must ignore.
 
 Modes (first argument): ``normal``; ``silent`` never answers ``init``; ``illegal``
-answers ``done`` with a move that is not on the board; ``crash`` exits on ``go``.
+answers ``done`` with a move that is not on the board; ``crash`` exits on ``go``;
+``flood`` answers ``go`` with ``info`` lines without end; ``overlong`` answers ``go``
+with a line of a megabyte.
 """
 
 import sys
@@ -63,6 +65,11 @@ def main():
         elif command == "go":
             if mode == "crash":
                 sys.exit(3)
+            if mode == "flood":  # info lines without end, never done
+                while True:
+                    print('info depth=1 score=0.00 pv=""')
+            if mode == "overlong":  # one line of a megabyte
+                print("info pv=" + "x" * (1 << 20))
             move = first_step(position)
             if mode == "illegal":
                 move = "99-98"
