@@ -18,7 +18,11 @@ end without an error (a legal-to-the-end error), and measures, for each threshol
   at other plies of the planted records;
 * **the ambiguous plies** of the clean games: plies where another legal move, one
   slip away from the written one, replays to the end with a result that fits — the
-  only plies a finding can name, so where every false alarm comes from.
+  only plies a finding can name, so where every false alarm comes from;
+* **the reach of an opening book**: how many planted slips stand at a position that
+  other games of the collection (every usable game of the variant in the shared
+  corpus, the game itself left out) also reached — the only slips that evidence from
+  the other records (what the other players played there) could speak about.
 
 Every game is examined once at the lowest threshold (``doubts(..., floor=…)`` keeps
 what each threshold needs, ``select`` picks what each reports), with the built-in
@@ -41,6 +45,7 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +77,27 @@ HEADER = (
     "|---|---|---|---|---|---|"
 )
 KINDS = (OFF_BY_ONE, TRANSPOSITION, SWAPPED, CAPTURE_ROUTE)
+BOOK_PLIES = 40
+"""How deep the opening book goes: positions after more plies are never shared."""
+BOOK_REACH = (5, 20)
+"""Other games that must have reached a position for a book to speak about it."""
+
+
+def _book(sources: list[planting.Source]) -> Counter[Any]:
+    """How many games reach each position of their first :data:`BOOK_PLIES` plies
+    (once per game)."""
+    seen: Counter[Any] = Counter()
+    for source in sources:
+        seen.update(set(source.positions[:BOOK_PLIES]))
+    return seen
+
+
+def _reached_by_others(book: Counter[Any], source: planting.Source, ply: int) -> int:
+    """How many other games of *book* reached the position before *ply* (1-based)."""
+    if ply > BOOK_PLIES:
+        return 0
+    position = source.positions[ply - 1]
+    return book[position] - (position in set(source.positions[:BOOK_PLIES]))
 
 
 def _examine(text: str, options: PlausibilityOptions, floor: int) -> dict[str, Any] | None:
@@ -225,6 +251,7 @@ def main() -> None:
     }
     for variant in sorted(by_variant):
         games = list(by_variant[variant])
+        book = _book(games)
         rng.shuffle(games)
         rows: list[dict[str, Any]] = []
         for source in games[: args.per_variant]:
@@ -238,11 +265,16 @@ def main() -> None:
                     "plies": len(planted.texts),
                     "kind": planted.kind,
                     "original": _code(original),
+                    "book": _reached_by_others(book, source, planted.ply),
                     "found": _examine(planted.record(), options, floor),
                 }
             rows.append(row)
             print(variant, len(rows), f"{time.monotonic() - started:.0f}s", file=sys.stderr)
-        report["variants"][variant] = {"rows": rows, "table": _table(rows, options.window)}
+        report["variants"][variant] = {
+            "rows": rows,
+            "table": _table(rows, options.window),
+            "book_games": len(games),
+        }
     report["seconds"] = time.monotonic() - started
     for variant, data in report["variants"].items():
         rows = data["rows"]
@@ -256,6 +288,16 @@ def main() -> None:
             f"({first['last_ply']} at the last ply); clean games: {plies} plies, "
             f"{ambiguous} ambiguous ({100 * ambiguous / max(1, len(clean_rows)):.1f} per 100 "
             f"games, in {with_any} games)"
+        )
+        planted_rows = [r["planted"] for r in rows if "planted" in r]
+        reach = ", ".join(
+            f"{sum(1 for p in planted_rows if p['book'] >= n)} at a position "
+            f"{n} or more of them reached"
+            for n in BOOK_REACH
+        )
+        print(
+            f"opening book of the {data['book_games']} {variant} games: of the "
+            f"{len(planted_rows)} planted slips, {reach}"
         )
         print(HEADER)
         for t in data["table"]:
