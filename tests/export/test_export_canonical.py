@@ -184,18 +184,18 @@ def test_localised_tag_names_are_written_as_the_standard_names() -> None:
         '[Nero "Bianchi"]\n[Esito "1-0"]\n[GameType "22"]\n[Anno "2005"]\n\n1. 21-17 *\n'
     )
     (game,) = read_string(source)
-    assert [i.code for i in game.issues].count("W07") == 6
+    assert [i.code for i in game.issues].count("W07") == 7
     _, codes, tags = read_back(source)
     assert "W07" not in codes
     assert tags == [
         ("Event", "Campionato"),
         ("Site", "Roma"),
+        ("Date", "2005"),  # a year alone stays so (W29, info)
         ("Round", "3"),
         ("White", "Rossi"),
         ("Black", "Bianchi"),
         ("Result", "1-0"),
         ("GameType", "22"),
-        ("Anno", "2005"),  # not a standard tag: kept as read
     ]
     # The round-trip writer keeps the names as read.
     assert '[Bianco "Rossi"]' in write_game(game)
