@@ -251,7 +251,7 @@ def test_an_italian_anno_is_the_date_of_every_date_reading(tmp_path: Path) -> No
     path.write_text(
         f'{head}[Anno "2005"]\n\n1. 21-17 *\n\n'
         f'{head}[Anno "2010.11.10"]\n\n1. 22-18 *\n\n'
-        f'{head}\n1. 23-19 *\n',
+        f"{head}\n1. 23-19 *\n",
         encoding="utf-8",
     )
     assert kept(path, "--date-from", "2005.06") == [1, 2]
