@@ -326,3 +326,18 @@ def test_nags_and_fallbacks_inside_runs_attach_to_the_right_move() -> None:
     alternative = nodes[4].variations[1]
     assert alternative.element_text() == "17-21" and alternative.nags == [5]
     assert [i.ply for i in game.issues if i.code == "W10"] == [5]
+
+
+def test_italian_anno_is_read_as_the_date() -> None:
+    """Italian exporters write the date as ``Anno``, often the year alone."""
+    game = one('[Anno "2005"]\n[GameType "22"]\n1. 21-17 *')
+    assert game.tag("Date") == "2005"
+    assert [(i.code, i.message) for i in game.issues] == [
+        ("W07", "tag name 'Anno' read as Date"),
+        ("W29", "Date '2005' is not in the form YYYY.MM.DD"),
+    ]
+    game = one('[Anno "2010.11.10"]\n[GameType "22"]\n1. 21-17 *')
+    assert game.tag("Date") == "2010.11.10" and codes(game) == ["W07"]
+    # Beside a Date, the Date tag is the date a lookup gives; both are kept.
+    game = one('[Date "2010.11.10"]\n[Anno "2010"]\n[GameType "22"]\n1. 21-17 *')
+    assert game.tag("Date") == "2010.11.10" and len(game.tags) == 3

@@ -3,7 +3,11 @@
 What is rewritten, and how (``docs/export.md``):
 
 - tags: the seven-tag roster first, then GameType, SetUp and FEN, then the others
-  in input order; values escaped (``\\"``, ``\\\\``); a game without a GameType
+  in input order; a localised or irregularly spelt name of a standard tag
+  (``Bianco``, ``Setup``, ``event``) written as the standard name, a Result value
+  in the normal form of the GameType's style, a FEN value without the spaces and
+  trailing ``.`` the reader ignores (:func:`regular_tags`); values escaped
+  (``\\"``, ``\\\\``); a game without a GameType
   replayed under a variant other than international (given, or inferred: W27) gets
   the GameType of its variant, so that its moves, written in numbers, read back
   under the same rules;
@@ -35,7 +39,7 @@ from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
 from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor
 from pdn_tools.pdn.results import read_result
-from pdn_tools.pdn.tags import standard_name
+from pdn_tools.pdn.tags import ALIASES, ROSTER, standard_name
 from pdn_tools.replay.resolve import Resolution
 from pdn_tools.rules import canonical_path
 
@@ -300,6 +304,74 @@ def _start_counter(game: Game, first_mover: str) -> _Counter:
     return _Counter(number, first)
 
 
+#: The standard tag names pdn-tools knows, by their lower-case spelling.
+_STANDARD_NAMES: dict[str, str] = {
+    name.lower(): name for name in (*ROSTER, "GameType", "SetUp", "FEN", *ALIASES.values())
+}
+_UNKNOWN_RESULTS = ("", "-", "?")
+_SPACES = re.compile(r"\s+")
+
+
+def regular_result(value: str, style: str | None) -> str:
+    """A Result value in its normal form: *value* read as the reader reads it and
+    written in *style* (the GameType's; None: the value's own), ``*`` for the
+    spellings of an unknown result (``""``, ``-``, ``?``).  A value that says no
+    result the reader can map (``4-6``, a match score) is kept as written."""
+    styled = styled_result(value, style)
+    if styled is not None:
+        return styled
+    return "*" if value.strip() in _UNKNOWN_RESULTS else value
+
+
+def regular_fen(value: str) -> str:
+    """A FEN value without what the reader ignores in it: spaces and line breaks,
+    and one trailing ``.``.  An empty or ``?`` value (no position) is kept, and so is
+    a second trailing ``.``, which makes the FEN invalid (E10) and must stay so."""
+    compact = _SPACES.sub("", value)
+    if compact.endswith(".") and not compact.endswith(".."):
+        compact = compact[:-1]
+    return compact if compact not in ("", "?") else value
+
+
+def regular_tags(tags: list[Tag], style: str | None) -> list[Tag]:
+    """*tags* as canonical PDN writes them: the same tags in the same order, with
+    each name the reader reads as a standard tag written as that tag's name (the
+    localised ``Bianco``, ``Setup``, an entity-decoded ``R&eacute;sultat``, the
+    lower-case ``event``), Result values in their normal form (:func:`regular_result`)
+    and FEN values without what the reader ignores (:func:`regular_fen`).  Other
+    names are kept as read.
+
+    One case keeps an alias as written: a tag given under the standard name and
+    after it under an alias (``[White "A"]`` ... ``[Bianco "B"]``).  The reader's
+    checks take the last of them (B), a lookup by name the one under the standard
+    name (A); written under one name, both would read B.  Kept apart, the record
+    reads back as it was read.
+    """
+    groups: dict[str, list[Tag]] = {}
+    for tag in tags:
+        groups.setdefault(standard_name(tag.name).lower(), []).append(tag)
+    kept: set[str] = set()
+    for key, group in groups.items():
+        exact = [t for t in group if t.name.lower() == key]
+        if exact and group[-1].name.lower() != key:
+            kept.add(key)
+    out: list[Tag] = []
+    for tag in tags:
+        key = standard_name(tag.name).lower()
+        name = tag.name if key in kept and tag.name.lower() != key else standard_name(tag.name)
+        name = _STANDARD_NAMES.get(name.lower(), name)
+        value = tag.value
+        if key == "result":
+            value = regular_result(value, style)
+        elif key == "fen":
+            value = regular_fen(value)
+        if name == tag.name and value == tag.value:
+            out.append(tag)
+        else:
+            out.append(Tag(name, value, tag.line, tag.column))
+    return out
+
+
 def _result_tags(game: Game, value: str) -> list[Tag]:
     """The tags with the (last) Result tag set to *value*, added when missing."""
     tags = list(game.tags)
@@ -365,13 +437,15 @@ def write_canonical(
         tagged = Game()
         tagged.tags = target_tags(game, target, writer.form, res.variant)
         tagged.tags = _result_tags(tagged, end)
-    elif opts.normalise_results:
-        end = styled_result(game.result or "*", style) or "*"
-        tagged = Game()
-        tagged.tags = _result_tags(game, end)
     else:
-        written = game.terminator.text if game.terminator is not None else game.result
-        end = styled_result(written or "*", style) or "*"
+        tagged = Game()
+        tagged.tags = regular_tags(game.tags, style)
+        if opts.normalise_results:
+            end = styled_result(game.result or "*", style) or "*"
+            tagged.tags = _result_tags(tagged, end)
+        else:
+            written = game.terminator.text if game.terminator is not None else game.result
+            end = styled_result(written or "*", style) or "*"
     if target is None and res.variant is not None:  # its moves were resolved
         tags = _with_gametype(tagged.tags, written_variant(game, res))
         if tags is not tagged.tags:

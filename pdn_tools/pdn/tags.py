@@ -21,6 +21,7 @@ ALIASES: dict[str, str] = {
     "dati": "Event",
     "turno": "Round",
     "localita": "Site",
+    "anno": "Date",  # the year, or the whole date: read as a Date (a year alone is W29)
     "blanc": "White",
     "noir": "Black",
     "résultat": "Result",

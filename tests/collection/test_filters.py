@@ -4,11 +4,13 @@ whatever ``--jobs`` says."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import random
 from collections.abc import Callable
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from cli_helpers import run
 from click.testing import CliRunner, Result
@@ -239,3 +241,34 @@ def test_filters_run_in_the_workers(tmp_path: Path, games: Path) -> None:
     assert numbers == [2, 4] * 200  # games 2 and 4 of each copy
     assert "600 game(s) filtered out" in records[1]
     both(lambda jobs: [run("stats", str(big), "--format", "json", "-j", jobs, *options).stdout])
+
+
+def test_an_italian_anno_is_the_date_of_every_date_reading(tmp_path: Path) -> None:
+    """``Anno`` (a year alone, or a whole date) is read as the Date: the date filters,
+    ``--split-by year``, the Parquet date columns and canonical PDN agree on it."""
+    head = '[Dati "Campionato"]\n[GameType "22"]\n'
+    path = tmp_path / "anni.pdn"
+    path.write_text(
+        f'{head}[Anno "2005"]\n\n1. 21-17 *\n\n'
+        f'{head}[Anno "2010.11.10"]\n\n1. 22-18 *\n\n'
+        f"{head}\n1. 23-19 *\n",
+        encoding="utf-8",
+    )
+    assert kept(path, "--date-from", "2005.06") == [1, 2]
+    assert kept(path, "--date-to", "2005") == [1]
+    assert kept(path, "--date-from", "2010.11.11", command="convert") == []
+    folder = tmp_path / "years"
+    done = invoke("convert", str(path), "-o", str(folder), "--to", "pdn", "--split-by", "year")
+    assert done.exit_code == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["2005.pdn", "2010.pdn", "_unknown.pdn"]
+    table = tmp_path / "games.parquet"
+    done = invoke("convert", str(path), "-o", str(table))
+    assert done.exit_code == 0, done.stderr
+    rows = pq.read_table(table, columns=["date", "date_text", "year"]).to_pylist()
+    assert rows == [
+        {"date": None, "date_text": "2005", "year": 2005},
+        {"date": datetime.date(2010, 11, 10), "date_text": "2010.11.10", "year": 2010},
+        {"date": None, "date_text": None, "year": None},
+    ]
+    done = invoke("convert", str(path), "-o", "-", "--to", "pdn")
+    assert done.stdout.startswith('[Event "Campionato"]\n[Date "2005"]\n[GameType "22"]\n')

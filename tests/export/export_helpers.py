@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from pdn_tools import Comment, Game, MoveText, Node, Tag, Terminator, read_string
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
+from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult, replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
@@ -117,9 +118,31 @@ def named_variant(game: Game, resolution: Resolution) -> list[tuple[str, str]]:
     return [] if entry is None or entry.number == 20 else [("GameType", str(entry.number))]
 
 
+def tag_meaning(tag: tuple[str, str]) -> tuple[str, str]:
+    """What a tag says, as canonical PDN must keep it: the standard tag its name is
+    read as (case aside), and its value, where canonical writing spells it regularly
+    (docs/export.md) by what it means: a Result by its outcome (an unknown result by
+    any spelling that says so), a FEN without spaces and one trailing '.', any other
+    value with its line breaks as spaces."""
+    name, value = tag
+    key = standard_name(name).lower()
+    if key == "result":
+        outcome = read_result(value).outcome
+        if outcome == "unknown":
+            return key, "" if value.strip() in ("", "-", "?", "*") else value
+        return key, outcome
+    if key == "fen":
+        compact = "".join(value.split())
+        if compact.endswith(".") and not compact.endswith(".."):
+            compact = compact[:-1]
+        return key, compact if compact not in ("", "?") else value
+    return key, value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+
+
 def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> Any:
     """The tree with each move as its engine identity when resolved (spelling and
-    move numbers aside): what canonical writing must keep.  *written*: as canonical
+    move numbers aside) and each tag by what it says (:func:`tag_meaning`): what
+    canonical writing must keep.  *written*: as canonical
     PDN writes it, with the GameType it adds (:func:`named_variant`)."""
     added = named_variant(game, resolution) if written else []
 
@@ -150,7 +173,7 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
         return tuple(out)
 
     return (
-        sorted([*((t.name, t.value) for t in game.tags), *added]),
+        sorted(tag_meaning(t) for t in [*((t.name, t.value) for t in game.tags), *added]),
         tuple((c.kind, c.text) for c in game.comments),
         tuple(line_sig(v) for v in game.variations),
     )

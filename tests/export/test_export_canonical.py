@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from export_helpers import converted
+from export_helpers import converted, replay_facts
 
 from pdn_tools import read_string
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
@@ -166,3 +166,178 @@ def test_an_inferred_variant_is_written_as_a_gametype() -> None:
     game, replay, _ = converted(fragment)
     assert not replay.replayed
     assert canonical(fragment) == fragment
+
+
+# --- tags in their normal form ---------------------------------------------------
+def read_back(text: str) -> tuple[str, list[str], list[tuple[str, str]]]:
+    """Canonical PDN of the one game of *text*, the codes of that PDN read back and
+    replayed, and its tags (name, value).  Writing it again must change nothing."""
+    out = canonical(text)
+    again, _, resolution = converted(out)
+    assert write_canonical(again, resolution) == out
+    return out, [i.code for i in again.issues], [(t.name, t.value) for t in again.tags]
+
+
+def test_localised_tag_names_are_written_as_the_standard_names() -> None:
+    source = (
+        '[Dati "Campionato"]\n[Localita "Roma"]\n[Turno "3"]\n[Bianco "Rossi"]\n'
+        '[Nero "Bianchi"]\n[Esito "1-0"]\n[GameType "22"]\n[Anno "2005"]\n\n1. 21-17 *\n'
+    )
+    (game,) = read_string(source)
+    assert [i.code for i in game.issues].count("W07") == 7
+    _, codes, tags = read_back(source)
+    assert "W07" not in codes
+    assert tags == [
+        ("Event", "Campionato"),
+        ("Site", "Roma"),
+        ("Date", "2005"),  # a year alone stays so (W29, info)
+        ("Round", "3"),
+        ("White", "Rossi"),
+        ("Black", "Bianchi"),
+        ("Result", "1-0"),
+        ("GameType", "22"),
+    ]
+    # The round-trip writer keeps the names as read.
+    assert '[Bianco "Rossi"]' in write_game(game)
+
+
+def test_french_and_setup_names_are_written_as_the_standard_names() -> None:
+    source = (
+        '[Événement "Coupe"]\n[Manche "2"]\n[Blanc "Dupont"]\n[Noir "Durand"]\n'
+        '[Résultat "2-0"]\n[Type de jeu "20"]\n[Heure blanche "1:00"]\n'
+        '[Titre noir "GMI"]\n[Setup "1"]\n[FEN "W:W31-50:B1-20"]\n\n1. 32-28 *\n'
+    )
+    _, codes, tags = read_back(source)
+    assert "W07" not in codes
+    assert [name for name, _ in tags] == [
+        "Event",
+        "Round",
+        "White",
+        "Black",
+        "Result",
+        "GameType",
+        "SetUp",
+        "FEN",
+        "WhiteTime",
+        "BlackTitle",
+    ]
+    assert dict(tags)["White"] == "Dupont" and dict(tags)["WhiteTime"] == "1:00"
+
+
+def test_names_in_another_case_are_written_as_the_standard_names() -> None:
+    source = '[event "E"]\n[WHITE "W"]\n[gametype "20"]\n[fen "W:W31-50:B1-20"]\n\n32-28 *\n'
+    (game,) = read_string(source)
+    assert "W07" in [i.code for i in game.issues]
+    _, codes, tags = read_back(source)
+    assert "W07" not in codes
+    assert tags == [
+        ("Event", "E"),
+        ("White", "W"),
+        ("GameType", "20"),
+        ("FEN", "W:W31-50:B1-20"),
+    ]
+
+
+def test_a_name_with_html_entities_is_decoded_and_standard() -> None:
+    source = '[R&eacute;sultat "0-2"]\n[Type&#32;de&#32;jeu "20"]\n\n1. 32-28 0-2\n'
+    (game,) = read_string(source)
+    assert game.tag("Result") == "0-2" and game.tag("GameType") == "20"
+    _, codes, tags = read_back(source)
+    assert "W07" not in codes and "W31" not in codes
+    assert tags == [("Result", "0-2"), ("GameType", "20")]
+
+
+def test_names_that_are_no_known_alias_are_kept() -> None:
+    source = '[Évaluation blanche "+1"]\n[whiteelo "2300"]\n[Annotator "me"]\n\n32-28 *\n'
+    _, codes, tags = read_back(source)
+    assert tags == [("Évaluation blanche", "+1"), ("whiteelo", "2300"), ("Annotator", "me")]
+    assert codes.count("W07") == 2  # irregular, and not read as any standard tag
+
+
+def test_irregular_results_are_written_in_the_normal_form() -> None:
+    cases = {
+        " 2-0": "2-0",
+        "0 - 2": "0-2",
+        "1 -1": "1-1",
+        "0-2t": "0-2",
+        "\u00bd-\u00bd": "1-1",
+        "0.5-0.5": "1-1",
+        "1-0": "2-0",  # the other style (W03)
+        "1/2-1/2": "1-1",
+        "": "*",
+        "-": "*",
+        "?": "*",
+        "0-0": "0-0",
+    }
+    for raw, normal in cases.items():
+        source = f'[Result "{raw}"]\n' + G + "\n1. 32-28 *\n"
+        (game,) = read_string(source)
+        assert {"W03", "W04"} & {i.code for i in game.issues} or raw == normal, raw
+        _, codes, tags = read_back(source)
+        assert tags[0] == ("Result", normal), raw
+        assert "W04" not in codes and "W03" not in codes, (raw, codes)
+    # The style is the GameType's: English draughts writes 1-0 / 0-1 / 1/2-1/2.
+    _, codes, tags = read_back('[Risultato " 1-1"]\n[GameType "21"]\n\n1. 11-15 *\n')
+    assert tags[0] == ("Result", "1/2-1/2") and not {"W03", "W04", "W07"} & set(codes)
+
+
+def test_a_result_no_reading_maps_is_kept_as_written() -> None:
+    # 4-6 (a match score?) is not a result the reader can map: kept, and found again.
+    source = '[Result "4-6"]\n' + G + "\n1. 32-28 4-6\n"
+    out, codes, tags = read_back(source)
+    assert tags[0] == ("Result", "4-6")
+    assert codes.count("W04") == 1
+    assert out.endswith("1. 32-28 *\n")
+
+
+def test_normalised_results_use_the_standard_result_tag() -> None:
+    source = '[Risultato "1 - 0"]\n' + G + "\n1. 32-28 *\n"
+    out = canonical(source, normalise_results=True)
+    assert out.startswith('[Result "2-0"]\n[GameType "20"]\n')
+    assert out.endswith("1. 32-28 2-0\n")
+
+
+def test_irregular_values_are_written_regularly() -> None:
+    source = '[Event "Long\nname"]\n[Site "The "Hall""]\n' + G + "\n32-28 *\n"
+    (game,) = read_string(source)
+    assert [i.code for i in game.issues].count("W08") == 2
+    out, codes, tags = read_back(source)
+    assert "W08" not in codes
+    assert '[Site "The \\"Hall\\""]' in out
+    assert tags[:2] == [("Event", "Long name"), ("Site", 'The "Hall"')]
+
+
+def test_fen_is_written_without_what_the_reader_ignores() -> None:
+    source = '[FEN "W:W31-50:\n B1-20."]\n' + G + "\n32-28 *\n"
+    game, replay, _ = converted(source)
+    assert {"W08", "W26"} <= {i.code for i in game.issues}
+    out, codes, tags = read_back(source)
+    assert ("FEN", "W:W31-50:B1-20") in tags
+    assert not {"W08", "W26"} & set(codes)
+    again, replay2, _ = converted(out)
+    assert replay_facts(again, replay2) == replay_facts(game, replay)
+    # Two dots make the FEN invalid (E10): it stays invalid, not repaired into a position.
+    out, codes, tags = read_back('[FEN "W:W31-50:B1-20.."]\n' + G + "\n32-28 *\n")
+    assert ("FEN", "W:W31-50:B1-20..") in tags and "E10" in codes
+    # No position: kept as written.
+    _, _, tags = read_back('[FEN "?"]\n' + G + "\n32-28 *\n")
+    assert ("FEN", "?") in tags
+
+
+def test_a_standard_name_and_its_alias_are_both_kept() -> None:
+    # The alias first: both written as White, the value every reader takes stays last.
+    source = '[Bianco "A"]\n[White "B"]\n' + G + "\n32-28 *\n"
+    (game,) = read_string(source)
+    _, codes, tags = read_back(source)
+    assert tags[:2] == [("White", "A"), ("White", "B")]
+    (again,) = read_string(canonical(source))
+    assert again.tag("White") == game.tag("White") == "B"
+    assert "W07" not in codes and "W09" in codes  # a tag given twice stays so
+    # The alias last: the reader's checks take the alias's value and a lookup by name
+    # the standard one; one name for both would change what is read, so the alias stays.
+    source = '[Result "2-0"]\n[Esito "0-2"]\n' + G + "\n32-28 *\n"
+    (game,) = read_string(source)
+    _, codes, tags = read_back(source)
+    assert tags[:2] == [("Result", "2-0"), ("Esito", "0-2")]
+    (again,) = read_string(canonical(source))
+    assert again.tag("Result") == game.tag("Result") == "2-0"

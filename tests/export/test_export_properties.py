@@ -21,6 +21,8 @@ from pdn_tools.export.from_json import game_from_dict, read_json
 from pdn_tools.export.jsonfmt import JsonArrayWriter, game_dict
 from pdn_tools.export.parquet import Limits, ParquetWriter
 from pdn_tools.export.pdn import write_game
+from pdn_tools.pdn.results import read_result
+from pdn_tools.pdn.tags import ALIASES, ROSTER
 from pdn_tools.replay import ReplayOptions, replay_game
 from pdn_tools.replay.resolve import resolve
 from pdn_tools.rules import variants
@@ -226,3 +228,64 @@ def test_records_with_odd_tokens_reach_a_canonical_fixed_point(
         assert write_canonical(back[0], resolve(back[0], replay_game(back[0]))) == text
         copy = game_from_dict(json.loads(json.dumps(game_dict(game, replay))))
         assert write_canonical(copy, resolve(copy, replay_game(copy))) == text
+
+
+#: Standard tags and the names the reader reads as them (pdn_tools/pdn/tags.py).
+_SPELLINGS = {
+    name: [name, *(alias for alias, standard in ALIASES.items() if standard == name)]
+    for name in ("Event", "Site", "Round", "White", "Black", "Result", "WhiteTime", "BlackTitle")
+}
+_MAPPED_RESULTS = [" 2-0", "0 - 2", "1 -1", "0-2t", "\u00bd-\u00bd", "0.5-0.5", "1-0", "0-1"]
+_MAPPED_RESULTS += ["1/2-1/2", "2-0", "0-0", "", "-", "?", "*"]
+_WORDS = st.text("abcXYZ019 .,'()", min_size=1, max_size=8)
+
+
+@st.composite
+def irregular_header(draw: st.DrawFn) -> list[tuple[str, str, str]]:
+    """Tags of an international game as (standard name, name written, value written):
+    each name standard, localised, in another case or with an HTML entity, each value
+    regular, broken over lines or holding an unescaped quote, the result in any
+    spelling the reader maps."""
+    chosen = draw(st.lists(st.sampled_from(sorted(_SPELLINGS)), min_size=1, unique=True))
+    header = []
+    for standard in chosen:
+        name = draw(st.sampled_from(_SPELLINGS[standard]))
+        name = draw(st.sampled_from([name, name.lower(), name.upper(), name.title()]))
+        if draw(st.booleans()):
+            at = draw(st.integers(0, len(name) - 1))
+            if name[at] != " ":
+                name = f"{name[:at]}&#{ord(name[at])};{name[at + 1 :]}"
+        if standard == "Result":
+            value = draw(st.sampled_from(_MAPPED_RESULTS))
+        else:
+            joint = draw(st.sampled_from([" ", "\n", '"', " \n  "]))
+            value = draw(_WORDS) + joint + draw(_WORDS)
+        header.append((standard, name, value))
+    return header
+
+
+@SETTINGS
+@given(irregular_header())
+def test_canonical_writes_irregular_tags_in_their_normal_form(
+    header: list[tuple[str, str, str]],
+) -> None:
+    """Tags under any name and in any spelling the reader maps: canonical PDN writes
+    the standard names and regular values, reads back without W03, W04, W07 or W08,
+    with the same meaning for every tag, and writing it again changes nothing."""
+    text = "".join(f'[{name} "{value}"]\n' for _, name, value in header)
+    game, _, resolution = converted(text + '[GameType "20"]\n\n1. 32-28 *\n')
+    canonical = write_canonical(game, resolution)
+    again, _, resolution2 = converted(canonical)
+    assert not {"W03", "W04", "W07", "W08"} & {i.code for i in again.issues}, canonical
+    assert [t.name for t in again.tags] == [
+        *(n for n in (*ROSTER, "GameType") if n in {s for s, _, _ in header} | {"GameType"}),
+        *(s for s, _, _ in header if s in ("WhiteTime", "BlackTitle")),
+    ]
+    for standard, _, _ in header:
+        before, after = game.tag(standard), again.tag(standard)
+        assert before is not None and after is not None
+        if standard == "Result":
+            assert read_result(after).outcome == read_result(before).outcome
+        else:
+            assert after == before.replace("\n", " ")
+    assert write_canonical(again, resolution2) == canonical
