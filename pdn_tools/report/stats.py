@@ -40,6 +40,13 @@ class Stats:
     games: int = 0
     plies: int = 0
     with_errors: int = 0
+    """Games with an error (a file that gives no game is no game: see below)."""
+    without_games: int = 0
+    """Files that gave no game: their record is the file's own (empty, a link not
+    followed, not read, binary, no PDN in it)."""
+    file_errors: int = 0
+    """Of :attr:`without_games`, the files with an error of their own (E11, E12, E14,
+    E15: the file could not be read, or holds no PDN)."""
     duplicates: int = 0
     """Games that are copies of a game met earlier in the run."""
     results: Counter[str] = field(default_factory=Counter)
@@ -58,10 +65,13 @@ class Stats:
         for issue in game.issues:
             self.codes[issue.code] += 1
             self.severities[issue.level.value] += 1
+        if not game.game:
+            # The record of a file without games: no game, with or without errors.
+            self.without_games = 1
+            self.file_errors = max(self.file_errors, int(game.status == "error"))
+            return
         if game.status == "error":
             self.with_errors += 1
-        if not game.game:
-            return
         record = game.record
         self.games += 1
         self.duplicates += duplicate
@@ -78,6 +88,8 @@ class Stats:
         self.games += other.games
         self.plies += other.plies
         self.with_errors += other.with_errors
+        self.without_games += other.without_games
+        self.file_errors += other.file_errors
         self.duplicates += other.duplicates
         self.results.update(other.results)
         self.variants.update(other.variants)
@@ -96,6 +108,8 @@ class Stats:
                 "games": self.games,
                 "plies": self.plies,
                 "games_with_errors": self.with_errors,
+                "files_without_games": self.without_games,
+                "file_errors": self.file_errors,
                 "duplicates": self.duplicates if self.compared else None,
                 "results": dict(sorted(self.results.items())),
                 "variants": dict(sorted(self.variants.items())),
@@ -126,6 +140,7 @@ class Stats:
             heading,
             f"  games     {self.games} ({self.with_errors} with errors), "
             f"plies {self.plies} ({per_game} per game)",
+            *self._files_line(),
             copies,
             f"  results   {_count_text(self.results)}",
             f"  variants  {_count_text(self.variants)}",
@@ -135,6 +150,19 @@ class Stats:
         if self.is_total and self.filtered is not None:
             lines.append(f"  filtered  {self.filtered} game(s) left out by the filter options")
         return [shown(line) for line in lines]
+
+    def _files_line(self) -> list[str]:
+        """The line on files that gave no game, when there are any: they are told
+        apart from games, so that a file that cannot be read is no game with errors."""
+        if not self.without_games:
+            return []
+        if not self.is_total:
+            why = "it cannot be read, or holds no PDN" if self.file_errors else "see codes"
+            return [f"  no games  the file gave no game ({why})"]
+        return [
+            f"  no games  {self.without_games} file(s) gave no game "
+            f"({self.file_errors} cannot be read or hold no PDN)"
+        ]
 
 
 class StatsReport:
