@@ -334,6 +334,18 @@ class _Values:
         """Whether only white space follows ``buffer[pos]``."""
         return not self.buffer[pos:].strip(_BLANK)
 
+    def _broken(self, exc: json.JSONDecodeError) -> str:
+        """The message of text that is not JSON: where the decoder stopped and why,
+        and where the value starts when that is on an earlier line (a line of JSON
+        Lines cut short is found only on the next one)."""
+        reason = exc.msg.removesuffix(" at").removesuffix(" starting")
+        stopped = self.where(exc.pos)
+        if self.buffer.count(_NEWLINE, self.pos, exc.pos):
+            return (
+                f"{self.where()}: the JSON value that starts here is broken at {stopped}: {reason}"
+            )
+        return f"{stopped}: {reason}"
+
     def value(self) -> Any:
         """Decode the next value."""
         self.peek()
@@ -353,7 +365,7 @@ class _Values:
                         f"off after {self.where(last)} (a file cut short?)"
                     ) from None
                 if self.eof or not cut:
-                    raise JsonInputError(f"{self.where(exc.pos)}: {exc.msg}") from None
+                    raise JsonInputError(self._broken(exc)) from None
                 if held >= self.max_chars:
                     raise JsonInputError(
                         f"{self.where()}: a JSON value longer than {self.max_chars} characters"

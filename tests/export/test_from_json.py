@@ -239,6 +239,21 @@ def test_the_cli_names_the_line_of_a_truncated_json_lines_game(tmp_path: Path) -
     assert not (tmp_path / "o.pdn").exists()
 
 
+def test_a_line_cut_short_inside_json_lines_is_named_by_its_own_line() -> None:
+    """A JSON Lines line cut short is found by the decoder only at the next line: the
+    message names the line where the broken value starts, then where it broke."""
+    one = json.dumps(_objects()[0])
+    text = one + "\n" + one[:20] + "\n" + one + "\n"  # {"schema_version": 1
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(io.StringIO(text)))
+    assert str(caught.value).startswith(
+        "line 2, column 1: the JSON value that starts here is broken at line 3, column 1: "
+    )
+    # The decoder's messages that end "at" (the position it would append) read whole.
+    with pytest.raises(JsonInputError, match=r"^line 2, column 9: Invalid control character$"):
+        list(read_json(io.StringIO(one + '\n{"a": "b\x01"}\n')))
+
+
 def test_errors_inside_a_file_name_their_line_and_column() -> None:
     one = json.dumps(_objects()[0])
     with pytest.raises(JsonInputError, match=r"^line 2, column 14: Expecting value$"):
