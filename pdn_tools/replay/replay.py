@@ -900,8 +900,8 @@ class _Replayer:
                 )  # fmt: skip
             return True
         if number != expected or second_dots == first_to_move:
-            if number == 1 and dots == "." and expected > 1 and not in_var:
-                self.restart = node
+            if number == 1 and dots == "." and not in_var and (expected > 1 or not first_to_move):
+                self.restart = node  # "1." after a whole move: the numbers restart
             self.issue(
                 "W33",
                 f"'{number}{dots}' written, but move {expected} of {side} is played here",

@@ -664,6 +664,12 @@ def test_a_missing_terminator_between_tagless_games_is_named_not_mended() -> Non
     assert "a terminator is probably missing before it (W80)" in error.message
     assert "mis-recorded" not in error.message and error.repair is None
     assert result.repairs == {} and result.stop is not None and result.stop.ply == 3
+    # A first game of one ply: its '1.' comes back where Black is to move; no move of
+    # Black is missing.
+    _, _, issues = run("1. 32-28\n\n1. 31-27 17-21 *\n")
+    assert codes(issues) == ["W33", "W80", "E05"] and issues[1].ply == 2
+    assert "terminator is probably missing" in issues[2].message
+    assert "seems to be missing" not in issues[2].message and issues[2].repair is None
 
 
 def test_a_restart_that_goes_on_legally_from_the_start_is_w80_without_error() -> None:
