@@ -341,6 +341,17 @@ CATALOGUE: dict[str, Code] = {
             "is read as PDN 3.0 says.",
         ),
         _c(
+            "W80",
+            "warning",
+            "Move numbers restart: a terminator is probably missing",
+            "A main-line move numbered '1.' after later moves, and the moves from it "
+            "replay from the start position: two games run together, the terminator of "
+            "the first missing.  When the replay fails there, the error says so instead "
+            "of naming a mis-recorded move.  A restart whose moves go on from the game's "
+            "position (some programs number a long game's moves from 1 again) is only "
+            "W33.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",

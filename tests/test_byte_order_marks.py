@@ -74,6 +74,14 @@ def test_joined_files_give_their_records_and_nothing_else(
             lines = text.splitlines()
             assert lines[issue.line - 1][issue.column - 1] == BOM
             assert issue.line >= text.count("\n", 0, at) + 1
+    for n, game in enumerate(games):
+        for issue in game.issues:
+            if "inside the file" in issue.message:
+                # The mark belongs to the record it begins, even glued to the
+                # terminator of the one before.
+                lines = text.splitlines(keepends=True)
+                at = sum(len(line) for line in lines[: issue.line - 1]) + issue.column - 1
+                assert text.index('[Event "g', at) == text.index(f'[Event "g{n}"]'), issue
 
 
 def test_the_reported_example_gives_two_games() -> None:
@@ -89,6 +97,27 @@ def test_the_reported_example_gives_two_games() -> None:
     ]
     assert "inside the file" in games[1].issues[0].message
     assert (games[1].span.start_line, games[1].span.start_column) == (6, 2)
+
+
+def test_a_bom_glued_to_a_terminator_belongs_to_the_next_game() -> None:
+    """``cat`` of a file that ends without a line end and one that begins with a BOM:
+    the mark follows the first game's terminator on its line, but it begins the
+    second file, so its W31 is the second game's."""
+    data = (
+        b'[Event "a"]\n[GameType "20"]\n\n1. 32-28 18-23 *'
+        b'\xef\xbb\xbf[Event "b"]\n[GameType "20"]\n\n1. 32-28 18-23 *\n'
+    )
+    games, _ = read(data)
+    assert [g.tag("Event") for g in games] == ["a", "b"]
+    assert [[(i.code, i.line, i.column) for i in g.issues] for g in games] == [
+        [],
+        [("W31", 4, 17)],
+    ]
+    assert (games[1].span.start_line, games[1].span.start_column) == (4, 18)
+    # The same when a NUL byte (W06) follows the terminator instead: the text between
+    # the games is the next one's.
+    games, _ = read(data.replace(b"\xef\xbb\xbf", b" \x00 ", 1))
+    assert [[i.code for i in g.issues] for g in games] == [[], ["W06"]]
 
 
 def test_a_bom_given_twice_at_the_start_is_one_finding() -> None:

@@ -148,3 +148,28 @@ def test_stats_agrees_with_validate_on_the_samples() -> None:
     assert sum(stats["total"]["codes"].values()) == sum(len(r["issues"]) for r in records)
     on_disk = sum(1 for f in SAMPLES.rglob("*") if f.suffix.lower() == ".pdn")
     assert len(stats["files"]) == stats["total"]["files"] == on_disk > 0
+
+
+def test_stats_tells_files_without_games_apart_from_games(tmp_path: Path) -> None:
+    """A file that is not PDN gives no game: it is no game with errors (which would
+    make 0 games of which 1 has an error), but a file that gave none."""
+    (tmp_path / "bin.pdn").write_bytes(b"\x00\x01\x02binary\x00\xff")
+    (tmp_path / "mixed.pdn").write_text(MIXED, encoding="utf-8")
+    text = run("stats", str(tmp_path / "bin.pdn"))
+    assert text.returncode == 1, text.stderr  # the file's error still fails the run
+    block, total = text.stdout.strip().split("\n\n")
+    assert "  games     0 (0 with errors), plies 0 (0 per game)" in block.splitlines()
+    assert "  no games  the file gave no game (it cannot be read, or holds no PDN)" in block
+    assert "  games     0 (0 with errors)" in total
+    assert "  no games  1 file(s) gave no game (1 cannot be read or hold no PDN)" in total
+    doc = json.loads(run("stats", str(tmp_path), "--format", "json").stdout)
+    binary, mixed = doc["files"]
+    assert binary["games"] == binary["games_with_errors"] == 0
+    assert binary["files_without_games"] == binary["file_errors"] == 1
+    assert mixed["files_without_games"] == mixed["file_errors"] == 0
+    total_doc = doc["total"]
+    assert total_doc["games"] == 2 and total_doc["games_with_errors"] == 1
+    assert total_doc["files_without_games"] == total_doc["file_errors"] == 1
+    assert total_doc["severities"]["error"] == 2  # E15 (or E12) and the game's E05
+    clean = run("stats", str(tmp_path / "mixed.pdn"), "--total-only").stdout
+    assert "no games" not in clean  # said only when a file gave none

@@ -34,6 +34,7 @@ from pdn_tools.cli.options import (
     jobs_option,
     plausibility_threshold_option,
     reading_options,
+    writer_quiet_option,
 )
 from pdn_tools.cli.run import find_files, require_cluster
 from pdn_tools.export.canonical import CanonicalOptions
@@ -132,6 +133,7 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 @plausibility_threshold_option
 @filter_options
 @jobs_option
+@writer_quiet_option
 @dask_option
 @discovery_options
 @reading_options
@@ -180,6 +182,7 @@ def analyse(
         doubt = PlausibilityOptions(choice, plausibility_threshold, common.read.variant)
     annotate = AnalysisOptions(choice, blunder, common.read.variant, doubt)
     collect = _Collect(StageOptions(keep=common.filter, annotate=annotate))
+    collect.quiet = common.quiet
     engine_errors: tuple[type[Exception], ...] = (HubError, *_cluster_errors(common.dask))
     try:
         counts = _convert(
@@ -205,7 +208,8 @@ def analyse(
         where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
         click.echo(f"pdn analyse: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    click.echo(_summary(collect, counts), err=True)
+    if not common.quiet:
+        click.echo(_summary(collect, counts), err=True)
     sys.exit(1 if counts.errors_written or counts.unreadable else 0)
 
 

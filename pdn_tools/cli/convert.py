@@ -38,13 +38,14 @@ from pdn_tools.cli.options import (
     filter_options,
     jobs_option,
     reading_options,
+    writer_quiet_option,
 )
 from pdn_tools.cli.run import find_files, require_cluster
 from pdn_tools.collection.duplicates import TagLending
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.results import assess
 from pdn_tools.collection.events.rules import EventRules
-from pdn_tools.diagnostics import CATALOGUE, Issue
+from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.canonical import CanonicalOptions
 from pdn_tools.export.dataset import DatasetError, parse_partitioning
 from pdn_tools.export.sinks import (
@@ -149,17 +150,32 @@ def _check_names(
         )
 
 
-def _empty(name: str, issues: list[Issue]) -> None:
-    """A file without games: its findings on stderr."""
+def _empty(name: str, issues: list[Issue], quiet: bool = False) -> None:
+    """A file without games: its findings on stderr (with *quiet*, its errors only)."""
     for issue in issues:
+        if quiet and issue.level is not Severity.ERROR:
+            continue
         message = shown(issue.message)
         click.echo(f"{printable(name)}: {issue.level.value} {issue.code} {message}", err=True)
 
 
-def _unreadable(entry: Found) -> None:
-    level = CATALOGUE[entry.code].severity.value
+def _empty_quietly(name: str, issues: list[Issue]) -> None:
+    """:func:`_empty` under ``--quiet``."""
+    _empty(name, issues, quiet=True)
+
+
+def _unreadable(entry: Found, quiet: bool = False) -> None:
+    """A file that is not read (E14, E11, W39): on stderr (with *quiet*, an error only)."""
+    level = CATALOGUE[entry.code].severity
+    if quiet and level is not Severity.ERROR:
+        return
     message = not_read_message(entry.code, entry.problem or "")
-    click.echo(f"{entry.name}: {level} {entry.code} {shown(message)}", err=True)
+    click.echo(f"{entry.name}: {level.value} {entry.code} {shown(message)}", err=True)
+
+
+def _unreadable_quietly(entry: Found) -> None:
+    """:func:`_unreadable` under ``--quiet``."""
+    _unreadable(entry, quiet=True)
 
 
 @click.command(short_help="Convert game collections to PDN, JSON, JSONL or Parquet.")
@@ -254,6 +270,7 @@ def _unreadable(entry: Found) -> None:
 )
 @filter_options
 @jobs_option
+@writer_quiet_option
 @dask_option
 @discovery_options
 @reading_options
@@ -304,6 +321,7 @@ def convert(
         common.events,
     )
     collect.for_program = for_program
+    collect.quiet = common.quiet
     try:
         collect.check(dedupe, moves_only, prefix, paths, common.dask is not None)
         if common.dask is not None:
@@ -314,6 +332,7 @@ def convert(
                 _Tables(with_record, partition_by),
                 common.dask,
                 collect.stages,
+                quiet=common.quiet,
             )  # fmt: skip
         else:
             counts = _convert(
@@ -335,7 +354,8 @@ def convert(
         where = f"{printable(exc.filename)}: " if isinstance(exc.filename, str) else ""
         click.echo(f"pdn convert: {where}{exc.strerror or exc}", err=True)
         sys.exit(2)
-    click.echo(collect.summary(counts, out), err=True)
+    if not common.quiet:
+        click.echo(collect.summary(counts, out), err=True)
     sys.exit(1 if counts.errors_written or counts.unreadable else 0)
 
 
@@ -356,6 +376,8 @@ class _Collect:
         """Files written by ``--split-by``."""
         self.for_program: str | None = None
         """``--for``: the program the PDN is written for."""
+        self.quiet = False
+        """``--quiet``: only errors about inputs on stderr."""
 
     def check(
         self,
@@ -503,7 +525,15 @@ def _convert(
         )
         elsewhere = _on_cluster(dask) if dask is not None else None
         return _passes(
-            sink, reject_sink, job, files, jobs, stdin_filename, collect.events, elsewhere
+            sink,
+            reject_sink,
+            job,
+            files,
+            jobs,
+            stdin_filename,
+            collect.events,
+            elsewhere,
+            quiet=collect.quiet,
         )
 
 
@@ -530,6 +560,8 @@ def _passes(
     stdin_filename: str | None,
     events: EventRules | None = None,
     elsewhere: Elsewhere | None = None,
+    *,
+    quiet: bool = False,
 ) -> Counts:
     """Read the inputs once (twice with ``--merge-tags`` or ``--drop-prefixes``: first
     to note what copies lend and which games are live-feed snapshots) into *sink* and
@@ -551,8 +583,8 @@ def _passes(
             sink,
             rejects,
             job.read,
-            on_empty=_empty,
-            on_unreadable=_unreadable,
+            on_empty=_empty_quietly if quiet else _empty,
+            on_unreadable=_unreadable_quietly if quiet else _unreadable,
             snapshots=snapshots,
         )
         convert_inputs(
@@ -640,7 +672,16 @@ def _split(
                 stages=collect.stages,
                 split_by=collect.split_by,
             )
-            counts = _passes(sink, reject_sink, job, files, jobs, stdin_filename, collect.events)
+            counts = _passes(
+                sink,
+                reject_sink,
+                job,
+                files,
+                jobs,
+                stdin_filename,
+                collect.events,
+                quiet=collect.quiet,
+            )
             collect.files = sink.written
     except BaseException:
         if made:
@@ -662,6 +703,8 @@ def _convert_on_cluster(
     tables: _Tables,
     address: str,
     stages: StageOptions | None = None,
+    *,
+    quiet: bool = False,
 ) -> Counts:
     """``--dask``: the workers of the cluster at *address* write OUT as a directory of
     parts (:mod:`pdn_tools.run.cluster_convert`); the same counts as :func:`_convert`."""
@@ -692,7 +735,13 @@ def _convert_on_cluster(
     )
     with Outputs() as outputs:
         reject_sink = RejectsSink(outputs.text(rejects)) if rejects is not None else None
-        run = Conversion(None, reject_sink, options, on_empty=_empty, on_unreadable=_unreadable)
+        run = Conversion(
+            None,
+            reject_sink,
+            options,
+            on_empty=_empty_quietly if quiet else _empty,
+            on_unreadable=_unreadable_quietly if quiet else _unreadable,
+        )
         try:
             with cluster.connect(address) as client:
                 convert_on_cluster(client, files, job, target, run)

@@ -110,7 +110,7 @@ def duplicates(
             f"in {groups} group(s)"
         )
         if without:
-            line += f"; {without} game(s) without identity (not replayed) not compared"
+            line += f"; {without} game(s) not compared, having no identity (E11, E13)"
         if run.filtering:
             line += f"; {run.filtered} game(s) filtered out"
         click.echo(line, err=True)

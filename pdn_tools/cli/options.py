@@ -321,18 +321,30 @@ def jobs_option(func: F) -> F:
     )(func)
 
 
+def quiet_option(
+    func: F, help: str = "No summary, notes or progress bar on stderr; only the report."
+) -> F:
+    """``-q``/``--quiet``: no chatter on stderr (:attr:`Common.quiet`)."""
+    return click.option("-q", "--quiet", is_flag=True, help=help)(func)
+
+
+def writer_quiet_option(func: F) -> F:
+    """``-q``/``--quiet`` of the commands that write games (``convert``, ``analyse``),
+    whose stderr carries no report: the errors about inputs stay."""
+    return quiet_option(
+        func,
+        "No summary or notes on stderr; only the errors about inputs (a file that cannot "
+        "be read, or holds no PDN).",
+    )
+
+
 def run_options(func: F) -> F:
     """Parallelism, chatter and colour: what a run over many files needs."""
     return _apply(
         func,
         [
             jobs_option,
-            click.option(
-                "-q",
-                "--quiet",
-                is_flag=True,
-                help="No summary, notes or progress bar on stderr; only the report.",
-            ),
+            quiet_option,
             click.option(
                 "--color",
                 type=click.Choice(COLOR_CHOICES),

@@ -34,6 +34,8 @@ class JsonInputError(ValueError):
 
 _KINDS = {"brace", "line", "semicolon"}
 _NEWLINE = "\n"
+_BLANK = " \t\r\n\ufeff"
+"""What JSON text may have between values (and a byte-order mark)."""
 _REQUIRED = object()
 """Default of :func:`_get` for a key that must be present."""
 _INT_LOW = -(1 << 31)
@@ -260,7 +262,9 @@ class _Values:
     """JSON values read one at a time from a text stream, in bounded memory.
 
     The buffer holds the value being decoded and at most :data:`READ_CHARS` more;
-    text already decoded is dropped (its line ends counted, for messages).  A value
+    text already decoded is dropped (its line ends counted, and the column its last
+    line ends at, so that messages name the line and column of what they are about;
+    a column counts characters from 1).  A value
     cut by the end of the buffer is decoded again once more text is read, the buffer
     doubling each time, up to :data:`MAX_OBJECT_CHARS`.
     """
@@ -271,18 +275,29 @@ class _Values:
         self.pos = 0
         self.line = 1
         """Line of ``buffer[0]`` in the file."""
+        self.column = 0
+        """Characters before ``buffer[0]`` on its line."""
         self.eof = False
         self.max_chars = max_chars
         self.decoder = json.JSONDecoder()
 
     def where(self, pos: int | None = None) -> str:
+        """``line L, column C`` of ``buffer[pos]`` (default: the read position)."""
         at = self.pos if pos is None else pos
-        return f"line {self.line + self.buffer.count(_NEWLINE, 0, at)}"
+        newlines = self.buffer.count(_NEWLINE, 0, at)
+        start = self.buffer.rfind(_NEWLINE, 0, at) + 1 if newlines else -self.column
+        column = at - start + 1
+        return f"line {self.line + newlines}, column {column}"
 
     def _read(self, at_least: int) -> None:
         """Drop the decoded text and read at least *at_least* more characters."""
         if self.pos:
-            self.line += self.buffer.count("\n", 0, self.pos)
+            newlines = self.buffer.count(_NEWLINE, 0, self.pos)
+            if newlines:
+                self.line += newlines
+                self.column = self.pos - self.buffer.rfind(_NEWLINE, 0, self.pos) - 1
+            else:
+                self.column += self.pos
             self.buffer = self.buffer[self.pos :]
             self.pos = 0
         try:
@@ -315,6 +330,22 @@ class _Values:
             raise JsonInputError(f"{self.where()}: expected {char!r}, found {found!r}")
         self.pos += 1
 
+    def _rest_blank(self, pos: int) -> bool:
+        """Whether only white space follows ``buffer[pos]``."""
+        return not self.buffer[pos:].strip(_BLANK)
+
+    def _broken(self, exc: json.JSONDecodeError) -> str:
+        """The message of text that is not JSON: where the decoder stopped and why,
+        and where the value starts when that is on an earlier line (a line of JSON
+        Lines cut short is found only on the next one)."""
+        reason = exc.msg.removesuffix(" at").removesuffix(" starting")
+        stopped = self.where(exc.pos)
+        if self.buffer.count(_NEWLINE, self.pos, exc.pos):
+            return (
+                f"{self.where()}: the JSON value that starts here is broken at {stopped}: {reason}"
+            )
+        return f"{stopped}: {reason}"
+
     def value(self) -> Any:
         """Decode the next value."""
         self.peek()
@@ -324,8 +355,17 @@ class _Values:
             except json.JSONDecodeError as exc:
                 held = len(self.buffer) - self.pos
                 cut = exc.pos >= len(self.buffer) - 8 or exc.msg.startswith("Unterminated")
+                if self.eof and (exc.msg.startswith("Unterminated") or self._rest_blank(exc.pos)):
+                    # The file ends inside the value: it was cut short (a truncated
+                    # file).  Where the value starts says which one; where the decoder
+                    # stopped is only the end of the file.
+                    last = max(len(self.buffer.rstrip(_BLANK)) - 1, self.pos)
+                    raise JsonInputError(
+                        f"{self.where()}: the file ends inside this JSON value: it breaks "
+                        f"off after {self.where(last)} (a file cut short?)"
+                    ) from None
                 if self.eof or not cut:
-                    raise JsonInputError(f"{self.where(exc.pos)}: {exc.msg}") from None
+                    raise JsonInputError(self._broken(exc)) from None
                 if held >= self.max_chars:
                     raise JsonInputError(
                         f"{self.where()}: a JSON value longer than {self.max_chars} characters"
@@ -341,20 +381,22 @@ class _Values:
             return value
 
 
-def _objects(stream: IO[str], max_chars: int = MAX_OBJECT_CHARS) -> Iterator[Any]:
+def _objects(stream: IO[str], max_chars: int = MAX_OBJECT_CHARS) -> Iterator[tuple[str, Any]]:
     """The values of a JSON array, or of JSON Lines (values one after another),
-    streamed: only one value's text is held at a time."""
+    streamed: only one value's text is held at a time; each with the line and column
+    where it starts."""
     values = _Values(stream, max_chars)
     if values.peek() != "[":
         while values.peek():
-            yield values.value()
+            yield values.where(), values.value()
         return
     values.take("[")
     if values.peek() == "]":
         values.take("]")
     else:
         while True:
-            yield values.value()
+            values.peek()
+            yield values.where(), values.value()
             following = values.peek()
             if following == "]":
                 values.take("]")
@@ -388,5 +430,9 @@ def read_json(
 
 
 def _games(stream: IO[str], max_depth: int, max_chars: int) -> Iterator[Game]:
-    for number, value in enumerate(_objects(stream, max_chars), 1):
-        yield game_from_dict(value, max_depth=max_depth, where=f"game {number}")
+    for number, (start, value) in enumerate(_objects(stream, max_chars), 1):
+        try:
+            game = game_from_dict(value, max_depth=max_depth, where=f"game {number}")
+        except JsonInputError as exc:
+            raise JsonInputError(f"{start}: {exc}") from None
+        yield game

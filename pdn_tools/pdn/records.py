@@ -19,8 +19,9 @@ alike, so both number the games and place the findings identically:
   PDN file), W35 when it is empty or holds only comments — not when its compressed
   data ended early (E14, E11), before any game: what followed is unknown.
 
-Findings of the decoder go to the game whose lines hold them; those about the file
-as a whole (line 1) to the first game.  A game is handed on one chunk late, so that
+Findings of the decoder go to the game whose text holds them (those after a
+terminator, on its line, to the next game); those about the file as a whole (line 1)
+to the first game.  A game is handed on one chunk late, so that
 text after it can still join it.
 """
 
@@ -125,6 +126,23 @@ def _last_line(chunk: Chunk) -> int:
     return chunk.line + (chunk.text or "").rstrip().count("\n")
 
 
+def _end(chunk: Chunk) -> tuple[int, int]:
+    """The line of the last character of *chunk*, and its column (from 1) when the
+    chunk's text is known to end there (0: the whole line).  The decoder's findings
+    after it on that line — a byte order mark glued to the terminator, say — belong
+    to the text that follows, so to the next game."""
+    last = max(chunk.end_line, chunk.line)
+    text = chunk.text
+    if text is None or not text or text.endswith("\n"):
+        return last, 0
+    newlines = text.count("\n")
+    if chunk.line + newlines != last:
+        return last, 0
+    if newlines:
+        return last, len(text) - text.rfind("\n") - 1
+    return last, chunk.column + len(text)
+
+
 def records(
     chunks: Iterable[Chunk],
     decoding: Decoding,
@@ -187,7 +205,7 @@ def records(
         flush()
         index += 1
         record = Record(index, chunk)
-        found = decoding.take(max(chunk.end_line, chunk.line))
+        found = decoding.take(*_end(chunk))
         record.before = found + pending if pending else found
         pending = []
         if held is not None:

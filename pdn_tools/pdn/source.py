@@ -174,14 +174,19 @@ class Decoding:
     compression: str | None = None
     """``gzip``, ``bzip2`` or ``xz`` when the input was decompressed."""
 
-    def take(self, last_line: int | None = None) -> list[Issue]:
+    def take(self, last_line: int | None = None, last_column: int = 0) -> list[Issue]:
         """The findings not handed out yet that lie on or before *last_line* (all of
-        them when None), in the order they were found."""
+        them when None), in the order they were found; with *last_column* (from 1),
+        only those on *last_line* up to that column: a game that ends mid-line (at its
+        terminator) leaves the rest of the line to the next one."""
         rest = self.issues[self.taken :]
         if last_line is not None:
             count = 0
             for issue in rest:
-                if issue.line > last_line:
+                line = issue.line
+                if line > last_line or (
+                    line == last_line and last_column and issue.column > last_column
+                ):
                     break
                 count += 1
             rest = rest[:count]

@@ -150,6 +150,11 @@ class _Replayer:
         """The position that stretch starts from."""
         self._last_known: Position | None = None
         """The main line's last position before replay stopped (for ``final_fen``)."""
+        self.start: Position | None = None
+        """The position the game starts from."""
+        self.restart: Node | None = None
+        """The last main-line move numbered ``1.`` after later moves (the numbers
+        restart: two games run together?), until it is judged (:meth:`restarted`)."""
 
     # -- findings --------------------------------------------------------------
     def issue(
@@ -179,6 +184,7 @@ class _Replayer:
     def run(self, start: Position) -> None:
         """Replay the main line (and its variations) from *start*; fill the result."""
         opts = self.options
+        self.start = start
         tracker = draw_tracker(start, self.variant, opts) if opts.draws else None
         has_fen = self.has_fen = start != Position.initial(self.variant)
         self.segment_start = start
@@ -190,6 +196,10 @@ class _Replayer:
             self.draws(state, hits, 0, None, False)  # drawn at once (2 kings v 1 king)
         nodes = list(self.game.mainline())
         final = self.line(nodes, state, False, 0)
+        if self.restart is not None:
+            # The line went on past the restart: a terminator is missing all the same
+            # when the moves from it are a game of their own.
+            self.restarted(nodes, self.restart)
         res = self.result
         last = final.position
         if last is None:
@@ -643,6 +653,17 @@ class _Replayer:
                 "probably a fragment replayed from the initial position"
             )
         data: dict[str, Any] | None = None
+        restart = self.restart
+        if not in_var and restart is not None and self.restarted(nodes, restart):
+            # The moves from the restart are a game of their own: a missing terminator
+            # explains the error, which no edit of the first game's moves should mend.
+            number = f"{restart.number}{restart.number_dots or ''}"
+            message += (
+                f"; the move numbers restart at '{number}' on line {restart.line} and the "
+                f"moves from there replay from the start: a terminator is probably "
+                f"missing before it (W80)"
+            )
+            hint = False
         if hint and self.options.repair_hints and self.repairs < self.options.max_repair_searches:
             self.repairs += 1
             text, data, repair = self.mend(nodes, i, state, in_var, ply)
@@ -659,6 +680,36 @@ class _Replayer:
             self.stop(node, ply, code, reason)
         state.position = None
         state.legal = None
+
+    def restarted(self, nodes: list[Node], node: Node) -> bool:
+        """Whether the main line's moves from *node* (numbered ``1.`` after later
+        moves) replay from the game's start position, or from the variant's initial
+        one, for the look-ahead length: then a terminator is probably missing before
+        it and W80 says so (once).  The restart is judged once either way."""
+        self.restart = None
+        start = self.start
+        at = -1
+        for j, candidate in enumerate(nodes):
+            if candidate is node:
+                at = j
+                break
+        if start is None or at < 0:
+            return False
+        initial = Position.initial(self.variant)
+        starts = [start] if start == initial else [start, initial]
+        budget = self.options.lookahead_plies
+        if not any(self.follows(position, nodes, at, budget) for position in starts):
+            return False
+        number = f"{node.number}{node.number_dots or ''}"
+        ply = sum(1 for n in nodes[:at] if n.kind in ("move", "placeholder")) + 1
+        self.issue(
+            "W80",
+            f"the move numbers restart at '{number}' and the moves from here replay from "
+            "the start position: a terminator (a result or '*') is probably missing "
+            "before it, and two games run together",
+            node, ply, False,
+        )  # fmt: skip
+        return True
 
     # -- the mis-recorded move --------------------------------------------------------
     def written(self, node: Node, merged: tuple[Node, ...] | list[Node], ply: int) -> Written:
@@ -849,6 +900,8 @@ class _Replayer:
                 )  # fmt: skip
             return True
         if number != expected or second_dots == first_to_move:
+            if number == 1 and dots == "." and not in_var and (expected > 1 or not first_to_move):
+                self.restart = node  # "1." after a whole move: the numbers restart
             self.issue(
                 "W33",
                 f"'{number}{dots}' written, but move {expected} of {side} is played here",

@@ -113,12 +113,12 @@ def crosstable_lines(table: dict[str, Any]) -> list[str]:
             str(s["rank"]),
             str(s["number"]),
             str(s["name"]),
-            _points(s["points"]),
+            points_text(s["points"]),
             str(s["games"]),
             str(s["wins"]),
             str(s["draws"]),
             str(s["losses"]),
-            _points(s["tiebreak"]),
+            points_text(s["tiebreak"]),
             *row,
         ]
         for s, row in zip(standings, cells, strict=True)
@@ -135,14 +135,30 @@ def crosstable_lines(table: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _points(value: float | int) -> str:
-    if isinstance(value, int) or value == int(value):
-        return str(int(value))
-    whole = int(value)
-    rest = value - whole
-    if rest == 0.5:
-        return f"{whole}\u00bd" if whole else "\u00bd"
-    return f"{value:g}"
+_FRACTIONS = ("", "\u00bc", "\u00bd", "\u00be")
+"""Quarters of a point as people write them: ¼, ½, ¾."""
 
 
-__all__ = ["crosstable_lines", "event_label", "pad", "rounds_text", "summary_line", "width"]
+def points_text(value: float | int) -> str:
+    """Points, or a tie-break, as a crosstable shows them: whole points and the
+    fraction of the last one in one form (``105½``, ``124¼``, ``½``) in every column,
+    text and HTML alike.  Scores are whole or half points, tie-breaks quarter points
+    at most (Sonneborn-Berger in 1/½/0); anything else is written as a decimal."""
+    quarters = round(value * 4)
+    if abs(value * 4 - quarters) > 1e-9 or quarters < 0:
+        return f"{value:g}"
+    whole, rest = divmod(quarters, 4)
+    if not rest:
+        return str(whole)
+    return f"{whole}{_FRACTIONS[rest]}" if whole else _FRACTIONS[rest]
+
+
+__all__ = [
+    "crosstable_lines",
+    "event_label",
+    "pad",
+    "points_text",
+    "rounds_text",
+    "summary_line",
+    "width",
+]

@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 
 from pdn_tools.diagnostics import EventFinding, Severity
-from pdn_tools.report.events import event_label, rounds_text
+from pdn_tools.report.events import event_label, points_text, rounds_text
 from pdn_tools.report.text import event_where
 
 CSS = """
@@ -188,9 +188,9 @@ def _crosstable(table: dict[str, Any], games: dict[tuple[str, int], str]) -> str
             cells.append(f"<td>{links}</td>")
         parts.append(
             f"<tr><td>{_t(line['rank'])}</td><td>{line['number']}</td>"
-            f'<td class="name">{_t(line["name"])}</td><td>{_t(_num(line["points"]))}</td>'
+            f'<td class="name">{_t(line["name"])}</td><td>{_t(points_text(line["points"]))}</td>'
             f"<td>{line['games']}</td><td>{line['wins']}</td><td>{line['draws']}</td>"
-            f"<td>{line['losses']}</td><td>{_t(_num(line['tiebreak']))}</td>{''.join(cells)}</tr>"
+            f"<td>{line['losses']}</td><td>{_t(points_text(line['tiebreak']))}</td>{''.join(cells)}</tr>"
         )
     parts.append("</table>\n")
     return "".join(parts)
@@ -205,17 +205,6 @@ def _cell_text(cell: dict[str, Any], by_opponent: bool) -> str:
 def _title(cell: dict[str, Any]) -> str:
     where = f"round {cell['round']}, " if cell["round"] else ""
     return f"{where}{cell['colour']}, {cell['file']} game {cell['game']}"
-
-
-def _num(value: float | int) -> str:
-    if value == int(value):
-        return str(int(value))
-    whole = int(value)
-    return (
-        f"{whole}\u00bd"
-        if value - whole == 0.5 and whole
-        else ("\u00bd" if value == 0.5 else f"{value:g}")
-    )
 
 
 __all__ = ["CSS", "events_section"]

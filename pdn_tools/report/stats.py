@@ -40,8 +40,18 @@ class Stats:
     games: int = 0
     plies: int = 0
     with_errors: int = 0
+    """Games with an error (a file that gives no game is no game: see below)."""
+    without_games: int = 0
+    """Files that gave no game: their record is the file's own (empty, a link not
+    followed, not read, binary, no PDN in it)."""
+    file_errors: int = 0
+    """Of :attr:`without_games`, the files with an error of their own (E11, E12, E14,
+    E15: the file could not be read, or holds no PDN)."""
     duplicates: int = 0
     """Games that are copies of a game met earlier in the run."""
+    not_compared: int = 0
+    """Games without an identity (E11: the record was refused; E13: the replay
+    failed): never compared, so neither copies nor distinct games."""
     results: Counter[str] = field(default_factory=Counter)
     variants: Counter[str] = field(default_factory=Counter)
     producers: Counter[str] = field(default_factory=Counter)
@@ -52,19 +62,23 @@ class Stats:
     """Whether copies were looked for (not with ``--syntax-only``): else
     :attr:`duplicates` means nothing and is not shown as a count."""
 
-    def add(self, game: GameReport, duplicate: bool = False) -> None:
+    def add(self, game: GameReport, duplicate: bool = False, compared: bool = True) -> None:
         """Count one game (a file record adds its findings only); *duplicate*: it is a
-        copy of an earlier game."""
+        copy of an earlier game; *compared*: false for a game without an identity."""
         for issue in game.issues:
             self.codes[issue.code] += 1
             self.severities[issue.level.value] += 1
+        if not game.game:
+            # The record of a file without games: no game, with or without errors.
+            self.without_games = 1
+            self.file_errors = max(self.file_errors, int(game.status == "error"))
+            return
         if game.status == "error":
             self.with_errors += 1
-        if not game.game:
-            return
         record = game.record
         self.games += 1
         self.duplicates += duplicate
+        self.not_compared += not compared
         self.plies += int(record["plies"])
         self.results[str(record["result"]) if record["result"] is not None else "none"] += 1
         self.variants[str(record["variant"])] += 1
@@ -78,7 +92,10 @@ class Stats:
         self.games += other.games
         self.plies += other.plies
         self.with_errors += other.with_errors
+        self.without_games += other.without_games
+        self.file_errors += other.file_errors
         self.duplicates += other.duplicates
+        self.not_compared += other.not_compared
         self.results.update(other.results)
         self.variants.update(other.variants)
         self.producers.update(other.producers)
@@ -96,7 +113,10 @@ class Stats:
                 "games": self.games,
                 "plies": self.plies,
                 "games_with_errors": self.with_errors,
+                "files_without_games": self.without_games,
+                "file_errors": self.file_errors,
                 "duplicates": self.duplicates if self.compared else None,
+                "not_compared": self.not_compared if self.compared else None,
                 "results": dict(sorted(self.results.items())),
                 "variants": dict(sorted(self.variants.items())),
                 "producers": dict(sorted(self.producers.items())),
@@ -105,7 +125,7 @@ class Stats:
             }
         )
         if self.is_total:
-            data["distinct_games"] = self.games - self.duplicates if self.compared else None
+            data["distinct_games"] = self.distinct if self.compared else None
             if self.filtered is not None:
                 data["filtered"] = self.filtered
         return data
@@ -114,18 +134,19 @@ class Stats:
         """The text block: a heading line and one line per distribution."""
         heading = f"total: {self.files} file(s)" if self.is_total else self.name
         per_game = f"{self.plies / self.games:.1f}" if self.games else "0"
-        copies = f"  duplicates {self.duplicates} (copies of an earlier game)"
+        copies = f"  duplicates {self.duplicates} (copies of an earlier game"
+        if self.is_total:
+            copies += f"; {self.distinct} distinct"
+        if self.not_compared:
+            copies += f"; {self.not_compared} not compared, having no identity (E11, E13)"
+        copies += ")"
         if not self.compared:
             copies = "  duplicates not counted (--syntax-only: games not replayed)"
-        elif self.is_total:
-            copies = (
-                f"  duplicates {self.duplicates} (copies of an earlier game; "
-                f"{self.games - self.duplicates} distinct)"
-            )
         lines = [
             heading,
             f"  games     {self.games} ({self.with_errors} with errors), "
             f"plies {self.plies} ({per_game} per game)",
+            *self._files_line(),
             copies,
             f"  results   {_count_text(self.results)}",
             f"  variants  {_count_text(self.variants)}",
@@ -135,6 +156,24 @@ class Stats:
         if self.is_total and self.filtered is not None:
             lines.append(f"  filtered  {self.filtered} game(s) left out by the filter options")
         return [shown(line) for line in lines]
+
+    @property
+    def distinct(self) -> int:
+        """The distinct games among those compared."""
+        return self.games - self.duplicates - self.not_compared
+
+    def _files_line(self) -> list[str]:
+        """The line on files that gave no game, when there are any: they are told
+        apart from games, so that a file that cannot be read is no game with errors."""
+        if not self.without_games:
+            return []
+        if not self.is_total:
+            why = "it cannot be read, or holds no PDN" if self.file_errors else "see codes"
+            return [f"  no games  the file gave no game ({why})"]
+        return [
+            f"  no games  {self.without_games} file(s) gave no game "
+            f"({self.file_errors} cannot be read or hold no PDN)"
+        ]
 
 
 class StatsReport:
@@ -168,7 +207,7 @@ class StatsReport:
         if key is not None and game.game:
             duplicate = key in self.seen
             self.seen.add(key)
-        self.current.add(game, duplicate)
+        self.current.add(game, duplicate, compared=key is not None or not self.compared)
 
     def _flush(self) -> None:
         if self.current is None:

@@ -142,6 +142,36 @@ def test_stats_does_not_count_copies_it_did_not_look_for(tmp_path: Path) -> None
     assert "distinct" not in text and "duplicates 0" not in text
 
 
+def test_games_without_identity_are_not_compared(tmp_path: Path) -> None:
+    """Games refused by the reader (E11) have no identity: ``stats`` and
+    ``duplicates`` say how many were not compared and count them neither as copies
+    nor as distinct games."""
+    moves = " ".join(f"{n}. 32-28 19-23" for n in range(1, 120))
+    big = f'[Event "big"]\n{moves} *\n\n'
+    path = tmp_path / "big.pdn"
+    path.write_text(big + big + '[Event "small"]\n1. 32-28 *\n', encoding="utf-8")
+    limit = ("--max-game-size", "1000")
+    doc = json.loads(run("stats", str(path), "--format", "json", *limit).stdout)
+    total = doc["total"]
+    assert total["codes"]["E11"] == 2 and total["games"] == 3
+    assert total["not_compared"] == doc["files"][0]["not_compared"] == 2
+    assert total["duplicates"] == 0 and total["distinct_games"] == 1
+    text = run("stats", str(path), "--total-only", *limit).stdout
+    assert (
+        "  duplicates 0 (copies of an earlier game; 1 distinct; "
+        "2 not compared, having no identity (E11, E13))"
+    ) in text
+    assert (
+        json.loads(run("stats", str(path), "--format", "json").stdout)["total"]["not_compared"] == 0
+    )  # within the limit every game is compared: the big ones are copies
+    dups = run("duplicates", str(path), *limit)
+    assert dups.returncode == 0 and dups.stdout == ""
+    assert (
+        "3 game(s): 1 distinct, 0 copies of an earlier game in 0 group(s); "
+        "2 game(s) not compared, having no identity (E11, E13)"
+    ) in dups.stderr
+
+
 def test_dedupe_keeps_first_copies_and_counts(tmp_path: Path) -> None:
     out = tmp_path / "kept.pdn"
     done = run("convert", str(DUPS), "-o", str(out), "--dedupe")

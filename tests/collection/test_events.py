@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 from cli_helpers import run
+from hypothesis import given
+from hypothesis import strategies as st
 
 import pdn_tools
 
@@ -385,3 +387,65 @@ def test_the_report_has_a_section_per_event(tmp_path: Path, complete: list[Playe
     assert set(links.cells) <= links.ids and len(set(links.cells)) == len(complete)
     assert "E52" in text and "records of one game give different results" in text
     assert f"{path}:" in text  # the games' lines name their records
+
+
+#: A round robin of four players scored 1/½/0 (results written 1-0, 1/2-1/2): its
+#: Sonneborn-Berger counts quarter points.
+QUARTERS = (
+    ("1", "Alpha, A", "Bravo, B", "1/2-1/2"),
+    ("2", "Alpha, A", "Charlie, C", "1-0"),
+    ("3", "Alpha, A", "Delta, D", "0-1"),
+    ("3", "Bravo, B", "Charlie, C", "1-0"),
+    ("2", "Bravo, B", "Delta, D", "1/2-1/2"),
+    ("1", "Charlie, C", "Delta, D", "1/2-1/2"),
+)
+
+
+def test_points_and_tie_breaks_are_written_in_one_form(tmp_path: Path) -> None:
+    """The tie-break column once mixed decimals (``2.75``) and fractions (``1½``):
+    text and HTML now write every score and tie-break as whole points and a
+    fraction; the JSON keeps numbers."""
+    path = tmp_path / "cup.pdn"
+    path.write_text(
+        "\n".join(
+            f'[Event "Cup"]\n[Site "X"]\n[Date "2020.01.0{n}"]\n[Round "{rnd}"]\n'
+            f'[White "{white}"]\n[Black "{black}"]\n[Result "{result}"]\n[GameType "20"]\n'
+            f"\n1. 32-28 {result}\n"
+            for n, (rnd, white, black, result) in enumerate(QUARTERS, 1)
+        ),
+        encoding="utf-8",
+    )
+    (table,) = json.loads(run("events", str(path), "--crosstable", "--format", "json").stdout)[
+        "events"
+    ]
+    assert table["scoring"] == "1/\u00bd/0" and table["tiebreak"] == "Sonneborn-Berger"
+    expected = {"Delta, D": 2.75, "Bravo, B": 2.25, "Alpha, A": 1.5, "Charlie, C": 1}
+    assert {s["name"]: s["tiebreak"] for s in table["standings"]} == expected
+    text = run("events", str(path), "--crosstable").stdout
+    rows = {line.split()[2]: line.split() for line in text.splitlines() if ", " in line}
+    assert [rows[name][9] for name in ("Delta,", "Bravo,", "Alpha,", "Charlie,")] == [
+        "2\u00be",
+        "2\u00bc",
+        "1\u00bd",
+        "1",
+    ]
+    assert "." not in "".join(text.splitlines()[3:])  # no decimal anywhere in the table
+    report = tmp_path / "r.html"
+    assert run("report", str(path), "-o", str(report), "-j", "1").returncode == 0
+    html = report.read_text(encoding="utf-8")
+    table_html = html[html.index('class="crosstable"') :]
+    table_html = table_html[: table_html.index("</table>")]
+    for value in ("<td>2\u00be</td>", "<td>2\u00bc</td>", "<td>1\u00bd</td>"):
+        assert value in table_html
+    assert "2.75" not in table_html and "2.25" not in table_html
+
+
+@given(st.integers(min_value=0, max_value=100_000))
+def test_points_text_reads_back(quarters: int) -> None:
+    from pdn_tools.report.events import points_text
+
+    written = points_text(quarters / 4)
+    whole = written.rstrip("\u00bc\u00bd\u00be")
+    fraction = {"": 0, "\u00bc": 1, "\u00bd": 2, "\u00be": 3}[written[len(whole) :]]
+    assert "." not in written and (int(whole) if whole else 0) * 4 + fraction == quarters
+    assert points_text(quarters // 4) == str(quarters // 4)

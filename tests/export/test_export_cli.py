@@ -183,3 +183,36 @@ def test_strip_and_normalise_options(collection: Path, tmp_path: Path) -> None:
     text = out.read_text(encoding="utf-8")
     assert "(" not in text and "{[%clock w1:00:00 B1:00:00]}" in text
     assert '[Result "2-0"]' in text
+
+
+def test_quiet_leaves_only_the_errors_about_inputs_on_stderr(tmp_path: Path) -> None:
+    """``--quiet`` as for validate: no counts line, no notes; a file that is not PDN is
+    still said (stderr is where convert says it), an empty file's W35 is not; the
+    exit status and the output do not change."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "games.pdn").write_text(GOOD + "\n" + WARN, encoding="utf-8")
+    (folder / "empty.pdn").write_bytes(b"")
+    (folder / "binary.pdn").write_bytes(b"\x00\x01\x02binary\x00\xff")
+    loud = run(str(folder), "-o", str(tmp_path / "loud.pdn"))
+    quiet = run(str(folder), "-o", str(tmp_path / "quiet.pdn"), "--quiet")
+    assert loud[0] == quiet[0] == 1  # a file that cannot be read as PDN
+    assert "2 game(s) read, 2 written, 0 rejected" in loud[2] and " W35 " in loud[2]
+    assert [line.split(": ")[0] for line in quiet[2].splitlines()] == [str(folder / "binary.pdn")]
+    assert " E15 " in quiet[2] or " E12 " in quiet[2]
+    assert (tmp_path / "loud.pdn").read_bytes() == (tmp_path / "quiet.pdn").read_bytes()
+    clean = tmp_path / "clean.pdn"
+    clean.write_text(GOOD, encoding="utf-8")
+    assert run(str(clean), "-o", str(tmp_path / "c.pdn"), "-q") == (0, "", "")
+    assert run(str(clean), "-o", "-", "--to", "pdn", "-q")[2] == ""
+
+
+def test_analyse_quiet_drops_its_counts_line(tmp_path: Path) -> None:
+    clean = tmp_path / "clean.pdn"
+    clean.write_text('[GameType "20"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+    out = tmp_path / "a.pdn"
+    args = ["analyse", str(clean), "-o", str(out), "--nodes", "20", "--no-plausibility"]
+    loud = CliRunner().invoke(main, args)
+    assert loud.exit_code == 0 and "2 ply(ies) annotated" in loud.stderr
+    quiet = CliRunner().invoke(main, [*args, "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == "" and "[%eval" in out.read_text()

@@ -185,3 +185,109 @@ def test_a_move_number_of_any_size_comes_back_as_written() -> None:
     text = json.dumps(game_dict(game, replay_game(game)))
     (back,) = list(read_json(io.StringIO(text)))
     assert next(iter(back.mainline())).number == 99999999999
+
+
+def _layouts(objects: list[dict[str, Any]]) -> dict[str, tuple[str, list[int]]]:
+    """The text of *objects* in each layout pdn-tools reads, and where each starts."""
+    parts = [json.dumps(o, ensure_ascii=False) for o in objects]
+    out: dict[str, tuple[str, list[int]]] = {}
+    for name, head, sep in (("jsonl", "", "\n"), ("array", "[\n", ",\n"), ("line", "[", ", ")):
+        text, starts = head, []
+        for i, part in enumerate(parts):
+            text += sep if i else ""
+            starts.append(len(text))
+            text += part
+        out[name] = (text, starts)
+    return out
+
+
+def _place(text: str, at: int) -> tuple[int, int]:
+    """Line and column (from 1) of ``text[at]``."""
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+@pytest.mark.parametrize("layout", ["jsonl", "array", "line"])
+@pytest.mark.parametrize("tail", ["", "\n", "\n\n  \n"])
+def test_a_truncated_file_is_reported_where_the_cut_value_starts(layout: str, tail: str) -> None:
+    """A file cut short inside its last game is reported at the line and column where
+    that game starts and where the text breaks off, not at the end of the file or at
+    a neighbour."""
+    text, starts = _layouts(_objects())[layout]
+    start = starts[-1]
+    cut = text[: start + 40] + tail  # inside the last object's first key or value
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(io.StringIO(cut)))
+    line, column = _place(cut, start)
+    last_line, last_column = _place(cut, start + 39)
+    assert str(caught.value) == (
+        f"line {line}, column {column}: the file ends inside this JSON value: it breaks "
+        f"off after line {last_line}, column {last_column} (a file cut short?)"
+    )
+
+
+def test_the_cli_names_the_line_of_a_truncated_json_lines_game(tmp_path: Path) -> None:
+    first, second = (json.dumps(o) for o in _objects()[:2])
+    path = tmp_path / "t.jsonl"
+    cut = second[:30].rstrip()
+    path.write_text(first + "\n" + cut + "\n", encoding="utf-8")
+    done = CliRunner().invoke(main, ["convert", str(path), "-o", str(tmp_path / "o.pdn")])
+    assert done.exit_code == 2
+    assert (
+        f"{path}: not pdn-tools JSON: line 2, column 1: the file ends inside this JSON "
+        f"value: it breaks off after line 2, column {len(cut)}"
+    ) in done.stderr
+    assert not (tmp_path / "o.pdn").exists()
+
+
+def test_a_line_cut_short_inside_json_lines_is_named_by_its_own_line() -> None:
+    """A JSON Lines line cut short is found by the decoder only at the next line: the
+    message names the line where the broken value starts, then where it broke."""
+    one = json.dumps(_objects()[0])
+    text = one + "\n" + one[:20] + "\n" + one + "\n"  # {"schema_version": 1
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(io.StringIO(text)))
+    assert str(caught.value).startswith(
+        "line 2, column 1: the JSON value that starts here is broken at line 3, column 1: "
+    )
+    # The decoder's messages that end "at" (the position it would append) read whole.
+    with pytest.raises(JsonInputError, match=r"^line 2, column 9: Invalid control character$"):
+        list(read_json(io.StringIO(one + '\n{"a": "b\x01"}\n')))
+
+
+def test_errors_inside_a_file_name_their_line_and_column() -> None:
+    one = json.dumps(_objects()[0])
+    with pytest.raises(JsonInputError, match=r"^line 2, column 14: Expecting value$"):
+        list(read_json(io.StringIO(one + '\n{"tags": [1, , 2]}\n' + one)))
+    # A game object of the wrong shape: the line and column where it starts.
+    bad = one + ', {"schema_version": 1, "tags": [{"name": 3}]}]'
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(io.StringIO("[" + bad)))
+    assert str(caught.value).startswith(f"line 1, column {len(one) + 4}: game 2.tags[0].name:")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layout=st.sampled_from(["jsonl", "array", "line"]),
+    fraction=st.floats(min_value=0.0, max_value=1.0),
+    sizes=st.lists(st.integers(min_value=1, max_value=50), min_size=1, max_size=5),
+)
+def test_a_cut_anywhere_in_the_last_game_names_its_line(
+    layout: str, fraction: float, sizes: list[int]
+) -> None:
+    """Wherever the last game is cut, and however the text arrives in pieces, the
+    message names the line the cut is on (each game is on one line), and the column
+    where the game starts when it says the file ends inside it."""
+    text, starts = _layouts(_objects())[layout]
+    start = starts[-1]
+    end = len(text) if layout == "jsonl" else len(text) - (1 if layout == "line" else 0)
+    if layout == "array":
+        end = text.rindex("}") + 1
+    cut = start + 1 + int(fraction * (end - start - 2))
+    piece = text[:cut]
+    with pytest.raises(JsonInputError) as caught:
+        list(read_json(_Trickle(piece, sizes)))
+    message = str(caught.value)
+    line, column = _place(piece, start)
+    assert message.startswith(f"line {line}, column "), message
+    if "the file ends inside" in message:
+        assert message.startswith(f"line {line}, column {column}: "), message

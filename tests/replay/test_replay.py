@@ -14,7 +14,7 @@ from pdn_tools.replay import ReplayedMove, ReplayOptions, ReplayResult, replay_g
 
 G = '[GameType "20"]\n'
 REPLAY_CODES = {"E04", "E05", "E06", "E07", "E08", "E09", "E10", "W12", "W23", "W24", "W25"}
-REPLAY_CODES |= {"W26", "W28", "W32", "W33", "W34"}
+REPLAY_CODES |= {"W26", "W28", "W32", "W33", "W34", "W80"}
 
 
 def run(text: str, **options: object) -> tuple[Game, ReplayResult, list[Issue]]:
@@ -646,3 +646,59 @@ def test_replayed_move_records_are_values_of_their_fields() -> None:
         )
         assert ReplayedMove(ply + 1, node, move, written) != record
         assert record != (ply, node, move, written, merged)  # not a tuple
+
+
+def test_a_missing_terminator_between_tagless_games_is_named_not_mended() -> None:
+    """Two tagless games separated by a blank line only are read as one; the second's
+    first move is illegal where the first ended.  The numbers restart at '1.' and the
+    moves from there replay from the start: the error says a terminator is probably
+    missing (W80 marks the place) instead of proposing a mis-recorded move."""
+    _, result, issues = run("1. 32-28 19-23\n\n1. 31-27 17-21 *\n")
+    assert codes(issues) == ["W33", "W80", "E06"]
+    _, w80, error = issues
+    assert (w80.line, w80.column, w80.ply) == (error.line, error.column, error.ply) == (3, 4, 3)
+    assert w80.level.value == "warning" and "a terminator (a result or '*') is probably" in (
+        w80.message
+    )
+    assert "the move numbers restart at '1.' on line 3" in error.message
+    assert "a terminator is probably missing before it (W80)" in error.message
+    assert "mis-recorded" not in error.message and error.repair is None
+    assert result.repairs == {} and result.stop is not None and result.stop.ply == 3
+    # A first game of one ply: its '1.' comes back where Black is to move; no move of
+    # Black is missing.
+    _, _, issues = run("1. 32-28\n\n1. 31-27 17-21 *\n")
+    assert codes(issues) == ["W33", "W80", "E05"] and issues[1].ply == 2
+    assert "terminator is probably missing" in issues[2].message
+    assert "seems to be missing" not in issues[2].message and issues[2].repair is None
+
+
+def test_a_restart_that_goes_on_legally_from_the_start_is_w80_without_error() -> None:
+    _, result, issues = run(G + "1. 32-28 19-23 2. 28x19 14x23 1. 34-30 16-21 *")
+    assert codes(issues) == ["W33", "W80"] and issues[1].ply == 5
+    assert result.completed
+
+
+def test_numbers_that_restart_while_the_game_goes_on_are_only_w33() -> None:
+    """Some programs number a long game's moves from 1 again: the moves go on from the
+    game's position and do not replay from the start, so no terminator is missing."""
+    _, result, issues = run(G + "1. 32-28 19-23 2. 28x19 14x23 1. 37-32 16-21 *")
+    assert codes(issues) == ["W33"] and result.completed
+    # An illegal move after such a restart keeps its search for the mis-recorded move.
+    _, _, issues = run(G + "1. 32-28 19-23 2. 28x19 14x23 1. 37-32 16-21 2. 32-27 21-27 *")
+    assert codes(issues) == ["W33", "E05"] and "did you mean 21x32" in issues[1].message
+    # In a variation, numbers are the variation's own business.
+    _, _, issues = run(G + "1. 32-28 19-23 2. 28x19 14x23 (2... 13x24 1. 34-30 16-21) 3. 33-28 *")
+    assert codes(issues) == ["W33"] and issues[0].in_variation
+
+
+def test_real_records_whose_numbers_restart_keep_their_verdicts(corpus: Path) -> None:
+    """BoomstraDam's old files number a long game's moves from 1 again and go on: W33,
+    never a missing terminator."""
+    folder = corpus / "rhalbersma__horizon" / "BoomstraDam" / "pdn files" / "oud"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not in this copy of the shared corpus")
+    for name in ("row-scr.pdn", "test2.pdn", "test2c.pdn"):
+        (game,) = list(read_games(str(folder / name)))
+        result = replay_game(game)
+        found = codes(game.issues)
+        assert "W33" in found and "W80" not in found and result.completed, name
