@@ -334,7 +334,10 @@ def test_italian_anno_is_read_as_the_date() -> None:
     assert game.tag("Date") == "2005"
     assert [(i.code, i.message) for i in game.issues] == [
         ("W07", "tag name 'Anno' read as Date"),
-        ("W29", "Date '2005' is not in the form YYYY.MM.DD"),
+        ("W29", "Anno (Date) '2005' is not in the form YYYY.MM.DD"),
+    ]
+    assert [i.message for i in one('[Date "2005"]\n1. 32-28 *').issues if i.code == "W29"] == [
+        "Date '2005' is not in the form YYYY.MM.DD"
     ]
     game = one('[Anno "2010.11.10"]\n[GameType "22"]\n1. 21-17 *')
     assert game.tag("Date") == "2010.11.10" and codes(game) == ["W07"]

@@ -968,7 +968,7 @@ class GameBuilder:
         if date is not None and not date_is_standard(date.value):
             self.issue(
                 "W29",
-                f"Date {date.value!r} is not in the form YYYY.MM.DD",
+                f"{_tag_called(date, 'Date')} {date.value!r} is not in the form YYYY.MM.DD",
                 date.line,
                 date.column,
             )
@@ -1058,6 +1058,13 @@ class _PlainTree:
 
     def __init__(self, children: list[Any]) -> None:
         self.children = children
+
+
+def _tag_called(tag: Tag, standard: str) -> str:
+    """How a finding names *tag*, read as the *standard* tag: by the standard name,
+    and by the name written too when that is another (``Anno (Date)``), so that the
+    reader finds the tag in the file."""
+    return standard if tag.name == standard else f"{tag.name} ({standard})"
 
 
 def _is_tree(item: Any) -> bool:
