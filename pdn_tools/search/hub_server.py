@@ -33,6 +33,8 @@ from pdn_tools.search.hub import (
 from pdn_tools.search.searcher import Searcher
 
 NAME = "pdn-tools"
+MAX_LINE = 1 << 16
+"""The longest command line read whole, in characters (a Hub line is a few hundred)."""
 DEFAULT_DEPTH = 8
 """The level of a search when none was set."""
 
@@ -116,9 +118,18 @@ class HubServer:
 
     # ------------------------------------------------------------------ the loop
     def run(self) -> None:
-        """Answer commands until ``quit`` or the end of the input."""
+        """Answer commands until ``quit`` or the end of the input.  A line longer than
+        :data:`MAX_LINE` characters is read in pieces and never held whole: it gets an
+        error and is skipped."""
         try:
-            for line in self.source:
+            while line := self.source.readline(MAX_LINE + 1):
+                if len(line) > MAX_LINE and not line.endswith("\n"):
+                    while (rest := self.source.readline(MAX_LINE)) and not rest.endswith("\n"):
+                        pass
+                    self.send(
+                        format_line("error", message=f"a line longer than {MAX_LINE:,} characters")
+                    )
+                    continue
                 command, args = parse_line(line)
                 if command == "quit":
                     break

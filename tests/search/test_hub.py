@@ -255,3 +255,10 @@ def test_a_level_it_cannot_take_is_an_error_and_the_budget_stays(level: str) -> 
     assert level.split()[1] in errors[0]
     depths = [int(parse_line(line)[1]["depth"]) for line in out if line.startswith("info ")]
     assert depths == [1, 2]
+
+
+def test_a_line_too_long_is_an_error_and_the_engine_goes_on() -> None:
+    out = converse(["hub", "pos pos=" + "e" * 200_000, "init", "ping", "quit"])
+    errors = [parse_line(line)[1]["message"] for line in out if line.startswith("error ")]
+    assert errors == ["a line longer than 65,536 characters"]
+    assert "ready" in out and "pong" in out
