@@ -22,7 +22,8 @@ Findings
 The rules engine
     Board      a position to play on: ``legal_moves``, ``push``, ``pop``, ``fen()``,
                ``is_game_over()``, ``outcome()``, ``Board.from_fen(fen, variant=…)``
-    Move, Color, Variant, variant_by_name, variants, FenError, IllegalMoveError
+    Move, Color, Variant, variant_by_name, variants, FenError, IllegalMoveError,
+    UnknownVariantError (an unknown variant name, wherever one is taken)
 
 Analysis (the built-in searcher)
     analyse(board, depth=…, nodes=…, seconds=…)
@@ -84,6 +85,7 @@ if TYPE_CHECKING:
         FenError,
         IllegalMoveError,
         Move,
+        UnknownVariantError,
         Variant,
         variant_by_name,
         variants,
@@ -119,6 +121,7 @@ _HOMES = {
     "FenError": "pdn_tools.rules",
     "IllegalMoveError": "pdn_tools.rules",
     "Move": "pdn_tools.rules",
+    "UnknownVariantError": "pdn_tools.rules",
     "Variant": "pdn_tools.rules",
     "variant_by_name": "pdn_tools.rules",
     "variants": "pdn_tools.rules",
@@ -162,6 +165,7 @@ def validate(
     strict: bool = False,
     encoding: str | None = None,
     name: str | None = None,
+    dialect: str | None = None,
     **rule_options: Any,
 ) -> Iterator[Game]:
     """Read the games of *source* and replay each one, streaming, as ``pdn validate``.
@@ -174,19 +178,42 @@ def validate(
     a game without moves whose ``index`` is 0 and whose ``issues`` say why (E14, E11,
     W39), so that nothing is dropped silently.  The other arguments are those of
     :func:`pdn_tools.replay.validate` (*variant*, *strict*, *encoding*, *name*,
-    rule options such as ``draws=False``).
+    *dialect*, rule options such as ``draws=False``).  They are checked when it is called, before
+    anything is read: an unknown *variant* raises ``UnknownVariantError`` (a
+    ``KeyError`` and a ``ValueError``), an unknown rule option ``TypeError``.
     """
     _load_api()
+    from pdn_tools.replay import ReplayOptions as _ReplayOptions
     from pdn_tools.replay import validate as validate_file
 
+    # Checked now, not when the first game is asked for; the name the variant goes by.
+    variant = _ReplayOptions(variant=variant, **rule_options).variant
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
     if path is None or not _many_files(path):
-        yield from validate_file(
-            source, variant=variant, strict=strict, encoding=encoding, name=name, **rule_options
+        return validate_file(
+            source,
+            variant=variant,
+            strict=strict,
+            encoding=encoding,
+            name=name,
+            dialect=dialect,
+            **rule_options,
         )
-        return
+    return _validate_files(path, variant, strict, encoding, dialect, rule_options)
+
+
+def _validate_files(
+    path: str,
+    variant: str | None,
+    strict: bool,
+    encoding: str | None,
+    dialect: str | None,
+    rule_options: dict[str, Any],
+) -> Iterator[Game]:
+    """The games of every file of the folder or zip archive *path*, read and replayed."""
     from pdn_tools.diagnostics import Issue as _Issue
     from pdn_tools.pdn.model import Game as _Game
+    from pdn_tools.replay import validate as validate_file
     from pdn_tools.run.check import not_read_message
     from pdn_tools.run.discover import Discovery
 
@@ -205,6 +232,7 @@ def validate(
             strict=strict,
             encoding=encoding,
             name=found.name,
+            dialect=dialect,
             **rule_options,
         )
 
@@ -235,6 +263,7 @@ __all__ = [
     "Severity",
     "Tag",
     "Terminator",
+    "UnknownVariantError",
     "Variant",
     "Visitor",
     "__version__",

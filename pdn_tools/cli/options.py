@@ -50,7 +50,7 @@ from pdn_tools.replay.rule_options import (
     rule_values,
 )
 from pdn_tools.report.selection import Selection, SelectionError, parse_prefixes
-from pdn_tools.rules import Variant, variant_by_name, variants
+from pdn_tools.rules import Variant, variant_by_name, variant_names, variants
 from pdn_tools.run.check import CheckOptions
 from pdn_tools.run.discover import DEFAULT_EXCLUDE, PatternError, Patterns, WalkOptions
 from pdn_tools.run.parallel import default_jobs
@@ -68,8 +68,7 @@ def _apply(func: F, options: list[Callable[[F], F]]) -> F:
 def variant_list() -> str:
     """Every variant and profile by name, with its GameType number: the list the help
     of ``--variant`` shows."""
-    named = sorted(variants(), key=lambda v: (v.gametype is None, v.gametype or 0))
-    return ", ".join(f"{v.name} ({v.gametype})" if v.gametype else v.name for v in named)
+    return variant_names()
 
 
 if TYPE_CHECKING:  # click 8.5 types its parameter types by value and input

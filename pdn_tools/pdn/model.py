@@ -616,6 +616,14 @@ class ReadOptions:
     """Keep each game's text as read on :attr:`Game.source` (None for a game over
     ``max_game_chars``, whose text is never held)."""
 
+    def __post_init__(self) -> None:
+        # The variant by its name, an unknown one refused (UnknownVariantError), once
+        # the rules engine's names are known (EXTENSIONS.variant_name: the format
+        # knows no rules).
+        name_of = EXTENSIONS.variant_name
+        if self.variant is not None and name_of is not None:
+            self.variant = name_of(self.variant)
+
 
 T = TypeVar("T")
 
@@ -726,7 +734,8 @@ def tree_references(game: Game, held: list[Node], base: int) -> tuple[list[Node]
 class Extensions:
     """The tree's conveniences that the layers above the format provide.
 
-    ``board`` (node → Board) is set by :mod:`pdn_tools.replay`, ``pdn`` (game →
+    ``board`` (node → Board) and ``variant_name`` (a variant name checked, see
+    :class:`ReadOptions`) are set by :mod:`pdn_tools.replay`, ``pdn`` (game →
     canonical PDN text) and ``json`` (game → JSON object) by :mod:`pdn_tools.export`,
     when they are imported (``import pdn_tools`` imports both), so that the tree can
     offer ``node.board()`` and ``str(game)`` without importing them.
@@ -736,6 +745,10 @@ class Extensions:
         self.board: Callable[[Node], Board] | None = None
         self.pdn: Callable[[Game], str] | None = None
         self.json: Callable[[Game], dict[str, Any]] | None = None
+        self.variant_name: Callable[[str], str] | None = None
+        """The name of the variant a name, alias or GameType number gives, or
+        UnknownVariantError (set by :mod:`pdn_tools.replay`): ReadOptions checks its
+        ``variant`` with it."""
 
 
 def _missing(name: str) -> RuntimeError:

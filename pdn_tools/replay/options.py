@@ -15,7 +15,7 @@ from typing import Final, Literal, final
 
 from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node
-from pdn_tools.rules import Move, Position
+from pdn_tools.rules import Move, Position, variant_by_name
 
 
 @dataclass(slots=True)
@@ -61,6 +61,13 @@ class ReplayOptions:
     True or False overrides it."""
     ip15_setup_resets_counters: bool = True
     """IP-15: an in-game ``/FEN/`` resets all draw counters (yes)."""
+
+    def __post_init__(self) -> None:
+        # The variant by its name (an alias or GameType number given: the name it
+        # stands for); an unknown one is the caller's mistake, refused here with
+        # UnknownVariantError, not found in every game as a variant without rules (W28).
+        if self.variant is not None:
+            self.variant = variant_by_name(self.variant).name
 
 
 @final

@@ -19,7 +19,7 @@ from pdn_tools.pdn.reader import Source, read_games, read_string
 from pdn_tools.replay.options import Mend, ReplayOptions, ReplayResult
 from pdn_tools.replay.replay import replay_game
 from pdn_tools.replay.resolve import Resolution, resolve
-from pdn_tools.rules import Board, FenError, Move, Position, parse_fen
+from pdn_tools.rules import Board, FenError, Move, Position, parse_fen, variant_by_name
 
 
 @dataclass(slots=True)
@@ -122,10 +122,19 @@ def validate(
     docs/dialects.md).  Each game's ``issues`` hold
     the reading and replay findings in the order ``pdn validate`` reports them, its
     ``draws`` the draw events; ``node.board()`` gives the position after any node.
+
+    The options are checked when it is called, before any game is read: an unknown
+    *variant* raises :class:`~pdn_tools.rules.UnknownVariantError` (a ``KeyError`` and
+    a ``ValueError``), an unknown rule option ``TypeError``.
     """
     read_options, replay_options = _options(variant, strict, encoding, rule_options, dialect)
-    for game in read_games(source, read_options, name=name):
-        yield _replayed(game, replay_options, strict)
+    return _validated(read_games(source, read_options, name=name), replay_options, strict)
+
+
+def _validated(games: Iterator[Game], options: ReplayOptions, strict: bool) -> Iterator[Game]:
+    """Each game of *games* replayed, as it is read."""
+    for game in games:
+        yield _replayed(game, options, strict)
 
 
 def validate_string(
@@ -193,5 +202,14 @@ def board_after(node: Node) -> Board:
 
 __all__ = ["GameReplay", "board_after", "check_game", "validate", "validate_string"]
 
-# node.board() reaches this module through the tree's registry (the tree cannot import it).
+
+def variant_name(name: str) -> str:
+    """The name of the variant *name* gives (a name, alias or GameType number);
+    :class:`~pdn_tools.rules.UnknownVariantError` when there is none."""
+    return variant_by_name(name).name
+
+
+# node.board() and ReadOptions reach this module through the tree's registry (the tree
+# cannot import it).
 EXTENSIONS.board = board_after
+EXTENSIONS.variant_name = variant_name

@@ -48,8 +48,10 @@ from pdn_tools.rules.variant import (
     KingLanding,
     KingRange,
     Removal,
+    UnknownVariantError,
     Variant,
     variant_by_name,
+    variant_names,
     variants,
 )
 
@@ -74,6 +76,7 @@ __all__ = [
     "Position",
     "PositionKey",
     "Removal",
+    "UnknownVariantError",
     "Variant",
     "canonical_path",
     "canonical_paths",
@@ -90,6 +93,7 @@ __all__ = [
     "perft",
     "split_move_text",
     "variant_by_name",
+    "variant_names",
     "variants",
     "write_fen",
 ]

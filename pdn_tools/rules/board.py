@@ -32,7 +32,7 @@ _PIECES = {
 }
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _SEPARATORS = re.compile(r"[-xX:]")
-_FEN_START = re.compile(r"\s*[WBwb]\s*:")
+_FEN_START = re.compile(r"\s*[WBwb?]\s*:")
 """How a FEN begins (the side to move, a colon): ``Board("W:W31-50:B1-20")``."""
 
 ANALYSERS: list[Callable[..., Any]] = []
@@ -70,7 +70,9 @@ def diagram(position: Position) -> list[str]:
     return lines
 
 
-def _variant(variant: Variant | str) -> Variant:
+def _variant(variant: Variant | str | int) -> Variant:
+    """The variant given by a :class:`Variant`, a name or alias, or a GameType number
+    (``20`` or ``"20"``); UnknownVariantError for an unknown one."""
     return variant if isinstance(variant, Variant) else variant_by_name(variant)
 
 
@@ -81,7 +83,13 @@ class Board:
     another variant's; :meth:`from_fen` any position, and ``Board("W:W31-50:B1-20")``
     (a FEN where the variant goes, as python-chess takes one) an international one.
     Variants are given by name, alias or GameType number (``"english"``,
-    ``"checkers"``, ``"21"``) or as a :class:`~pdn_tools.rules.variant.Variant`.
+    ``"checkers"``, ``"21"`` or ``21``) or as a :class:`~pdn_tools.rules.variant.Variant`;
+    an unknown one raises :class:`~pdn_tools.rules.variant.UnknownVariantError`.
+
+    A board changes as moves are played, so it is not hashable (two boards compare
+    equal when they hold the same variant and position): the immutable
+    :attr:`position` (a :class:`~pdn_tools.rules.position.Position`) is the key for
+    sets and dictionaries.
 
     >>> board = Board()
     >>> board.push("32-28").to_sq
@@ -95,10 +103,10 @@ class Board:
     __slots__ = ("_legal", "_legal_before", "_position", "move_stack", "variant")
 
     def __init__(
-        self, variant: Variant | str = INTERNATIONAL, position: Position | None = None
+        self, variant: Variant | str | int = INTERNATIONAL, position: Position | None = None
     ) -> None:
         if isinstance(variant, str) and position is None and _FEN_START.match(variant):
-            position = parse_fen(variant, INTERNATIONAL).position
+            position = Board.from_fen(variant).position
             variant = INTERNATIONAL
         self.variant: Variant = _variant(variant)
         self._position = position if position is not None else Position.initial(self.variant)
@@ -111,14 +119,22 @@ class Board:
         """The moves played with :meth:`push`, each with the position before it."""
 
     @classmethod
-    def from_fen(cls, fen: str, variant: Variant | str = INTERNATIONAL) -> Board:
+    def from_fen(cls, fen: str, variant: Variant | str | int = INTERNATIONAL) -> Board:
         """The board of a FEN (``W:W31-50:B1-20``; algebraic squares on 8x8 boards).
 
         Raises :class:`~pdn_tools.rules.fen.FenError` (a ``ValueError``) saying why
-        when the FEN is invalid.
+        when the FEN is invalid, and for a ``?`` turn: a board always has a side to
+        move, and choosing one for the caller would be a guess
+        (:func:`~pdn_tools.rules.fen.parse_fen` reads such a FEN, with ``turn_known``
+        False).
         """
         chosen = _variant(variant)
-        return cls(chosen, parse_fen(fen, chosen).position)
+        read = parse_fen(fen, chosen)
+        if not read.turn_known:
+            raise FenError(
+                f"the side to move of {fen.strip()!r} is unknown ('?'): a board needs W or B"
+            )
+        return cls(chosen, read.position)
 
     # -- the position -----------------------------------------------------------
     @property
@@ -159,8 +175,13 @@ class Board:
         return legal
 
     def move_text(self, move: Move) -> str:
-        """The canonical notation of *move* in this position (``32-28``, ``28x17``)."""
-        return move_text(move, self._legal_moves(), self.variant)
+        """The canonical notation of *move* in this position (``32-28``, ``28x17``).
+
+        Raises :class:`IllegalMoveError` when *move* is not a legal move here (its
+        notation depends on the other legal moves of the position).
+        """
+        legal = self._legal_moves()
+        return move_text(_own_move(legal, move, self), legal, self.variant)
 
     def legal_move_texts(self) -> list[str]:
         """The canonical notation of every legal move, in :attr:`legal_moves` order
@@ -265,8 +286,9 @@ class Board:
             return NotImplemented
         return self.variant is other.variant and self._position == other._position
 
-    def __hash__(self) -> int:
-        return hash((self.variant.name, self._position))
+    # A board changes as moves are played: hashed by its position, it would be lost
+    # in a set or dictionary by the next push.  Position is the immutable key.
+    __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         return "\n".join(diagram(self._position))

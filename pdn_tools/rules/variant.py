@@ -14,6 +14,8 @@ import enum
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pdn_tools.rules.rayrules import (
     DIAGONALS,
     DIAGONALS_FORWARD,
@@ -22,6 +24,20 @@ from pdn_tools.rules.rayrules import (
     ORTHOGONALS_DARK,
     RayRules,
 )
+
+
+@mypyc_attr(native_class=False)  # two built-in bases: a Python class in both builds
+class UnknownVariantError(KeyError, ValueError):
+    """A variant name, alias or GameType number that the engine does not know.
+
+    Both a ``KeyError`` (what an unknown name has always raised, so that ``except
+    KeyError`` goes on working) and a ``ValueError`` (as :class:`FenError` and
+    ``IllegalMoveError`` are: a value the caller gave is wrong).  Its ``str()`` is the
+    plain message, which names every known variant (a ``KeyError`` would quote it).
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Color(enum.Enum):
@@ -465,14 +481,28 @@ def variants() -> tuple[Variant, ...]:
     return _VARIANTS
 
 
-def variant_by_name(name: str) -> Variant:
-    """Look a variant up by name, alias or GameType number (case-insensitive).
+def variant_names() -> str:
+    """Every variant and profile by name, with its GameType number where it has one
+    (``international (20), english (21), …, short-landing``): the list an unknown name
+    is answered with."""
+    named = sorted(_VARIANTS, key=lambda v: (v.gametype is None, v.gametype or 0))
+    return ", ".join(f"{v.name} ({v.gametype})" if v.gametype else v.name for v in named)
 
-    Raises ``KeyError`` with the known names when *name* is unknown.
+
+def variant_by_name(name: str | int) -> Variant:
+    """Look a variant up by name, alias or GameType number (case-insensitive); the
+    number may be given as an ``int`` (``20``) or as text (``"20"``).
+
+    Raises :class:`UnknownVariantError` (a ``KeyError`` and a ``ValueError``) naming
+    the known variants when *name* is unknown, and ``TypeError`` for a value that is
+    neither text nor a whole number.
     """
-    wanted = name.strip().lower()
+    if isinstance(name, bool) or not isinstance(name, (str, int)):
+        raise TypeError(
+            f"a variant is named by text or a GameType number, not {type(name).__name__}"
+        )
+    wanted = str(name).strip().lower()
     for variant in _VARIANTS:
         if wanted == variant.name or wanted in variant.aliases:
             return variant
-    known = ", ".join(v.name for v in _VARIANTS)
-    raise KeyError(f"unknown variant {name!r} (known: {known})")
+    raise UnknownVariantError(f"unknown variant {name!r}; known: {variant_names()}")

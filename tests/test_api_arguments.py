@@ -1,0 +1,189 @@
+"""What the API does with the values a caller gives it: variant names, boards as keys,
+moves of other positions, a FEN whose side to move is unknown.
+
+A caller's mistake is refused where it is made, with an exception that says what was
+wrong; it never turns into a different verdict on the games.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pdn_tools
+from pdn_tools import Board, FenError, IllegalMoveError, ReadOptions, UnknownVariantError
+from pdn_tools.replay import ReplayOptions
+from pdn_tools.rules import parse_fen, variant_by_name, variants
+
+ENGLISH_GAME = "1. 11-15 23-19 2. 8-11 22-17 *"
+KNOWN = {v.name for v in variants()} | {a for v in variants() for a in v.aliases}
+
+
+# -- unknown variant names -------------------------------------------------------------
+def test_a_misspelt_variant_is_refused_not_read_without_replay() -> None:
+    with pytest.raises(UnknownVariantError) as raised:
+        pdn_tools.validate_string(ENGLISH_GAME, variant="englsh")
+    error = raised.value
+    # Both families: old `except KeyError` callers and `except ValueError` ones.
+    assert isinstance(error, KeyError) and isinstance(error, ValueError)
+    message = str(error)
+    assert message.startswith("unknown variant 'englsh'; known: international (20)")
+    for variant in variants():
+        assert variant.name in message
+
+
+def test_the_api_refuses_in_the_words_of_the_command_line(tmp_path: Path) -> None:
+    sample = tmp_path / "game.pdn"
+    sample.write_text(ENGLISH_GAME + "\n", encoding="utf-8")
+    with pytest.raises(UnknownVariantError) as raised:
+        variant_by_name("klingon")
+    result = run("validate", str(sample), "--variant", "klingon")
+    assert result.returncode == 2
+    assert str(raised.value) in " ".join(result.stderr.split())
+
+
+def test_validate_refuses_when_called_before_anything_is_read(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-file.pdn"
+    # Not a generator that fails on first use: the call itself raises (the missing
+    # file would raise FileNotFoundError only when games are asked for).
+    with pytest.raises(UnknownVariantError):
+        pdn_tools.validate(missing, variant="englsh")
+    with pytest.raises(UnknownVariantError):
+        pdn_tools.replay.validate(missing, variant="englsh")
+    with pytest.raises(TypeError):
+        pdn_tools.validate(missing, no_such_rule=True)
+    games = pdn_tools.validate(missing, variant="english")
+    with pytest.raises(FileNotFoundError):
+        next(games)
+
+
+def test_options_objects_refuse_and_name_the_variant() -> None:
+    with pytest.raises(UnknownVariantError):
+        ReadOptions(variant="englsh")
+    with pytest.raises(UnknownVariantError):
+        ReplayOptions(variant="englsh")
+    assert ReadOptions(variant="21").variant == "english"
+    assert ReplayOptions(variant=" Checkers ").variant == "english"
+    assert ReadOptions().variant is None and ReplayOptions().variant is None
+
+
+@pytest.mark.parametrize("given_as", ["english", "English", "21", "checkers", "AMERICAN"])
+def test_an_alias_replays_as_the_variant_it_names(given_as: str) -> None:
+    game = pdn_tools.validate_string(ENGLISH_GAME, variant=given_as)[0]
+    assert game.variant == "english"
+    assert game.status == "ok" and [i.code for i in game.issues] == []
+    assert game.to_json()["variant"] == "english"
+    read = next(
+        pdn_tools.read_games(io.BytesIO(ENGLISH_GAME.encode()), ReadOptions(variant=given_as))
+    )
+    assert read.variant == "english"
+
+
+def test_a_gametype_without_rules_read_from_a_file_stays_a_finding() -> None:
+    # Spanish (24) has no rule profile: a fact about the file, not a caller's mistake.
+    game = pdn_tools.validate_string('[GameType "24"]\n1. 11-15 23-19 *', variant="english")[0]
+    assert [i.code for i in game.issues] == ["W28"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=12))
+def test_only_known_names_are_taken(name: str) -> None:
+    if name.strip().lower() in KNOWN:
+        assert variant_by_name(name).name in {v.name for v in variants()}
+    else:
+        with pytest.raises(UnknownVariantError):
+            variant_by_name(name)
+        with pytest.raises(UnknownVariantError):
+            ReplayOptions(variant=name)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(KNOWN)), st.randoms(use_true_random=False))
+def test_every_spelling_of_a_name_is_the_same_variant(name: str, rng: random.Random) -> None:
+    spelt = "".join(c.upper() if rng.random() < 0.5 else c for c in name)
+    assert variant_by_name(f" {spelt} ") is variant_by_name(name)
+    assert ReplayOptions(variant=spelt).variant == variant_by_name(name).name
+
+
+# -- a GameType number as an int -------------------------------------------------------
+@pytest.mark.parametrize("variant", [v for v in variants() if v.gametype is not None])
+def test_a_board_takes_the_gametype_number_as_int_or_text(variant: pdn_tools.Variant) -> None:
+    number = variant.gametype
+    assert number is not None
+    assert Board(variant=number) == Board(variant=str(number))
+    assert Board(variant=number).variant is variant
+    assert Board.from_fen(Board(variant).fen(), number).variant is variant
+
+
+def test_a_board_refuses_an_unknown_number_and_other_types() -> None:
+    with pytest.raises(UnknownVariantError, match="unknown variant 99; known:"):
+        Board(variant=99)
+    with pytest.raises(TypeError):
+        Board(variant=True)
+    with pytest.raises(TypeError):
+        Board(variant=20.0)  # type: ignore[arg-type]
+
+
+# -- boards are not keys ---------------------------------------------------------------
+def test_a_board_is_not_hashable_its_position_is() -> None:
+    board = Board()
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(board)
+    with pytest.raises(TypeError):
+        {board}  # noqa: B018
+    start = board.position
+    seen = {start}
+    board.push(board.legal_move_texts()[0])
+    assert board.position not in seen
+    board.pop()
+    assert board.position in seen
+    # Equality stays what the docs say: the same variant and position.
+    assert Board() == Board() and Board() != Board(variant="russian")
+
+
+# -- move text of a move of another position -------------------------------------------
+def test_move_text_refuses_a_move_not_legal_in_the_position() -> None:
+    capture = Board.from_fen("W:W32:B27,17").legal_moves[0]
+    assert Board.from_fen("W:W32:B27,17").move_text(capture) == "32x12"
+    with pytest.raises(IllegalMoveError, match="not a legal move in W:W31-50:B1-20"):
+        Board().move_text(capture)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from([v.name for v in variants()]),
+    st.randoms(use_true_random=False),
+    st.integers(min_value=0, max_value=30),
+)
+def test_move_text_names_exactly_the_legal_moves(name: str, rng: random.Random, plies: int) -> None:
+    board = Board(variant=name)
+    for _ in range(plies):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(board.legal_moves))
+    legal = board.legal_moves
+    assert [board.move_text(m) for m in legal] == board.legal_move_texts()
+    other = Board(variant=name)
+    for move in other.legal_moves:
+        if move not in legal:
+            with pytest.raises(IllegalMoveError):
+                board.move_text(move)
+        else:
+            assert board.parse_move(board.move_text(move)) == move
+
+
+# -- a FEN whose side to move is unknown -----------------------------------------------
+@pytest.mark.parametrize("fen", ["?:W32:B27", " ?:W32:B27,17", "?:B1-20:W31-50"])
+def test_a_board_refuses_an_unknown_side_to_move(fen: str) -> None:
+    with pytest.raises(FenError, match=r"unknown \('\?'\)"):
+        Board.from_fen(fen)
+    with pytest.raises(FenError, match=r"unknown \('\?'\)"):
+        Board(fen)
+    # The engine's reader still reads it and says the turn was not given.
+    assert parse_fen(fen, variant_by_name("international")).turn_known is False
