@@ -8,6 +8,7 @@ wrong; it never turns into a different verdict on the games.
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from pathlib import Path
 
@@ -187,3 +188,45 @@ def test_a_board_refuses_an_unknown_side_to_move(fen: str) -> None:
         Board(fen)
     # The engine's reader still reads it and says the turn was not given.
     assert parse_fen(fen, variant_by_name("international")).turn_known is False
+
+
+# -- plies: half-moves; ply slots: written moves ---------------------------------------
+SPLIT_CAPTURE = (
+    '[GameType "20"]\n[FEN "W:W32,45:B27,17,3,5"]\n'
+    "1. 32x21 21x12 1... 3-9 2. 45-40 5-10 3. 40-35 10-15 4. 35-30 15-20 5. 30-25 20x24 *"
+)
+
+
+def test_a_capture_written_jump_by_jump_is_one_half_move() -> None:
+    game = pdn_tools.validate_string(SPLIT_CAPTURE)[0]
+    assert game.plies == game.to_json()["plies"] == 10
+    assert game.ply_slots == 11
+    # Findings keep counting ply slots, as node_at does: the tenth half-move is slot 11.
+    assert [(i.code, i.ply) for i in game.issues] == [("W24", 1), ("W12", 11)]
+    last = game.node_at(11).move
+    assert last is not None and last.squares == ("20", "24")
+    # Read but not replayed, every written jump counts; written back, one move.
+    read = pdn_tools.read_string(SPLIT_CAPTURE)[0]
+    assert read.plies == read.ply_slots == 11
+    again = pdn_tools.validate_string(game.to_pdn())[0]
+    assert again.plies == again.ply_slots == again.to_json()["plies"] == 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
+def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n: int) -> None:
+    board = Board()
+    written: list[str] = []
+    for _ in range(n):
+        if board.is_game_over():
+            break
+        move = rng.choice(board.legal_moves)
+        path = rng.choice(sorted(move.paths))
+        if move.captures and len(path) > 2 and rng.random() < 0.7:
+            written += [f"{a}x{b}" for a, b in itertools.pairwise(path)]
+        else:
+            written.append(board.move_text(move))
+        board.push(move)
+    game = pdn_tools.validate_string('[GameType "20"]\n' + " ".join(written) + " *")[0]
+    assert game.ply_slots == len(written)
+    assert game.plies == game.to_json()["plies"] == len(board.move_stack)

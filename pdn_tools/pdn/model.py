@@ -502,7 +502,24 @@ class Game(Node):
 
     @property
     def plies(self) -> int:
-        """Half-moves on the main line (moves and unknown-move placeholders)."""
+        """Half-moves on the main line (moves and unknown-move placeholders).
+
+        A capture written jump by jump (``32x21 21x12``) is one half-move once the
+        replay has merged it (W24), as the JSON outputs' ``plies`` count it; before,
+        and in a game never replayed, every written jump counts.  Each jump keeps its
+        own *ply slot* all the same (:meth:`node_at`, ``Issue.ply``).
+        """
+        slots = self.ply_slots
+        merged_of = EXTENSIONS.merged
+        if merged_of is None or self.replay_state is None:
+            return slots
+        return slots - merged_of(self)
+
+    @property
+    def ply_slots(self) -> int:
+        """Ply slots on the main line: one per written move or unknown-move placeholder
+        (set-ups fill none), the later jumps of a capture written jump by jump too.
+        ``Issue.ply`` and :meth:`node_at` count these."""
         count = 0
         line = self.variations
         while line:
@@ -734,10 +751,11 @@ def tree_references(game: Game, held: list[Node], base: int) -> tuple[list[Node]
 class Extensions:
     """The tree's conveniences that the layers above the format provide.
 
-    ``board`` (node → Board) and ``variant_name`` (a variant name checked, see
-    :class:`ReadOptions`) are set by :mod:`pdn_tools.replay`, ``pdn`` (game →
-    canonical PDN text) and ``json`` (game → JSON object) by :mod:`pdn_tools.export`,
-    when they are imported (``import pdn_tools`` imports both), so that the tree can
+    ``board`` (node → Board), ``merged`` (for :attr:`Game.plies`) and
+    ``variant_name`` (a variant name checked, see :class:`ReadOptions`) are set by
+    :mod:`pdn_tools.replay`, ``pdn`` (game → canonical PDN text) and ``json`` (game →
+    JSON object) by :mod:`pdn_tools.export`, when they are imported (``import
+    pdn_tools`` imports both), so that the tree can
     offer ``node.board()`` and ``str(game)`` without importing them.
     """
 
@@ -745,6 +763,10 @@ class Extensions:
         self.board: Callable[[Node], Board] | None = None
         self.pdn: Callable[[Game], str] | None = None
         self.json: Callable[[Game], dict[str, Any]] | None = None
+        self.merged: Callable[[Game], int] | None = None
+        """How many written main-line moves the replay merged into the move before
+        them (the later jumps of captures written jump by jump, W24), from the game's
+        ``replay_state`` (set by :mod:`pdn_tools.replay`)."""
         self.variant_name: Callable[[str], str] | None = None
         """The name of the variant a name, alias or GameType number gives, or
         UnknownVariantError (set by :mod:`pdn_tools.replay`): ReadOptions checks its

@@ -84,7 +84,7 @@ class ReplayedMove:
     __slots__ = ("merged", "move", "node", "ply", "text")
 
     ply: Final[int]
-    """1-based half-move slot of the main line (as :attr:`pdn_tools.pdn.model.Game.plies`
+    """1-based ply slot of the main line (as :attr:`pdn_tools.pdn.model.Game.ply_slots`
     counts them: moves and placeholders)."""
     node: Final[Node]
     move: Final[Move]

@@ -209,7 +209,18 @@ def variant_name(name: str) -> str:
     return variant_by_name(name).name
 
 
-# node.board() and ReadOptions reach this module through the tree's registry (the tree
+def merged_moves(game: Game) -> int:
+    """How many written main-line moves the replay of *game* merged into the move
+    before them (the later jumps of captures written jump by jump, W24): what
+    :attr:`Game.plies` subtracts from the ply slots."""
+    state = game.replay_state
+    if not isinstance(state, GameReplay) or state.result is None:
+        return 0
+    return sum(len(record.merged) for record in state.result.moves)
+
+
+# node.board(), Game.plies and ReadOptions reach this module through the tree's registry (the tree
 # cannot import it).
 EXTENSIONS.board = board_after
 EXTENSIONS.variant_name = variant_name
+EXTENSIONS.merged = merged_moves
