@@ -186,6 +186,10 @@ class ReplayResult:
     skipped: str | None = None
     plies: int = 0
     """Main-line plies replayed (a merged split capture counts once)."""
+    merged: int = 0
+    """Main-line ply slots of the later jumps of the captures written jump by jump
+    that the replay merged into one move (W24): what :attr:`Game.plies` takes off
+    the slots, counted as the replay goes rather than walked for afterwards."""
     completed: bool = False
     """Whether the whole main line replayed (no illegal move, no placeholder)."""
     stop: ReplayStop | None = None

@@ -491,6 +491,7 @@ class _Replayer:
         res = self.result
         if not in_var:
             res.plies += 1
+            res.merged += len(merged)
             res.moves.append(ReplayedMove(ply, node, move, text, merged))
         drawn = state.drawn
         if drawn is not None and not state.continued:

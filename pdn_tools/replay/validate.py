@@ -216,7 +216,7 @@ def merged_moves(game: Game) -> int:
     state = game.replay_state
     if not isinstance(state, GameReplay) or state.result is None:
         return 0
-    return sum(len(record.merged) for record in state.result.moves)
+    return state.result.merged
 
 
 # node.board(), Game.plies and ReadOptions reach this module through the tree's registry (the tree
