@@ -84,8 +84,9 @@ class Lines:
             self.current = ""
 
 
-#: The characters that separate a move's squares (grammar/pdn.lark, MOVE).
-_SEPARATORS = frozenset("-xX:\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
+#: A separator and a square: the rest of a move whose first square a bare number
+#: before it would be (grammar/pdn.lark, MOVE).
+_HOP = re.compile("[-xX:\u2010-\u2015\u2212][ \t]?0?[1-9]")
 #: A set-up command as the splitter takes it: on one line, no '/' inside.
 _SET_UP = re.compile(r"/[^/\n]*/")
 _SETUP_FEN = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
@@ -102,8 +103,8 @@ def unread_text(text: str, tags: list[Tag] | None) -> str:
     The parser reads the piece as one word (E03), but where the writer puts it a
     reader looking for games could read it otherwise: a ``*`` or a result in it as
     the end of the game, a ``%`` that starts a line as a comment line; one that ends
-    in a move's separator (``32x``) or starts with one would make a move with its
-    neighbour (``32x 2``), and a ``"`` may open a value that the next pieces close
+    in a move's separator (``32x``) or starts with one and a square would make a move
+    with its neighbour (``32x 2``), and a ``"`` may open a value that the next pieces close
     (``Elo "2000"]``, a tag line without its ``[``).  A ``[`` is kept as read at the
     start of the movetext (*tags* given), where such a piece stood (anywhere else the
     game would have ended before it), unless it names one of *tags* and Result is
@@ -123,7 +124,7 @@ def unread_text(text: str, tags: list[Tag] | None) -> str:
         if named is None or "result" not in names or named.group(1).lower() not in names:
             head = head[1:]
     joined = terminal("MOVE").match(text + " 9")
-    merges = text[:1] in _SEPARATORS or (joined is not None and joined.end() > len(text))
+    merges = _HOP.match(text) is not None or (joined is not None and joined.end() > len(text))
     if not (merges or head[:1] in ('"', "%") or acts_on(head)):
         return text
     wrapped = f"/{text}/"
