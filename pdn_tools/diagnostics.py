@@ -411,7 +411,8 @@ CATALOGUE: dict[str, Code] = {
             "error",
             "Input cannot be decoded as text",
             "The input looks binary (many control bytes in its first 64 KiB: an archive, a "
-            "database, an image); nothing is read from it.",
+            "database, an image); nothing is read from it.  A Parquet file (an output of "
+            "pdn convert, which reads PDN and its own JSON and JSON Lines) is named as such.",
         ),
         _c(
             "E13",

@@ -90,3 +90,17 @@ def test_readme_python_snippet_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert text.count("+---------------------+") >= 4  # boards before the faulty moves
     assert "1. 32-28 19-23 2. 28x19 14x23 *" in text
     assert '"canonical": "28x19"' in text
+
+
+def test_rules_engine_page_example_runs() -> None:
+    """The Python block of docs/rules-engine.md, run as written: its names are defined
+    and its comments say what it gives (32-28 19-23, then White's one capture)."""
+    page = (REPO / "docs" / "rules-engine.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert len(blocks) == 1
+    names: dict[str, object] = {}
+    exec(compile(blocks[0], "docs/rules-engine.md", "exec"), names)
+    assert names["text"] == "28x19"
+    moves = names["moves"]
+    assert isinstance(moves, list) and len(moves) == 1
+    assert names["key"] == names["result"].position.apply(names["match"].move).key()  # type: ignore[attr-defined]

@@ -434,6 +434,8 @@ class _Collect:
                 f"; {counts.foreign} game(s) in a variant {self.for_program} does not play, "
                 "written as canonical PDN"
             )
+        if counts.not_written and out != "-":
+            line += f"; {printable(out)} not written"
         return line
 
 
@@ -524,7 +526,7 @@ def _convert(
             options, rules, renderer, rejects=rejects is not None, stages=collect.stages
         )
         elsewhere = _on_cluster(dask) if dask is not None else None
-        return _passes(
+        counts = _passes(
             sink,
             reject_sink,
             job,
@@ -535,6 +537,12 @@ def _convert(
             elsewhere,
             quiet=collect.quiet,
         )
+        if counts.read == 0 and counts.unreadable and partition_by is None:
+            # Nothing was converted, for an input error (E11, E12, E14, E15): a run that
+            # failed, which leaves the previous outputs as they were.
+            outputs.discard()
+            counts = replace(counts, not_written=True)
+        return counts
 
 
 def _on_cluster(address: str) -> Elsewhere:

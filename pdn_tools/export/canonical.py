@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pdn_tools.export.pdn import Lines, tag_lines, write_comment
+from pdn_tools.export.pdn import Lines, Unreads, tag_lines, write_comment
 from pdn_tools.export.targets import TARGETS, Form, Target, move_text, target_tags
 from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
@@ -152,6 +152,7 @@ class _Writer(Visitor[None]):
         self.options = options
         self.first_mover = first_mover
         self.out = _Lines(WIDTH)
+        self.unreads = Unreads(game, self.out)
         self.interrupted = True
         self.counter = _Counter(1, True)
         self.before = self.counter
@@ -168,12 +169,18 @@ class _Writer(Visitor[None]):
         if self.target is not None and not self.target.comments:
             return
         for comment in comments:
+            self.place(comment.line, comment.column)
             if self.options.strip_comments:
                 commands = parse_commands(comment.text)
                 if not commands:
                     continue
                 comment = Comment(" ".join(f"[%{n} {v}]".replace(" ]", "]") for n, v in commands))
             write_comment(self.out, comment)
+            self.interrupted = True
+
+    def place(self, line: int, column: int) -> None:
+        """Write the unread movetext that stood before (*line*, *column*)."""
+        if self.unreads.before(line, column):
             self.interrupted = True
 
     def nags(self, node: Node) -> None:
@@ -197,6 +204,7 @@ class _Writer(Visitor[None]):
             return
         if node.starting_comments:
             self.comments(node.starting_comments)
+        self.place(node.line, node.column)
         if node.kind == "setup":
             self.out.token(f'/FEN "{node.fen}"/')
             counter.first = self.setup_side(node.fen)
@@ -403,11 +411,49 @@ def write_canonical(
 
     *resolution* (from :func:`pdn_tools.replay.resolve.resolve`) supplies the engine
     moves; without it every move is written as read.
+
+    Movetext the reader could not read (:attr:`Game.unread`, E03) is written at its
+    place, as read (:class:`~pdn_tools.export.pdn.Unreads`).  Such text is what no
+    rule of the format describes, so the text written is read back here: unless it
+    gives one game with the same unread pieces and the same number of E03 findings,
+    and writing that game again gives the same text, the pieces are written together
+    as a comment at the place of the first (their text kept, their error not).
     """
     opts = options or CanonicalOptions()
     res = resolution or Resolution()
+    text = _write(game, res, opts, placed=True)
+    if game.unread and not _reads_back(text, game, res, opts):
+        text = _write(game, res, opts, placed=False)
+    return text
+
+
+def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) -> bool:
+    """Whether *text*, written from *game* with its unread pieces placed, reads back as
+    one game with them and the same E03 findings, and is written again the same."""
+    from pdn_tools.pdn.reader import read_string
+    from pdn_tools.replay import ReplayOptions, replay_game
+    from pdn_tools.replay.resolve import resolve
+
+    games = read_string(text)
+    if len(games) != 1:
+        return False
+    back = games[0]
+    if len(back.unread) != len(game.unread):
+        return False
+    if sum(i.code == "E03" for i in back.issues) != sum(i.code == "E03" for i in game.issues):
+        return False
+    if res.variant is None:  # the moves were written as read
+        return _write(back, Resolution(), opts, placed=True) == text
+    variant = res.variant.name
+    replay = replay_game(back, ReplayOptions(variant=variant))
+    return _write(back, resolve(back, replay, variant), opts, placed=True) == text
+
+
+def _write(game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool) -> str:
+    """The canonical text of *game*, its unread pieces *placed* or in a comment."""
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
+    writer.unreads.placed = placed
     target = TARGETS[opts.target] if opts.target is not None else None
     form = target.form(written_variant(game, res)) if target is not None else None
     if form is None:
@@ -426,11 +472,6 @@ def write_canonical(
     out.flush()
     head = out.lines
     out.lines = []
-    writer.comments(game.comments)
-    writer.nags(game)
-    if game.variations:
-        writer.counter = _start_counter(game, first_mover)
-        game.accept(writer)  # alternatives to the first move too
     tagged = game
     if target is not None:
         end = writer.result_token
@@ -451,7 +492,15 @@ def write_canonical(
         if tags is not tagged.tags:
             tagged = Game()
             tagged.tags = tags
-    out.token(end)
+    writer.unreads.tags = tagged.tags
+    writer.comments(game.comments)
+    writer.nags(game)
+    if game.variations:
+        writer.counter = _start_counter(game, first_mover)
+        game.accept(writer)  # alternatives to the first move too
+    writer.unreads.rest()
+    if not writer.unreads.ends():
+        out.token(end)
     out.flush()
     parts = [*head, *tag_lines(tagged, "canonical")]
     if parts:

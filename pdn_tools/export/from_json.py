@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.jsonfmt import SCHEMA_VERSION
-from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator
+from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator, Unread
 from pdn_tools.pdn.ownership import ReadGame
 
 #: Characters read from the file at a time.
@@ -252,6 +252,16 @@ def game_from_dict(value: object, *, max_depth: int = MAX_DEPTH, where: str = "g
             _get(term, "text", "str", here, _REQUIRED),
             _get(term, "line", "int", here, 0),
             _get(term, "column", "int", here, 0),
+        )
+    for i, item in enumerate(_get(data, "unread", "array", where, [])):
+        here = f"{where}.unread[{i}]"
+        piece = _object(item, here)
+        game.unread.append(
+            Unread(
+                _get(piece, "text", "str", here, _REQUIRED),
+                _get(piece, "line", "int", here, 0),
+                _get(piece, "column", "int", here, 0),
+            )
         )
     issues = _get(data, "issues", "array", where, [])
     game.issues = [_issue(item, f"{where}.issues[{i}]") for i, item in enumerate(issues)]

@@ -157,6 +157,8 @@ def game_dict(
     data["terminator"] = (
         None if term is None else {"text": term.text, "line": term.line, "column": term.column}
     )
+    if game.unread:
+        data["unread"] = [{"text": u.text, "line": u.line, "column": u.column} for u in game.unread]
     data["issues"] = head["issues"]
     data["validation"] = validation_dict(game, replay)
     return data

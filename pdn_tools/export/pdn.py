@@ -9,11 +9,14 @@ than a line stands on a line of its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
-from pdn_tools.pdn.model import Comment, Game, Node, Tag, Visitor
+from pdn_tools.pdn.model import Comment, Game, Node, Tag, Unread, Visitor
+from pdn_tools.pdn.split import acts_on
 from pdn_tools.pdn.tags import ROSTER, escape, standard_name
+from pdn_tools.pdn.terminals import terminal
 
 WIDTH = 79
 TagOrder = Literal["canonical", "input"]
@@ -81,6 +84,143 @@ class Lines:
             self.current = ""
 
 
+#: A separator and a square: the rest of a move whose first square a bare number
+#: before it would be (grammar/pdn.lark, MOVE).
+_HOP = re.compile("[-xX:\u2010-\u2015\u2212][ \t]?0?[1-9]")
+#: A set-up command as the splitter takes it: on one line, no '/' inside.
+_SET_UP = re.compile(r"/[^/\n]*/")
+_SETUP_FEN = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
+
+
+#: The tag name a reader takes from a ``[`` where it looks for games (pdn/split.py).
+_TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
+
+
+def unread_text(text: str, tags: list[Tag] | None) -> str:
+    """How a piece of unread movetext is written: as read, or between ``/`` and ``/``
+    where, written as read, it would not read back as it did.
+
+    The parser reads the piece as one word (E03), but where the writer puts it a
+    reader looking for games could read it otherwise: a ``*`` or a result in it as
+    the end of the game, a ``%`` that starts a line as a comment line; one that ends
+    in a move's separator (``32x``) or starts with one and a square would make a move
+    with its neighbour (``32x 2``), and a ``"`` may open a value that the next pieces close
+    (``Elo "2000"]``, a tag line without its ``[``).  A ``[`` is kept as read at the
+    start of the movetext (*tags* given), where such a piece stood (anywhere else the
+    game would have ended before it), unless it names one of *tags* and Result is
+    among them: a tag name met again after Result starts the next game.  What follows
+    a ``;`` is not looked at (see :class:`Unreads`).
+
+    Between slashes a piece is a set-up command that holds no FEN: the text kept
+    whole, the game in one piece and the error the same (E03), read and written again
+    as it then stands.  A piece that holds a ``/`` or a line break is written as read.
+    """
+    head = text.split(";", 1)[0]  # after a ';' the splitter reads nothing
+    if "/" in text or "\n" in text:
+        return text
+    if head.startswith("[") and tags is not None:
+        named = _TAG_NAME.match(head)
+        names = {tag.name.lower() for tag in tags}
+        if named is None or "result" not in names or named.group(1).lower() not in names:
+            head = head[1:]
+    joined = terminal("MOVE").match(text + " 9")
+    merges = _HOP.match(text) is not None or (joined is not None and joined.end() > len(text))
+    if not (merges or head[:1] in ('"', "%") or acts_on(head)):
+        return text
+    wrapped = f"/{text}/"
+    return text if _SETUP_FEN.match(wrapped) else wrapped
+
+
+class Unreads:
+    """Puts a game's unread movetext (:attr:`Game.unread`) back at its place while a
+    writer walks the game in source order: each piece before the first element or
+    comment that stood after it in the file, the rest before the terminator.
+
+    The pieces are written as read (:func:`unread_text`), one token each, so that
+    reading the output back finds the same errors (E03) again; they take no move
+    number and change no move.  A piece holding a ``;`` hides the rest of its line
+    from a reader looking for games, as it did where it was read: the pieces read
+    after it on that line follow it, and its line ends there.  Elements without a
+    position (a game built by hand) place nothing before them.
+    """
+
+    __slots__ = ("ending", "next", "out", "pieces", "placed", "tags")
+
+    def __init__(self, game: Game, out: Lines) -> None:
+        self.pieces: list[Unread] = game.unread
+        self.next = 0
+        self.out = out
+        self.tags: list[Tag] = game.tags
+        """The tags written before the movetext (a piece may not repeat their names)."""
+        self.placed = True
+        """Each piece as a token at its place; False: all of them in one comment at the
+        place of the first (the form that always reads back as one game)."""
+        self.ending = ""
+        """The last piece written when it ends the game for the splitter (a ``*`` or a
+        result in a piece that holds a ``/``, written as read): no terminator follows
+        it (:meth:`ends`), as none did where it was read."""
+
+    def before(self, line: int, column: int) -> bool:
+        """Write the pieces that stood before (*line*, *column*); whether any was."""
+        pieces = self.pieces
+        start = self.next
+        if line <= 0 or start >= len(pieces):
+            return False
+        while self.next < len(pieces):
+            piece = pieces[self.next]
+            if (piece.line, piece.column) >= (line, column):
+                break
+            self._write()
+        return self.next > start
+
+    def ends(self) -> bool:
+        """Whether the movetext written so far ends with a piece that ends the game."""
+        lines = self.out.lines
+        return bool(self.ending) and not self.out.current and lines[-1] == self.ending
+
+    def rest(self) -> bool:
+        """Write every piece not written yet (before the terminator); whether any was."""
+        start = self.next
+        while self.next < len(self.pieces):
+            self._write()
+        return self.next > start
+
+    def _write(self) -> None:
+        """Write the next piece (with those it hides, if it holds a ';')."""
+        pieces = self.pieces
+        if not self.placed:
+            text = " ".join(piece.text for piece in pieces)
+            self.next = len(pieces)
+            write_comment(self.out, Comment(text))
+            return
+        piece = pieces[self.next]
+        self.next += 1
+        first = not self.out.current and not self.out.lines
+        text = unread_text(piece.text, self.tags if first else None)
+        slash = ("/" in text or "\n" in text) and not _SET_UP.fullmatch(text)
+        if slash:
+            # A '/' would make a set-up with the next '/' on its line: alone on one
+            # (and so is a set-up broken over lines).
+            self.out.flush()
+            if text[:1] in ("%", "["):
+                text = " " + text  # where a '%' or '[' does not start the line
+        if ";" in piece.text:
+            # What follows on its line is behind the ';': written as read, and the line
+            # ends there (one token, so that it reads back on one line again).
+            hidden = [text]
+            while self.next < len(pieces) and piece.line and pieces[self.next].line == piece.line:
+                hidden.append(pieces[self.next].text)
+                self.next += 1
+            self.out.token(" ".join(hidden))
+            self.out.flush()
+            self.ending = ""
+            return
+        self.out.token(text)
+        self.ending = text if slash and acts_on(text) else ""
+        if slash:
+            self.out.flush()
+
+
 def write_comment(out: Lines, comment: Comment) -> None:
     """Write *comment* in its own kind (``{…}``, ``%…`` line or ``;…``)."""
     if comment.kind == "line":
@@ -91,14 +231,18 @@ def write_comment(out: Lines, comment: Comment) -> None:
         out.token("{" + comment.text.replace("}", ")") + "}")
 
 
-def _comments(out: Lines, comments: Iterable[Comment]) -> None:
+def _comments(out: Lines, comments: Iterable[Comment], unreads: Unreads | None = None) -> None:
     for comment in comments:
+        if unreads is not None:
+            unreads.before(comment.line, comment.column)
         write_comment(out, comment)
 
 
-def _element(out: Lines, node: Node) -> None:
+def _element(out: Lines, node: Node, unreads: Unreads | None = None) -> None:
     if node.starting_comments:
-        _comments(out, node.starting_comments)
+        _comments(out, node.starting_comments, unreads)
+    if unreads is not None:
+        unreads.before(node.line, node.column)
     if node.number is not None:
         dots = node.number_dots or "."
         if dots == ". ...":
@@ -114,17 +258,19 @@ def _element(out: Lines, node: Node) -> None:
         out.token(f'/FEN "{node.fen}"/')
     for nag in node.nags:
         out.token(f"${nag}")
-    _comments(out, node.comments)
+    _comments(out, node.comments, unreads)
 
 
 class _Movetext(Visitor[None]):
-    """Writes the move tree as read: elements in order, alternatives in parentheses."""
+    """Writes the move tree as read: elements in order, alternatives in parentheses,
+    the unread movetext at its place."""
 
-    def __init__(self, out: Lines) -> None:
+    def __init__(self, out: Lines, unreads: Unreads) -> None:
         self.out = out
+        self.unreads = unreads
 
     def visit_node(self, node: Node) -> None:
-        _element(self.out, node)
+        _element(self.out, node, self.unreads)
 
     def begin_variation(self, first: Node) -> None:
         self.out.token("(")
@@ -151,12 +297,15 @@ def write_game(
     out.flush()
     head = out.lines
     out.lines = []
-    _comments(out, game.comments)
+    unreads = Unreads(game, out)
+    _comments(out, game.comments, unreads)
     for nag in game.nags:
         out.token(f"${nag}")
-    game.accept(_Movetext(out))  # writes the alternatives to the first move too
+    game.accept(_Movetext(out, unreads))  # writes the alternatives to the first move too
+    unreads.rest()
     end = "*" if terminator == "star" or game.terminator is None else game.terminator.text
-    out.token(end)
+    if not unreads.ends():
+        out.token(end)
     out.flush()
     parts = [*head, *tag_lines(game, tag_order)]
     if parts:

@@ -29,6 +29,7 @@ from pdn_tools.pdn.model import (
     Span,
     Tag,
     Terminator,
+    Unread,
 )
 from pdn_tools.pdn.ownership import ReadGame
 from pdn_tools.pdn.results import read_result
@@ -419,10 +420,12 @@ class GameBuilder:
     # -- elements ----------------------------------------------------------------
     def _junk(self, token: Any) -> None:
         line, col = self.loc.at(token.line, token.column)
+        value = token.value
+        if value != "{":  # kept to be written back (a '{' is E01 or E02, not E03)
+            self.game.unread.append(Unread(value, line, col))
         self.junk += 1
         if self.junk > MAX_JUNK_ISSUES:
             return
-        value = token.value
         if value == "{":
             if self.chunk.unclosed_comment:
                 self.issue(
@@ -571,6 +574,7 @@ class GameBuilder:
         match = _SETUP.match(token.value)
         if match is None:
             self.issue("E03", f"set-up command {token.value[:40]!r} holds no FEN", line, col)
+            self.game.unread.append(Unread(token.value, line, col))
             return
         fen = "".join(match.group(1).split())
         self._add_node(level, "setup", token.value, line, col, fen=fen)

@@ -390,6 +390,36 @@ class Terminator:
 
 
 @final
+class Unread:
+    """A piece of movetext the reader could not read, as written, with where it stands.
+
+    One word of unrecognised text (E03: ``Redoverstepped``, ``46x?``, a lone ``}``) or a
+    set-up command that holds no FEN (E03: ``/xyz/``).  The reader keeps the finding on
+    the game and the text here, in source order (:attr:`Game.unread`), so that the
+    writers can put it back at its place and a reader finds the same error again.
+    """
+
+    __slots__ = ("column", "line", "text")
+
+    def __init__(self, text: str, line: int = 0, column: int = 0) -> None:
+        self.text = text
+        self.line = line
+        self.column = column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unread):
+            return NotImplemented
+        return (self.text, self.line, self.column) == (other.text, other.line, other.column)
+
+    def __reduce__(self) -> tuple[type[Unread], tuple[str, int, int]]:
+        # Pickled by its constructor's arguments, as Tag.
+        return (Unread, (self.text, self.line, self.column))
+
+    def __repr__(self) -> str:
+        return f"Unread(text={self.text!r}, line={self.line!r}, column={self.column!r})"
+
+
+@final
 class Span:
     """Where a game lies in its file: 1-based lines, inclusive."""
 
@@ -428,6 +458,8 @@ class Game(Node):
     source order.  ``file`` and ``index`` (1-based within the file) identify it.
     ``source`` is the game's text as read, kept only when
     :attr:`ReadOptions.keep_source` asks for it (rejects files copy it verbatim).
+    ``unread`` holds the movetext the reader could not read (:class:`Unread`, E03), in
+    source order, for the writers to put back.
     """
 
     __slots__ = (
@@ -442,6 +474,7 @@ class Game(Node):
         "span",
         "tags",
         "terminator",
+        "unread",
         "variant",
     )
 
@@ -458,6 +491,8 @@ class Game(Node):
         self.producer: str | None = None
         """The program that wrote the record, when recognised (docs/dialects.md)."""
         self.source: str | None = None
+        self.unread: list[Unread] = []
+        """Movetext not read (E03), as written, in source order."""
         self.draws: list[DrawEvent] = []
         """Draw conditions the replay found on the game (empty until replayed)."""
         self.replay_state: object | None = None

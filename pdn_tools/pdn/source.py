@@ -564,6 +564,16 @@ feed and the DOS end-of-file mark Ctrl-Z.  NUL is not among them: NUL padding oc
 text files (a preallocated or half-written file) and is read as spaces (W06)."""
 
 
+PARQUET_MAGIC = b"PAR1"
+"""The first bytes of a Parquet file (and its last)."""
+PARQUET_MESSAGE = (
+    "input is a Parquet file: pdn-tools writes Parquet (pdn convert -o FILE.parquet) but "
+    "does not read it; PDN is read, and pdn convert also reads the JSON and JSON Lines "
+    "it writes (-o FILE.json, FILE.jsonl)"
+)
+"""What E12 says of a Parquet file given as input."""
+
+
 def _looks_binary(sample: bytes) -> int:
     """The number of control bytes in *sample* when they make it look binary (at least
     16 of them and more than one byte in 30), else 0."""
@@ -641,6 +651,10 @@ def read_pieces(
         info.encoding = utf16
         info.issues.append(Issue("W30", f"input looks like {utf16} (no BOM); decoded", 1, 1))
         yield from _whole(stream, sample, utf16, lines)
+    elif sample.startswith(PARQUET_MAGIC):
+        info.binary = True
+        info.issues.append(Issue("E12", PARQUET_MESSAGE, 1, 1))
+        return
     elif control := _looks_binary(sample):
         info.binary = True
         info.issues.append(

@@ -150,6 +150,16 @@ def _special() -> re.Pattern[str]:
 
 
 _SPECIAL = _special()
+
+
+def acts_on(text: str) -> bool:
+    """Whether the splitter acts on something in *text* standing alone: a tag's ``[``,
+    a terminator (``*``, a result), a ``;`` comment, a set-up, a literal ``\\r``.
+    A word the parser reads as unrecognised text (E03) may hold one; written back
+    elsewhere, it could then end the game or begin the next one."""
+    return _SPECIAL.search(text) is not None
+
+
 #: Where a match of _SPECIAL can begin, but for a result written with a dash or as
 #: 0.5-0.5 and a tag line without '[' (only at the start of a line): the characters
 #: its other branches start with (a '/' of 1/2-1/2 one after the start).

@@ -313,6 +313,9 @@ class Counts:
     foreign: int = 0
     """Games written for a program (``--for``) that does not play their variant, as
     canonical PDN."""
+    not_written: bool = False
+    """No game was read and an input failed as a whole: the outputs were not put in
+    place (a previous file is left as it was)."""
 
 
 class Conversion:
