@@ -270,7 +270,8 @@ _RESULT_LIKE = re.compile(r"[0-2]-[0-2]")
 
 
 def _unmistakable(text: str) -> str:
-    """*text*, or its squares zero-padded when it reads like a result.
+    """*text*, or its squares zero-padded when it reads like a result or holds the
+    square 0 (which the reader only reads in a four-digit word).
 
     ``1-2`` is a legal Turkish move (a8-b8, squares 1 and 2), and ``2-1`` or ``1-1``
     can be read as moves inside a record, but at the top level a reader takes any of
@@ -279,6 +280,11 @@ def _unmistakable(text: str) -> str:
     if _RESULT_LIKE.fullmatch(text):
         frm, to = text.split("-")
         return f"{int(frm):02d}-{int(to):02d}"
+    squares = text.split("-")
+    if len(squares) == 2 and "0" in squares and all(s.isdigit() for s in squares):
+        # Square 0 comes only from a four-digit word (``2000``: 20 and 00, W13 and
+        # W11), the one spelling that reads it: ``20-0`` and ``20-00`` are no moves.
+        return "".join(f"{int(square):02d}" for square in squares)
     return text
 
 

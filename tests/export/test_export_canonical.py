@@ -341,3 +341,28 @@ def test_a_standard_name_and_its_alias_are_both_kept() -> None:
     assert tags[:2] == [("Result", "2-0"), ("Esito", "0-2")]
     (again,) = read_string(canonical(source))
     assert again.tag("Result") == game.tag("Result") == "2-0"
+
+
+def _canonical_and_codes(record: str) -> tuple[str, list[str]]:
+    """The canonical PDN of the single game of *record* and the codes its replay finds."""
+    game, replay, resolution = converted(record)
+    del replay  # its findings are on the game
+    codes = sorted(i.code for i in game.issues)
+    return write_canonical(game, resolution), codes
+
+
+def test_a_move_to_square_zero_keeps_its_four_digit_spelling_and_verdict() -> None:
+    """``2000`` is the only spelling the reader reads as squares 20 and 0 (W13, W11,
+    then E04 under rules): written ``20-0`` it read back as unrecognised text (E03),
+    another verdict; canonical PDN keeps the four digits."""
+    for record, written in (
+        ('[GameType "20"]\n1. 2000 *\n', "1. 2000 *"),
+        ("1. 2000 *\n", "1. 2000 *"),
+        ('[GameType "20"]\n1. 0020 *\n', "1. 0020 *"),
+    ):
+        text, codes = _canonical_and_codes(record)
+        assert written in text
+        again, codes_again = _canonical_and_codes(text)
+        assert again == text
+        assert codes_again == codes
+        assert "E03" not in codes_again
