@@ -25,7 +25,7 @@ from conftest import REPO, SAMPLES
 
 from pdn_tools.atomic import TEMP_MARK
 from pdn_tools.cli import main
-from pdn_tools.run.parallel import default_jobs
+from pdn_tools.run.parallel import abandon_pools, default_jobs, ordered_map
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from gen_games import generate
@@ -483,3 +483,28 @@ def test_a_one_line_json_array_is_streamed(tmp_path: Path) -> None:
         )
     # 30 MB more JSON on the one line: memory stays where it was.
     assert peaks[80] - peaks[20] < 10 * 1024, peaks
+
+
+def _slow(item: int, seconds: float) -> int:
+    time.sleep(seconds)
+    return item
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to find workers")
+@pytest.mark.skipif(default_jobs() < 2, reason="--jobs is capped at the usable CPUs: fewer than 2")
+def test_a_pool_left_suspended_is_stopped_at_once_when_the_run_is() -> None:
+    """A signal that stops the run while the pool's consumer, not the pool's generator,
+    runs leaves that generator suspended; its pool would then check every queued unit
+    before the interpreter could exit.  The command's stop abandons it at once."""
+    before = set(_children(os.getpid()))
+    results = ordered_map(_slow, range(100), 2, 0.5)
+    assert next(results) == 0
+    workers = set(_children(os.getpid())) - before
+    assert len(workers) >= 2
+    started = time.monotonic()
+    abandon_pools()
+    while set(_children(os.getpid())) & workers and time.monotonic() - started < 30:
+        time.sleep(0.05)
+    assert not set(_children(os.getpid())) & workers
+    assert time.monotonic() - started < 5
+    results.close()

@@ -210,11 +210,13 @@ class _Group(click.Group):
             click.echo(f"pdn: {' '.join(exc.format_message().split())}", err=True)
             return exc.exit_code
         except _Stopped as exc:
+            _abandon_workers()
             if stdout is not None:
                 stdout.drop()
             click.echo(f"{self.running}: terminated", err=True)
             return 128 + exc.signum
         except (click.Abort, KeyboardInterrupt) as exc:
+            _abandon_workers()
             if stdout is not None:
                 stdout.drop()
             cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__
@@ -236,11 +238,21 @@ class _Group(click.Group):
             signum = stop_signal()
             if signum is None:
                 raise
+            _abandon_workers()
             if stdout is not None:
                 stdout.drop()
             stopped = "interrupted" if signum == signal.SIGINT else "terminated"
             click.echo(f"{self.running}: {stopped}", err=True)
             return 128 + signum
+
+
+def _abandon_workers() -> None:
+    """Stop the local worker pools of a run stopped by a signal at once, whatever
+    still holds them (:func:`pdn_tools.run.parallel.abandon_pools`); a run that
+    started none never imported that module."""
+    parallel = sys.modules.get("pdn_tools.run.parallel")
+    if parallel is not None:
+        parallel.abandon_pools()
 
 
 class _Stopped(Exception):

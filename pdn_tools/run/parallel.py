@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, BinaryIO, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from pdn_tools.atomic import default_termination
 from pdn_tools.report.records import Checked
@@ -149,6 +149,33 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context()
 
 
+_LIVE: set[Any] = set()
+"""The worker pools of this process that are running (see :func:`abandon_pools`)."""
+
+
+def _abandon(pool: Any) -> None:
+    """Stop *pool* at once: its queued units cancelled, its workers terminated (their
+    units are abandoned: the run is being stopped)."""
+    _LIVE.discard(pool)
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public
+    # way to reach them before Python 3.14's terminate_workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
+def abandon_pools() -> None:
+    """Stop every running pool of this process at once (:func:`ordered_map`).
+
+    For a run stopped by a signal while its consumer, not the pool's own generator,
+    was running: the generator is then left suspended, and its pool would be shut
+    down only when the generator is collected, or at the interpreter's exit, which
+    waits for every queued unit to be checked first.
+    """
+    for pool in list(_LIVE):
+        _abandon(pool)
+
+
 class _Failed:
     """An exception met while preparing a unit, raised when its turn comes."""
 
@@ -197,6 +224,7 @@ def ordered_map(
     pool = ProcessPoolExecutor(
         jobs, mp_context=_context(), initializer=_start_worker, initargs=(os.getpid(),)
     )
+    _LIVE.add(pool)
     window: deque[Future[R] | _Failed] = deque()
     pending = chain(head, source)
     try:
@@ -219,7 +247,11 @@ def ordered_map(
             if isinstance(done, _Failed):
                 raise done.error
             yield done.result()
+    except KeyboardInterrupt:  # Ctrl-C or a termination signal (Terminated)
+        _abandon(pool)
+        raise
     finally:
+        _LIVE.discard(pool)
         pool.shutdown(wait=True, cancel_futures=True)
         gc.unfreeze()
 
