@@ -153,27 +153,20 @@ _LIVE: set[Any] = set()
 """The worker pools of this process that are running (see :func:`abandon_pools`)."""
 
 
-def _abandon(pool: Any) -> None:
-    """Stop *pool* at once: its queued units cancelled, its workers terminated (their
-    units are abandoned: the run is being stopped)."""
-    _LIVE.discard(pool)
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public
-    # way to reach them before Python 3.14's terminate_workers
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-
-
 def abandon_pools() -> None:
-    """Stop every running pool of this process at once (:func:`ordered_map`).
+    """Stop every running pool of this process (:func:`ordered_map`): its queued
+    units cancelled, the units its workers already hold finished, its workers then
+    ended, without waiting here.
 
     For a run stopped by a signal while its consumer, not the pool's own generator,
     was running: the generator is then left suspended, and its pool would be shut
     down only when the generator is collected, or at the interpreter's exit, which
-    waits for every queued unit to be checked first.
+    waits for every queued unit to be checked first.  (The workers are not killed:
+    a pool whose workers die while its queue is full can block its own shutdown.)
     """
     for pool in list(_LIVE):
-        _abandon(pool)
+        _LIVE.discard(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _Failed:
@@ -247,9 +240,6 @@ def ordered_map(
             if isinstance(done, _Failed):
                 raise done.error
             yield done.result()
-    except KeyboardInterrupt:  # Ctrl-C or a termination signal (Terminated)
-        _abandon(pool)
-        raise
     finally:
         _LIVE.discard(pool)
         pool.shutdown(wait=True, cancel_futures=True)
