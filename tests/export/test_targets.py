@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from conftest import SAMPLES
 from export_helpers import converted
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pdn_tools import read_games
@@ -160,11 +160,13 @@ READABLE = (
 @st.composite
 def random_games(draw: st.DrawFn) -> tuple[str, str]:
     """(variant, PDN text) of a game of random legal moves in a variant, written in
-    canonical notation, sometimes from a position reached after a few moves (a FEN)."""
+    canonical notation, sometimes from a position reached after a few moves (a FEN);
+    legal for the replay too (Frisian's limit on a king's moves in a row)."""
     name = draw(st.sampled_from(READABLE))
     variant = variant_by_name(name)
     from pdn_tools.pdn.gametype import BY_NAME
     from pdn_tools.rules import write_fen
+    from pdn_tools.rules.raygen import KingMoveLimit
 
     position = Position.initial(variant)
     fen = None
@@ -176,11 +178,19 @@ def random_games(draw: st.DrawFn) -> tuple[str, str]:
             position = position.apply(legal[draw(st.integers(0, len(legal) - 1))])
         fen = write_fen(position)
     moves: list[str] = []
+    # Frisian's limit on a king's moves in a row depends on the moves before: the move
+    # generator does not apply it, the replay does (KingMoveLimit), so the game does.
+    rays = variant.rays
+    limit = rays.king_move_limit if rays is not None else None
+    runs = KingMoveLimit(limit) if limit is not None else None
     for _ in range(draw(st.integers(0, 60))):
         legal = legal_moves(position, variant)
-        if not legal:
+        allowed = [m for m in legal if runs is None or not runs.refuses(position, m)]
+        if not allowed:
             break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
+        move = allowed[draw(st.integers(0, len(allowed) - 1))]
+        if runs is not None:
+            runs.play(position, move)
         text = move_text(move, legal, variant)
         if re.fullmatch(r"[012]-[012]", text):  # a Turkish 1-2 reads as a result: pad it
             text = "0" + text
@@ -194,6 +204,16 @@ def random_games(draw: st.DrawFn) -> tuple[str, str]:
 
 @SETTINGS
 @given(random_games(), st.sampled_from(sorted(TARGETS)))
+@example(
+    case=(
+        "frisian",
+        '[GameType "40"]\n[FEN "W:W25,26,32,33,35-50:B1-10,12-18,20,21,23"]\n\n'
+        "32-27 21x34 44x11 1x21 26x19 9x29 39x19 13x24 25x23 3-9 23-18 8x28 38x18 12x23 "
+        "35-30 2-8 30-24 14x34 40x18 8x28 36-31 16-21 31x2 6-11 2x16 9-13 16-2 4-9 2x26 "
+        "9-13 26-3 10-14 3x30 5-10 30-2 10-14 2-7 14-19 7-1 15-20 *\n",
+    ),
+    target="checkerboard",
+)
 def test_target_output_reads_back_as_the_same_game(case: tuple[str, str], target: str) -> None:
     """Every target's output of a legal game reads back, by pdn-tools, as the same
     game: no error, the same plies and the same final position (py-draughts' turned
