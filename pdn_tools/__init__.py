@@ -161,7 +161,7 @@ def __dir__() -> list[str]:
 def validate(
     source: Source,
     *,
-    variant: str | None = None,
+    variant: str | int | None = None,
     strict: bool = False,
     encoding: str | None = None,
     name: str | None = None,
@@ -185,9 +185,13 @@ def validate(
     _load_api()
     from pdn_tools.replay import ReplayOptions as _ReplayOptions
     from pdn_tools.replay import validate as validate_file
+    from pdn_tools.rules import variant_by_name as _variant_by_name
 
-    # Checked now, not when the first game is asked for; the name the variant goes by.
-    variant = _ReplayOptions(variant=variant, **rule_options).variant
+    # Checked now, not when the first game is asked for; the name the variant goes by
+    # (a GameType number named by its variant, as the compiled options take text).
+    if variant is not None:
+        variant = _variant_by_name(variant).name
+    _ReplayOptions(variant=variant, **rule_options)
     path = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None
     if path is None or not _many_files(path):
         return validate_file(

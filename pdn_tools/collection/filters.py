@@ -212,6 +212,14 @@ class GameFilter:
     reaches: tuple[Reach, ...] = ()
     invert: bool = False
 
+    def __post_init__(self) -> None:
+        # Variants by the names games carry: an alias or GameType number stands for its
+        # variant, and a name no variant has is refused (UnknownVariantError) rather
+        # than a filter that silently keeps no game.
+        names = tuple(variant_by_name(v).name for v in self.variants)
+        if names != self.variants:
+            object.__setattr__(self, "variants", names)
+
     @property
     def active(self) -> bool:
         """Whether any test is set (a filter without tests keeps every game)."""

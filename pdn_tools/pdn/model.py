@@ -642,6 +642,15 @@ class Game(Node):
         )
 
 
+def variant_text_expected(given: object) -> str:
+    """The message for a variant option that is not text (an ``int`` GameType, say):
+    the options hold a variant's name; the API functions turn a number into it."""
+    return (
+        f"the variant option is text (a name, an alias or a GameType number such as "
+        f"'21'), not {type(given).__name__}; variant_by_name({given!r}).name gives its name"
+    )
+
+
 @dataclass(slots=True)
 class ReadOptions:
     """How tolerant the reader is, and its resource limits.
@@ -672,6 +681,9 @@ class ReadOptions:
         # The variant by its name, an unknown one refused (UnknownVariantError), once
         # the rules engine's names are known (EXTENSIONS.variant_name: the format
         # knows no rules).
+        given: object = self.variant
+        if given is not None and not isinstance(given, str):
+            raise TypeError(variant_text_expected(given))
         name_of = EXTENSIONS.variant_name
         if self.variant is not None and name_of is not None:
             self.variant = name_of(self.variant)

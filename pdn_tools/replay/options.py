@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, final
 
 from pdn_tools.diagnostics import DrawEvent
-from pdn_tools.pdn.model import Node
+from pdn_tools.pdn.model import Node, variant_text_expected
 from pdn_tools.rules import Move, Position, variant_by_name
 
 
@@ -66,6 +66,11 @@ class ReplayOptions:
         # The variant by its name (an alias or GameType number given: the name it
         # stands for); an unknown one is the caller's mistake, refused here with
         # UnknownVariantError, not found in every game as a variant without rules (W28).
+        # The field holds text: the compiled build refuses an int before this runs,
+        # so the pure build refuses it too (the API functions name a number first).
+        given: object = self.variant
+        if given is not None and not isinstance(given, str):
+            raise TypeError(variant_text_expected(given))
         if self.variant is not None:
             self.variant = variant_by_name(self.variant).name
 

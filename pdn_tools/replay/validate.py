@@ -89,12 +89,16 @@ def check_game(game: Game, options: ReplayOptions, *, strict: bool = False) -> R
 
 
 def _options(
-    variant: str | None,
+    variant: str | int | None,
     strict: bool,
     encoding: str | None,
     rule_options: dict[str, Any],
     dialect: str | None = None,
 ) -> tuple[ReadOptions, ReplayOptions]:
+    # The variant by its name: a GameType number is a name too (variant_by_name), and
+    # the options hold the name, in both builds (the compiled ReplayOptions takes text).
+    if variant is not None:
+        variant = variant_by_name(variant).name
     replay_options = ReplayOptions(variant=variant, **rule_options)
     read = ReadOptions(strict=strict, variant=variant, encoding=encoding, dialect=dialect)
     return read, replay_options
@@ -103,7 +107,7 @@ def _options(
 def validate(
     source: Source,
     *,
-    variant: str | None = None,
+    variant: str | int | None = None,
     strict: bool = False,
     encoding: str | None = None,
     name: str | None = None,
@@ -114,9 +118,10 @@ def validate(
 
     *source* is a path or a binary or text handle (as for
     :func:`~pdn_tools.pdn.reader.read_games`).  *variant* names the rules for games
-    without a GameType tag (and a site profile for those that say 20); *strict* makes
-    every deviation from PDN 3.0 an error; *rule_options* are fields of
-    :class:`~pdn_tools.replay.options.ReplayOptions` (``draws=False``,
+    without a GameType tag, by name, alias or GameType number (and a site profile
+    for those that say 20); *strict* makes every deviation from PDN 3.0 an error;
+    *rule_options* are fields of :class:`~pdn_tools.replay.options.ReplayOptions`
+    (``draws=False``,
     ``ip04_repetition_includes_side_to_move=False``, …); *dialect* reads every game in
     that producer's dialect (``"none"``: in none; default: recognised per game,
     docs/dialects.md).  Each game's ``issues`` hold
@@ -140,7 +145,7 @@ def _validated(games: Iterator[Game], options: ReplayOptions, strict: bool) -> I
 def validate_string(
     text: str,
     *,
-    variant: str | None = None,
+    variant: str | int | None = None,
     strict: bool = False,
     name: str = "<string>",
     dialect: str | None = None,
