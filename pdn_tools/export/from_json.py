@@ -315,6 +315,10 @@ class _Values:
         except UnicodeDecodeError as exc:
             raise JsonInputError(f"{self.where()}: not UTF-8 text ({exc.reason})") from None
         if more:
+            if not self.buffer and self.line == 1 and self.column == 0 and more[0] == "\ufeff":
+                # A byte order mark opens the file: not a character of line 1, whose
+                # columns count from what follows it (as the PDN reader counts them).
+                more = more[1:]
             self.buffer += more
         else:
             self.eof = True

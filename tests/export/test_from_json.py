@@ -225,6 +225,24 @@ def test_a_truncated_file_is_reported_where_the_cut_value_starts(layout: str, ta
     )
 
 
+@pytest.mark.parametrize("layout", ["jsonl", "array"])
+def test_a_byte_order_mark_is_no_column_of_the_first_line(layout: str, tmp_path: Path) -> None:
+    """A file that opens with a byte order mark (as Windows editors save UTF-8) names
+    the same columns as without it: the mark is no character of line 1."""
+    text, starts = _layouts(_objects())[layout]
+    cut = text[: starts[0] + 40]
+    messages = []
+    for mark in ("", "\ufeff"):
+        path = tmp_path / f"cut{len(mark)}.json"
+        path.write_text(mark + cut, encoding="utf-8")
+        with pytest.raises(JsonInputError) as caught:
+            list(read_json(path))
+        messages.append(str(caught.value))
+    line, column = _place(cut, starts[0])
+    assert messages[0] == messages[1]
+    assert messages[1].startswith(f"line {line}, column {column}: ")
+
+
 def test_the_cli_names_the_line_of_a_truncated_json_lines_game(tmp_path: Path) -> None:
     first, second = (json.dumps(o) for o in _objects()[:2])
     path = tmp_path / "t.jsonl"
