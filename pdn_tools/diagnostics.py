@@ -167,7 +167,15 @@ CATALOGUE: dict[str, Code] = {
             "A variation numbered for the next ply; re-attached to the following move.",
         ),
         _c("W21", "warning", "Non-3.0 comment form", "A ';' comment to the end of the line."),
-        _c("W22", "warning", "FEN comment used as setup", "A comment holding only a FEN."),
+        _c(
+            "W22",
+            "warning",
+            "FEN comment used as setup",
+            "Reserved, not emitted: a comment holding only a FEN stays a comment (PDN gives "
+            "it no meaning; lidraughts' importer reads one as a set-up, and no record met "
+            "so far needs that reading).  The code is kept for that reading, should a "
+            "producer's dialect need it.",
+        ),
         _c(
             "W23",
             "warning",
