@@ -23,7 +23,7 @@ from pdn_tools.cli.run import Run, fail
 from pdn_tools.cli.validate import TABLES, events_wanted, report_games
 from pdn_tools.diagnostics import Severity
 from pdn_tools.report.html import HtmlReporter
-from pdn_tools.run.collisions import OutputCollision, check_outputs
+from pdn_tools.run.collisions import OutputCollision, check_kinds, check_outputs
 
 
 @click.command(short_help="Write an HTML report with a board for every finding.")
@@ -68,6 +68,7 @@ def report(
     level = Severity(fail_on)
     try:
         check_outputs(paths, run.found, [("-o", output)])
+        check_kinds([("-o", output, "an HTML page", (".html", ".htm"))])
     except OutputCollision as exc:
         fail("report", str(exc))
     try:

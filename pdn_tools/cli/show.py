@@ -19,7 +19,7 @@ from pdn_tools.report.show import ShowRequest, show_lines, show_svg
 from pdn_tools.report.svg import COORDINATES, Coordinates
 from pdn_tools.rules import Color, Variant, variant_by_name
 from pdn_tools.run.check import CheckOptions, replay_checked
-from pdn_tools.run.collisions import OutputCollision, check_outputs
+from pdn_tools.run.collisions import OutputCollision, check_kinds, check_outputs
 from pdn_tools.run.paths import InputError, check
 
 
@@ -127,6 +127,13 @@ def show(
         source = path_of_name(path)
         named = [("--svg", svg_path), ("--png", png_path), ("--gif", gif_path)]
         check_outputs((path,), [source], [(option, out) for option, out in named if out])
+        check_kinds(
+            [
+                ("--svg", svg_path, "an SVG picture", (".svg",)),
+                ("--png", png_path, "a PNG picture", (".png",)),
+                ("--gif", gif_path, "a GIF picture", (".gif",)),
+            ]
+        )
     except (ArchiveError, OutputCollision) as exc:
         fail("show", str(exc))
     game = _find_game(source, name, game_no, options)

@@ -184,4 +184,45 @@ def check_outputs(
     return collisions
 
 
-__all__ = ["Collisions", "OutputCollision", "check_outputs", "reads_pdn"]
+_KINDS = {
+    ".pdn": "a PDN file",
+    ".json": "a JSON file",
+    ".jsonl": "a JSON Lines file",
+    ".ndjson": "a JSON Lines file",
+    ".parquet": "a Parquet file",
+    ".pq": "a Parquet file",
+    ".html": "an HTML page",
+    ".htm": "an HTML page",
+    ".svg": "an SVG picture",
+    ".png": "a PNG picture",
+    ".gif": "a GIF picture",
+    ".gz": "a gzip-compressed file",
+    ".bz2": "a bzip2-compressed file",
+    ".xz": "an xz-compressed file",
+    ".zip": "a zip archive",
+}
+"""The kinds of file an extension says, among those pdn-tools reads or writes."""
+
+
+def check_kinds(outputs: Sequence[tuple[str, str | None, str, tuple[str, ...]]]) -> None:
+    """Refuse an output whose name says another kind of file than the one written.
+
+    Each output is (option, path, what is written, the endings that fit it).  A slip
+    such as ``pdn report round1.pdn -o round2.pdn`` would replace a game file with a
+    page; an extension no kind above has (or none) says nothing and is never refused,
+    nor is standard output (``-``).  Raises :class:`OutputCollision` (exit status 2)
+    before anything is written.
+    """
+    for option, path, written, fitting in outputs:
+        if path is None or path == "-":
+            continue
+        ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()
+        kind = _KINDS.get(ending)
+        if kind is not None and ending not in fitting:
+            raise OutputCollision(
+                f"{option} {printable(path)} names {kind}, but {written} is written there "
+                f"(give it the ending {fitting[0]})"
+            )
+
+
+__all__ = ["Collisions", "OutputCollision", "check_kinds", "check_outputs", "reads_pdn"]

@@ -41,6 +41,47 @@ def test_show_refuses_to_draw_over_its_input(game_file: Path) -> None:
     assert game_file.read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [
+        ("report", "-o", "round2.pdn"),
+        ("report", "-o", "games.json"),
+        ("report", "-o", "board.svg"),
+        ("show", "--svg", "round2.pdn"),
+        ("show", "--svg", "page.html"),
+        ("show", "--png", "board.gif"),
+        ("show", "--gif", "games.parquet"),
+    ],
+)
+def test_an_output_named_as_another_kind_of_file_is_refused(
+    game_file: Path, command: str, option: str, name: str
+) -> None:
+    """A slip such as ``pdn report round1.pdn -o round2.pdn`` would replace an archive's
+    game file with a page: the name's extension must fit what is written."""
+    target = game_file.parent / name
+    target.write_text(GAME, encoding="utf-8")
+    before = target.read_bytes()
+    done = pdn(command, str(game_file), option, str(target), "--isolated")
+    assert done.returncode == 2
+    line = one_line(done)
+    assert f"{option} {target} names a" in line and "is written there" in line
+    no_traceback(done)
+    assert target.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name"),
+    [("report", "-o", "page.htm"), ("report", "-o", "page"), ("show", "--svg", "b.SVG")],
+)
+def test_an_output_named_for_what_is_written_or_without_an_ending_is_written(
+    game_file: Path, command: str, option: str, name: str
+) -> None:
+    target = game_file.parent / name
+    done = pdn(command, str(game_file), option, str(target), "--isolated")
+    assert done.returncode in (0, 1), done.stderr
+    assert target.read_bytes().lstrip()[:1] == b"<"
+
+
 def test_a_split_file_is_not_the_file_standard_input_comes_from(tmp_path: Path) -> None:
     out = tmp_path / "by-event"
     out.mkdir()
