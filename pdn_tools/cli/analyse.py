@@ -15,6 +15,7 @@ once per worker process (on a cluster by each worker: the command must run there
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import replace
 
@@ -58,6 +59,19 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
             raise click.BadParameter(f"{value!r} is not NAME=VALUE", param_hint="--engine-param")
         pairs.append((name, setting))
     return tuple(pairs)
+
+
+MAX_ENGINE_TIMEOUT = 86_400.0
+"""The longest --engine-timeout: a day.  A wait is always bounded; an endless one
+(``inf``) is no timeout, and the platform's clock cannot count one of 1e300 s."""
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """Refuse ``nan``, which every range check lets through (no comparison holds)
+    and which would turn the wait for an engine's answer into an endless one."""
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+    return value
 
 
 @click.command(short_help="Annotate games with an engine: evaluations, best lines, blunders.")
@@ -111,10 +125,11 @@ def _param(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 )
 @click.option(
     "--engine-timeout",
-    type=click.FloatRange(min=0.1),
+    type=click.FloatRange(min=0.1, max=MAX_ENGINE_TIMEOUT),
     default=60.0,
     show_default=True,
-    help="Longest wait, in seconds, for each answer of a Hub engine.",
+    callback=_finite,
+    help="Longest wait, in seconds, for each answer of a Hub engine (at most a day).",
 )
 @click.option(
     "--blunder",

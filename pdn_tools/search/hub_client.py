@@ -86,6 +86,12 @@ class HubEngine:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise HubError("no engine command given")
+        if not (isinstance(timeout, (int, float)) and 0 < timeout <= threading.TIMEOUT_MAX):
+            # Every wait is bounded: nan would make it endless, inf and 1e300 overflow
+            # the clock the wait is counted on.
+            raise ValueError(
+                f"an engine's timeout is a positive number of seconds, not {timeout!r}"
+            )
         self.argv = argv
         self.timeout = timeout
         self.id: dict[str, str] = {}

@@ -172,6 +172,27 @@ def test_pdn_analyse_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pdn"]
 
 
+@pytest.mark.parametrize("value", ["inf", "nan", "1e300", "-inf", "86401", "0.05"])
+def test_an_engine_timeout_that_is_no_bounded_wait_is_refused(tmp_path: Path, value: str) -> None:
+    """``nan`` passes every range check and made the wait endless; ``inf`` and 1e300
+    overflowed the clock (a traceback, exit 1): a usage error, before any engine starts."""
+    (tmp_path / "games.pdn").write_text(GAMES, encoding="utf-8")
+    done = pdn("analyse", "games.pdn", "-o", "x.pdn", "--engine", "cat",
+               "--engine-timeout", value, "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "--engine-timeout" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x.pdn").exists()
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), 1e300, 0.0, -1.0])
+def test_the_hub_client_refuses_an_unbounded_timeout(value: float) -> None:
+    from pdn_tools.search.hub_client import HubEngine
+
+    with pytest.raises(ValueError, match="timeout"):
+        HubEngine([sys.executable, "-c", "pass"], timeout=value)
+
+
 def test_pdn_analyse_with_a_hub_engine_gives_the_built_in_answers(tmp_path: Path) -> None:
     (tmp_path / "games.pdn").write_text(GAMES.split("\n\n")[0] + "\n", encoding="utf-8")
     engine = shlex.join([sys.executable, "-m", "pdn_tools", "engine", "--hub"])
