@@ -447,7 +447,10 @@ CATALOGUE: dict[str, Code] = {
             "The file holds text but no PDN game: no tag pair, and no stretch of text "
             "whose moves outnumber its words, only prose (a README, notes, a web page, "
             "an account of a game with a few moves quoted).  One finding for the file, "
-            "instead of one for every line that is not PDN.",
+            "instead of one for every line that is not PDN.  A JSON file (it begins as a "
+            "JSON array or object does) is not read at all: pdn convert reads the JSON and "
+            "JSON Lines pdn-tools writes, and PDN held in the strings of other JSON (as "
+            "py-draughts keeps games) is not PDN text.",
         ),
         _c(
             "W70",

@@ -168,7 +168,7 @@ class Decoding:
     taken: int = 0
     """How many of ``issues`` have been handed out by :meth:`take`."""
     binary: bool = False
-    """The input looked binary and was not read (E12)."""
+    """The input was not read: it looked binary (E12) or is JSON (E15)."""
     legacy: str | None = None
     """The code page of the lines that are not UTF-8, once one was met."""
     compression: str | None = None
@@ -574,6 +574,20 @@ PARQUET_MESSAGE = (
 """What E12 says of a Parquet file given as input."""
 
 
+_JSON_START = re.compile(
+    rb"(?:\xef\xbb\xbf)*[ \t\r\n]*"
+    rb'(?:\[[ \t\r\n]*(?:[{"\[\]]|\Z)|\{[ \t\r\n]*"[^"\r\n]{0,200}"[ \t\r\n]*:)'
+)
+"""How a JSON array or object begins (a byte order mark or white space before it):
+``[`` then an object, a string, an array or its end, or ``{`` then a key and ``:``.
+A PDN file begins with a tag pair (``[Event``), a comment, or moves: none of these."""
+JSON_MESSAGE = (
+    "input is JSON, not PDN: pdn convert reads the JSON and JSON Lines pdn-tools writes "
+    "(pdn convert FILE.json -o FILE.pdn); PDN held in the strings of other JSON is not read"
+)
+"""What E15 says of a JSON file given as PDN."""
+
+
 def _looks_binary(sample: bytes) -> int:
     """The number of control bytes in *sample* when they make it look binary (at least
     16 of them and more than one byte in 30), else 0."""
@@ -626,6 +640,10 @@ def read_pieces(
     info.compression = kind
     lines = _Lines(info)
     sample = stream.read(SAMPLE_SIZE)
+    if _JSON_START.match(sample):
+        info.binary = True
+        info.issues.append(Issue("E15", JSON_MESSAGE, 1, 1))
+        return
     if forced is not None:
         info.encoding = forced
         codec = _forced(forced, sample)
