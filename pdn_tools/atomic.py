@@ -128,19 +128,25 @@ def check_stop() -> None:
 
 
 def default_termination() -> None:
-    """Give SIGTERM and SIGHUP back their default action (in a worker process), and
-    forget the signals the parent had received before the worker was forked."""
+    """Give SIGTERM and SIGHUP back their default action (in a worker process), forget
+    the signals the parent had received before the worker was forked, and let through
+    those it held back while it forked (:func:`signals_held`)."""
     for name in ("SIGTERM", "SIGHUP"):
         signum = getattr(signal, name, None)
         if signum is not None and signal.getsignal(signum) is _terminate:
             signal.signal(signum, signal.SIG_DFL)
     _RECEIVED.clear()
+    if hasattr(signal, "pthread_sigmask"):  # forked while the parent held them back
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _SIGNALS)
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP back while temporaries are renamed or removed,
-    so that a second signal cannot leave the job half done; they arrive afterwards."""
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back while a step that must not be cut in two
+    runs (temporaries renamed or removed; a pool of workers started), so that a signal
+    cannot leave the job half done; they arrive afterwards.  Threads and processes
+    started meanwhile inherit the held mask (a worker lets them through again:
+    :func:`default_termination`)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
@@ -475,7 +481,7 @@ class Outputs:
         except BaseException:
             self.discard()
             raise
-        with _signals_held():
+        with signals_held():
             placed: list[tuple[_Pending, str | None, bool]] = []
             try:
                 for pending in self._pending:
@@ -500,7 +506,7 @@ class Outputs:
         if self._finished:
             return
         self._finished = True
-        with _signals_held():
+        with signals_held():
             for pending in self._pending:
                 raw = pending.raw
                 if raw is not None:
@@ -719,5 +725,6 @@ __all__ = [
     "default_termination",
     "handle_termination",
     "printable",
+    "signals_held",
     "stop_signal",
 ]

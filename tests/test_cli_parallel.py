@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import io
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -195,6 +196,68 @@ def test_ordered_map_leaves_the_garbage_collector_as_it_found_it() -> None:
     with pytest.raises(OSError):
         list(ordered_map(_square_plus, failing(), 2, 0))
     assert gc.get_freeze_count() == 0
+
+
+def _blocked_stop_signals(item: int, context: int) -> tuple[int, list[str]]:
+    """The stop signals this process holds back (in a worker: none may be)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    return item, [name for name in names if getattr(signal, name) in held]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_pool_starts_with_the_stop_signals_held_and_its_workers_let_them_through() -> None:
+    """The first unit starts the workers and the thread that feeds and ends them with
+    SIGINT, SIGTERM and SIGHUP held back, so that a signal cannot come between the two
+    (workers no thread would end, joined for ever at exit); the workers, forked
+    meanwhile, let the signals through again (SIGTERM must end them), and so does this
+    process once the pool has started."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    results = ordered_map(_blocked_stop_signals, range(8), 2, 0)
+    seen = list(results)
+    assert [item for item, _ in seen] == list(range(8))
+    assert all(held == [] for _, held in seen), seen
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+
+
+_STUCK_WORKERS = """
+import sys, time
+from pdn_tools.run import parallel
+
+def slow(item, context):
+    time.sleep(item)
+    return item
+
+parallel.EXIT_GRACE = 0.5
+results = parallel.ordered_map(slow, [0, 0, 60, 60, 60, 60], 2, 0)
+assert [next(results), next(results)] == [0, 0]
+workers = list(parallel._WORKERS)
+assert len(workers) == 2 and all(w.is_alive() for w in workers)
+started = time.monotonic()
+parallel._end_workers_at_exit()
+print(len(workers), sum(w.is_alive() for w in workers), round(time.monotonic() - started))
+sys.stdout.flush()
+"""
+
+
+def test_workers_still_alive_at_the_exit_are_ended_after_a_grace() -> None:
+    """The exit's own handler ends the workers a stopped pool left running (here: two
+    units of a minute in flight) after :data:`EXIT_GRACE`, instead of joining them for
+    ever; the process then exits at once."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _STUCK_WORKERS],
+        capture_output=True,
+        text=True,
+        timeout=40,
+        check=False,
+    )
+    workers, alive, seconds = (int(n) for n in done.stdout.split())
+    assert (workers, alive) == (2, 0), done.stdout + done.stderr
+    assert seconds < 5  # the grace and the terminate, not the minute the units take
+    assert done.returncode == 0, done.stderr
 
 
 def test_one_process_hands_a_large_file_on_in_pieces(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
-from pdn_tools.atomic import default_termination
+from pdn_tools.atomic import default_termination, signals_held
 from pdn_tools.report.records import Checked
 from pdn_tools.run.check import CheckOptions, iter_file
 from pdn_tools.run.units import (
@@ -151,6 +151,10 @@ def _context() -> multiprocessing.context.BaseContext:
 
 _LIVE: set[Any] = set()
 """The worker pools of this process that are running (see :func:`abandon_pools`)."""
+_WORKERS: list[Any] = []
+"""The worker processes this process started (see :func:`_end_workers_at_exit`)."""
+EXIT_GRACE = 3.0
+"""Seconds the interpreter's exit gives workers still alive to end on their own."""
 
 
 def abandon_pools() -> None:
@@ -167,6 +171,41 @@ def abandon_pools() -> None:
     for pool in list(_LIVE):
         _LIVE.discard(pool)
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _end_workers_at_exit() -> None:
+    """At the interpreter's exit, end the workers still alive after :data:`EXIT_GRACE`.
+
+    The run is over by then (its outputs written or removed), and every pool it
+    finished has ended its workers.  A pool stopped by a signal may not have: a second
+    signal coming while the pool shut down (``timeout`` sends one to the command and
+    one to its process group) could leave its workers waiting for units and the
+    pool's last word that never came, and the exit joining them for ever.  Registered
+    after :mod:`multiprocessing`'s own exit handler, this runs before it.
+    """
+    deadline = time.monotonic() + EXIT_GRACE
+    for worker in _WORKERS:
+        worker.join(max(0.0, deadline - time.monotonic()))
+    for worker in _WORKERS:
+        if worker.is_alive():
+            worker.terminate()  # SIGTERM: the default action in a worker
+            worker.join(1.0)
+        if worker.is_alive():
+            worker.kill()
+
+
+def _started_workers(before: set[Any]) -> None:
+    """Note the worker processes a pool has just started (absent from *before*), and
+    have :func:`_end_workers_at_exit` run at the exit, before :mod:`multiprocessing`'s
+    own handler (the exit handlers run last registered first)."""
+    import atexit
+    import multiprocessing.util
+
+    if not _WORKERS:
+        atexit.unregister(_end_workers_at_exit)  # registered once, after multiprocessing's
+        atexit.register(_end_workers_at_exit)
+    alive = [w for w in _WORKERS if w.is_alive()]
+    _WORKERS[:] = alive + [p for p in multiprocessing.active_children() if p not in before]
 
 
 class _Failed:
@@ -211,7 +250,8 @@ def ordered_map(
     # shared page; frozen (left out of collections) until the pool is done, they stay
     # shared.  Python's gc documentation advises this before a fork; measured: 2-3 %
     # less wall time for ``--jobs 2``.
-    from concurrent.futures import ProcessPoolExecutor  # see _context
+    import multiprocessing  # see _context
+    from concurrent.futures import ProcessPoolExecutor
 
     gc.freeze()
     pool = ProcessPoolExecutor(
@@ -222,6 +262,7 @@ def ordered_map(
     pending = chain(head, source)
     try:
         exhausted = False
+        started = False
         while True:
             while not exhausted and len(window) < jobs * IN_FLIGHT:
                 try:
@@ -233,7 +274,18 @@ def ordered_map(
                     window.append(_Failed(exc))
                     exhausted = True
                     break
-                window.append(pool.submit(func, item, context))
+                if started:
+                    window.append(pool.submit(func, item, context))
+                    continue
+                # The first unit starts the workers, then the thread that feeds them and
+                # that alone ends them: a signal between the two left workers waiting
+                # for units no thread would send, and the interpreter's exit joining
+                # them for ever.  Held back, the signal arrives once both run.
+                with signals_held():
+                    before = set(multiprocessing.active_children())
+                    window.append(pool.submit(func, item, context))
+                    _started_workers(before)
+                started = True
             if not window:
                 return
             done = window.popleft()
