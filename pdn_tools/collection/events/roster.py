@@ -13,9 +13,37 @@ it (:func:`~pdn_tools.pdn.players.compatible`).  It joins nobody when:
   people).
 
 The most specific spellings are settled first, so ``Tinsley`` joins ``M Tinsley``
-only once ``M Tinsley`` has joined ``MF Tinsley``.  The name shown for a player
-(the canonical spelling) is its spelling that says most (full given names before
-initials), then the most used one, then the first met; its key is that spelling's.
+only once ``M Tinsley`` has joined ``MF Tinsley``.
+
+Then, with the ``player-variants`` rule (the default) and the games' rounds given,
+a spelling of at most :data:`VARIANT_GAMES` games whose name mis-writes a player's
+(:func:`variant_of`: other initials beside the same full words, or the surname one
+letter off or with two neighbouring letters swapped, the initials agreeing) joins
+that player when the rounds say so too:
+
+* every game of both has a known round, and the event has games of at least
+  :data:`VARIANT_MIN_ROUNDS` rounds;
+* the spelling's games fall only in rounds where the player has no game, and the
+  two never played each other;
+* those rounds are (nearly) whole in the archive: each holds at least three in four
+  of the games the event's players make with one of them sitting out (in an archive
+  of a few games a round, a player without a game in it says nothing);
+* joined, the player meets none of the spelling's opponents in more rounds than the
+  pairs of the event most often meet in (once in a single round robin; a match of
+  two players is not held to it);
+* joined, the player has a game in every round of the event but one at most (a
+  bye): the spelling fills the player's gap, it is not one of many absences;
+* exactly one player fits so (of relatives who share a surname, the one absent from
+  the spelling's rounds), the player has more games than the spelling and is no
+  such spelling itself.
+
+Without rounds no spelling is joined this way: a different initial alone is no
+evidence.  A spelling joined so is recorded with how its name differs
+(:attr:`Player.joined`, which W56 shows) and is never the name shown.
+
+The name shown for a player (the canonical spelling) is its spelling that says most
+(full given names before initials), then the most used one, then the first met; its
+key is that spelling's.
 """
 
 from __future__ import annotations
@@ -377,8 +405,9 @@ def _join_by_rounds(
         if len(fits) == 1:
             proposed[key] = fits[0]
     # A round where the player has no game says something only when the archive holds
-    # (nearly) all of that round's games: at least 3 in 4 of what its players make.
-    full = (len(groups) - len(proposed)) // 2
+    # (nearly) all of that round's games: at least 3 in 4 of the games its players make
+    # with one of them sitting out.
+    full = (len(groups) - len(proposed) - 1) // 2
     by_player: dict[str, list[str]] = {}
     for key, (player, _kind) in proposed.items():
         if player in proposed:  # a spelling others join is joined to nobody
