@@ -153,8 +153,7 @@ class Roster:
         if initials:
             _join(groups, opponents)
         if variants and rounds is not None:
-            sides = [(_key_of(parsed, white), _key_of(parsed, black)) for white, black in pairings]
-            _join_by_rounds(groups, sides, rounds)
+            _join_by_rounds(groups, pairings, parsed, rounds)
         owner: dict[str, int] = {}
         for key, group in sorted(groups.items(), key=lambda item: item[1].first):
             chosen = [s for s in group.spellings if s not in group.joined] or list(group.spellings)
@@ -318,11 +317,19 @@ class _Games:
 
 def _join_by_rounds(
     groups: dict[str, _Group],
-    sides: list[tuple[str | None, str | None]],
+    pairings: list[tuple[str | None, str | None]],
+    parsed: dict[str, PlayerName | None],
     rounds: Sequence[int | None],
 ) -> None:
     """Join each spelling of few games to the one player it mis-writes when the rounds
     agree (see the module documentation)."""
+    if len(rounds) != len(pairings):
+        raise ValueError(f"{len(rounds)} round(s) for {len(pairings)} game(s)")
+    if len({number for number in rounds if number is not None}) < VARIANT_MIN_ROUNDS:
+        return
+    if all(sum(group.spellings.values()) > VARIANT_GAMES for group in groups.values()):
+        return
+    sides = [(_key_of(parsed, white), _key_of(parsed, black)) for white, black in pairings]
     home: dict[str, str] = {}
     for key, group in groups.items():
         home.update(dict.fromkeys(group.members, key))
