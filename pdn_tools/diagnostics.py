@@ -528,7 +528,11 @@ CATALOGUE: dict[str, Code] = {
             "warning",
             "Player spelled several ways",
             "One player's name is written in several ways within an event (Sijbrands, Ton / "
-            "T. Sijbrands); the finding lists the spellings, the canonical one first.",
+            "T. Sijbrands); the finding lists the spellings, the canonical one first.  A "
+            "spelling of one or two games that mis-writes the name (Milshin,A for "
+            "Milshin,V) and was joined to the player by the rounds is marked so, with its "
+            "games, its round and how its name differs (docs/collections.md, Player "
+            "names).",
         ),
         _c(
             "W57",

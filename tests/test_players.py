@@ -193,7 +193,10 @@ ONE_PLAYER_IN_AN_EVENT = [
     ("Alexander Georgiev", "A. Georgiev", "Georgiev,A."),
 ]
 
-#: Different people of the corpus who share a surname: never one key, never one player.
+#: Spellings of the corpus that share a surname and that the name alone never makes
+#: one key or one player: different people, or a name mis-written in one game that
+#: only the rounds of its event join (Milshin,A, Erdenebileg,A., Andall,K.:
+#: tests/collection/test_event_variants.py).
 NEVER_MERGED = [
     ("Романов В.А.", "Романов В.Н."),
     ("Блиндер Б.", "Блиндер С."),

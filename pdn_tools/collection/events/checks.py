@@ -316,7 +316,10 @@ def _spellings(event: Event) -> Iterator[EventFinding]:
     for number, player in enumerate(event.roster.players):
         if len(player.spellings) < 2:
             continue
-        listed = "; ".join(f"{s!r} ({n})" for s, n in player.spelling_list())
+        listed = "; ".join(
+            f"{s!r} ({n}{_joined(event, number, s, player.joined.get(s))})"
+            for s, n in player.spelling_list()
+        )
         records = [
             r
             for r in event.records
@@ -337,6 +340,26 @@ def _spellings(event: Event) -> Iterator[EventFinding]:
             f"{player.name!r} is spelled {len(player.spellings)} ways: {listed}",
             records,
         )
+
+
+def _joined(event: Event, number: int, spelling: str, how: str | None) -> str:
+    """What W56 says of a spelling joined by the rounds: ``, joined by the rounds:
+    other initials; game 28 in round 2, where the player has no other game``; nothing
+    for another spelling (*how* None)."""
+    if how is None:
+        return ""
+    records = [
+        r
+        for r in event.records
+        if (r.white == number and r.white_spelling and _shown(r.white_spelling) == spelling)
+        or (r.black == number and r.black_spelling and _shown(r.black_spelling) == spelling)
+    ]
+    rounds = sorted({r.round[0] for r in records if r.round is not None})
+    word = "round" if len(rounds) == 1 else "rounds"
+    return (
+        f", joined by the rounds: {how}; {_games(records)} in {word} {_ranges(rounds)}, "
+        f"where the player has no other game"
+    )
 
 
 def _shown(spelling: str) -> str:

@@ -275,16 +275,18 @@ def build(
     cols = index.columns
     rules = index.rules
     pairings = [(index.string(cols["white"][n]), index.string(cols["black"][n])) for n in members]
-    roster = Roster(pairings, initials=rules.initials)
+    values = [index.string(cols["round"][n]) for n in members]
+    rounds = [parse_round(value) for value in values]
+    numbers = [None if read is None else read[0] for read in rounds]
+    roster = Roster(pairings, rules.initials, numbers, rules.variants)
     records: list[Played] = []
-    for n, (white, black) in zip(members, pairings, strict=True):
-        value = index.string(cols["round"][n])
+    for n, (white, black), value, read in zip(members, pairings, values, rounds, strict=True):
         flags = cols["flags"][n]
         records.append(
             Played(
                 n=n,
                 ref=index.ref(n),
-                round=parse_round(value),
+                round=read,
                 round_value=value,
                 white=roster.player(white),
                 black=roster.player(black),

@@ -13,18 +13,54 @@ it (:func:`~pdn_tools.pdn.players.compatible`).  It joins nobody when:
   people).
 
 The most specific spellings are settled first, so ``Tinsley`` joins ``M Tinsley``
-only once ``M Tinsley`` has joined ``MF Tinsley``.  The name shown for a player
-(the canonical spelling) is its spelling that says most (full given names before
-initials), then the most used one, then the first met; its key is that spelling's.
+only once ``M Tinsley`` has joined ``MF Tinsley``.
+
+Then, with the ``player-variants`` rule (the default) and the games' rounds given,
+a spelling of at most :data:`VARIANT_GAMES` games whose name mis-writes a player's
+(:func:`variant_of`: other initials beside the same full words, or the surname one
+letter off or with two neighbouring letters swapped, the initials agreeing) joins
+that player when the rounds say so too:
+
+* every game of both has a known round, and the event has games of at least
+  :data:`VARIANT_MIN_ROUNDS` rounds;
+* the spelling's games fall only in rounds where the player has no game, and the
+  two never played each other;
+* those rounds are (nearly) whole in the archive: each holds at least three in four
+  of the games the event's players make with one of them sitting out (in an archive
+  of a few games a round, a player without a game in it says nothing);
+* joined, the player meets none of the spelling's opponents in more rounds than the
+  pairs of the event most often meet in (once in a single round robin; a match of
+  two players is not held to it);
+* joined, the player has a game in every round of the event but one at most (a
+  bye): the spelling fills the player's gap, it is not one of many absences;
+* exactly one player fits so (of relatives who share a surname, the one absent from
+  the spelling's rounds), the player has more games than the spelling and is no
+  such spelling itself.
+
+Without rounds no spelling is joined this way: a different initial alone is no
+evidence.  A spelling joined so is recorded with how its name differs
+(:attr:`Player.joined`, which W56 shows) and is never the name shown.
+
+The name shown for a player (the canonical spelling) is its spelling that says most
+(full given names before initials), then the most used one, then the first met; its
+key is that spelling's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from pdn_tools.pdn.players import PlayerName, clean_spelling, compatible, parse_name
+
+VARIANT_GAMES: Final = 2
+"""The most games a spelling may have to be joined to a player by the rounds."""
+VARIANT_MIN_ROUNDS: Final = 3
+"""The fewest rounds an event must have games of for a join by the rounds."""
+VARIANT_WORD_LETTERS: Final = 5
+"""The shortest surname (folded) that one letter off or two swapped may join."""
 
 
 @dataclass(slots=True)
@@ -35,6 +71,9 @@ class Player:
     key: str
     name: str
     spellings: Counter[str] = field(default_factory=Counter)
+    joined: dict[str, str] = field(default_factory=dict)
+    """The spellings joined by the rounds (as shown), each with how its name differs
+    (``other initials``, ``surname one letter off``, …)."""
 
     def spelling_list(self) -> list[tuple[str, int]]:
         """The spellings with their counts, the canonical one first, then by use."""
@@ -54,12 +93,22 @@ class _Group:
     members: set[str]
     names: list[PlayerName] = field(default_factory=list)
     """Every spelling's reading (one key may be written with other letters)."""
+    joined: dict[str, str] = field(default_factory=dict)
+    """Spellings (as shown) joined by the rounds, and how their names differ."""
 
 
 class Roster:
-    """The players of one event, built from its games' (White, Black) spellings."""
+    """The players of one event, built from its games' (White, Black) spellings and,
+    when given, each game's round number (None: unknown), in the same order."""
 
-    def __init__(self, pairings: Iterable[tuple[str | None, str | None]], initials: bool = True):
+    def __init__(
+        self,
+        pairings: Iterable[tuple[str | None, str | None]],
+        initials: bool = True,
+        rounds: Sequence[int | None] | None = None,
+        variants: bool = True,
+    ):
+        pairings = list(pairings)
         self.players: list[Player] = []
         self._by_spelling: dict[str, int] = {}
         counts: Counter[str] = Counter()
@@ -103,14 +152,17 @@ class Roster:
                 group.name = name
         if initials:
             _join(groups, opponents)
+        if variants and rounds is not None:
+            _join_by_rounds(groups, pairings, parsed, rounds)
         owner: dict[str, int] = {}
         for key, group in sorted(groups.items(), key=lambda item: item[1].first):
+            chosen = [s for s in group.spellings if s not in group.joined] or list(group.spellings)
             best = max(
-                group.spellings,
+                chosen,
                 key=lambda s: (shown_detail[s], group.spellings[s], -shown_first[s]),
             )
             owner.update(dict.fromkeys(group.members, len(self.players)))
-            self.players.append(Player(key, best, group.spellings))
+            self.players.append(Player(key, best, group.spellings, group.joined))
         for spelling, name in parsed.items():
             if name is not None:
                 self._by_spelling[spelling] = owner[name.key]
@@ -162,4 +214,278 @@ def _join(groups: dict[str, _Group], opponents: set[tuple[str, str]]) -> None:
         del groups[key]
 
 
-__all__ = ["Player", "Roster"]
+def _key_of(parsed: dict[str, PlayerName | None], spelling: str | None) -> str | None:
+    if spelling is None:
+        return None
+    name = parsed.get(spelling)
+    return None if name is None else name.key
+
+
+# -- spellings joined by the rounds ---------------------------------------------------
+
+
+def _edit(one: str, other: str) -> str | None:
+    """How two different words differ when one edit makes one the other: ``one letter
+    off`` (a letter replaced, added or left out) or ``two letters swapped`` (two
+    neighbours exchanged); None when they are equal or further apart."""
+    if one == other:
+        return None
+    if len(one) == len(other):
+        diff = [n for n in range(len(one)) if one[n] != other[n]]
+        if len(diff) == 1:
+            return "one letter off"
+        if (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and one[diff[0]] == other[diff[1]]
+            and one[diff[1]] == other[diff[0]]
+        ):
+            return "two letters swapped"
+        return None
+    short, long = (one, other) if len(one) < len(other) else (other, one)
+    if len(long) - len(short) != 1:
+        return None
+    for n in range(len(long)):
+        if long[:n] + long[n + 1 :] == short:
+            return "one letter off"
+    return None
+
+
+def _surnames(name: PlayerName) -> tuple[str, ...]:
+    """The words of *name* known to be its surname: those written as the surname
+    (before a comma, in capitals), or its only full word beside initials."""
+    if name.surname:
+        return name.surname
+    return name.words if len(name.words) == 1 else ()
+
+
+def _deletions(word: str) -> list[str]:
+    """*word* and each word one letter shorter: two words one edit apart share one."""
+    return [word, *(word[:n] + word[n + 1 :] for n in range(len(word)))]
+
+
+def variant_of(short: PlayerName, full: PlayerName) -> str | None:
+    """How *short* may be *full* mis-written, or None: ``other initials`` (the same
+    full words, initials that neither fit the other's name —
+    :func:`~pdn_tools.pdn.players.compatible` is the initials rule's business — nor
+    are missing on either side), or ``surname one letter off`` / ``surname with two
+    letters swapped`` (one word differs, the surname of both, by one edit, at least
+    :data:`VARIANT_WORD_LETTERS` letters long, the initials equal or one beginning
+    the other).  The name alone never joins them: only the rounds can (the module
+    documentation)."""
+    mine, theirs = sorted(short.words), sorted(full.words)
+    if mine == theirs:
+        if (
+            short.initials
+            and full.initials
+            and short.initials != full.initials
+            and not compatible(short, full)
+            and not compatible(full, short)
+        ):
+            return "other initials"
+        return None
+    if len(mine) != len(theirs):
+        return None
+    only_mine = list((Counter(mine) - Counter(theirs)).elements())
+    only_theirs = list((Counter(theirs) - Counter(mine)).elements())
+    if len(only_mine) != 1 or len(only_theirs) != 1:
+        return None
+    one, other = only_mine[0], only_theirs[0]
+    if min(len(one), len(other)) < VARIANT_WORD_LETTERS:
+        return None
+    if one not in _surnames(short) or other not in _surnames(full):
+        return None
+    if not (short.initials.startswith(full.initials) or full.initials.startswith(short.initials)):
+        return None
+    how = _edit(one, other)
+    if how is None:
+        return None
+    return "surname with two letters swapped" if how == "two letters swapped" else f"surname {how}"
+
+
+@dataclass(slots=True)
+class _Games:
+    """What the records say of one group: how many, in which rounds, against whom."""
+
+    records: int = 0
+    rounds: set[int] = field(default_factory=set)
+    unknown: bool = False
+    """Some record of it has no round."""
+    met: dict[str, set[int]] = field(default_factory=dict)
+    """Each opponent's group, and the rounds they met in."""
+
+
+def _join_by_rounds(
+    groups: dict[str, _Group],
+    pairings: list[tuple[str | None, str | None]],
+    parsed: dict[str, PlayerName | None],
+    rounds: Sequence[int | None],
+) -> None:
+    """Join each spelling of few games to the one player it mis-writes when the rounds
+    agree (see the module documentation)."""
+    if len(rounds) != len(pairings):
+        raise ValueError(f"{len(rounds)} round(s) for {len(pairings)} game(s)")
+    if len({number for number in rounds if number is not None}) < VARIANT_MIN_ROUNDS:
+        return
+    if all(sum(group.spellings.values()) > VARIANT_GAMES for group in groups.values()):
+        return
+    sides = [(_key_of(parsed, white), _key_of(parsed, black)) for white, black in pairings]
+    home: dict[str, str] = {}
+    for key, group in groups.items():
+        home.update(dict.fromkeys(group.members, key))
+    games: dict[str, _Games] = {key: _Games() for key in groups}
+    every_round: set[int] = set()
+    boards: dict[int, set[tuple[str, str]]] = {}  # each round's pairs of players
+    for (white, black), number in zip(sides, rounds, strict=True):
+        pair = [home[k] if k is not None else None for k in (white, black)]
+        if number is not None:
+            every_round.add(number)
+            first, second = pair
+            if first is not None and second is not None:
+                boards.setdefault(number, set()).add(
+                    (first, second) if first < second else (second, first)
+                )
+        for me, other in ((pair[0], pair[1]), (pair[1], pair[0])):
+            if me is None:
+                continue
+            stats = games[me]
+            stats.records += 1
+            if number is None:
+                stats.unknown = True
+                continue
+            stats.rounds.add(number)
+            if other is not None and other != me:
+                stats.met.setdefault(other, set()).add(number)
+    if len(every_round) < VARIANT_MIN_ROUNDS:
+        return
+    small = [
+        key for key in groups if 0 < games[key].records <= VARIANT_GAMES and not games[key].unknown
+    ]
+    if not small:
+        return
+    # Who a small spelling may be: indexed by full words, and by the surname's deletions
+    # beside the other words (one edit apart, two words share a deletion).
+    by_words: dict[tuple[str, ...], set[str]] = {}
+    by_surname: dict[tuple[tuple[str, ...], str], set[str]] = {}
+    for key, group in groups.items():
+        stats = games[key]
+        if stats.unknown or stats.records < 2:
+            continue
+        for name in group.names:
+            words = tuple(sorted(name.words))
+            by_words.setdefault(words, set()).add(key)
+            for surname in _surnames(name):
+                if len(surname) < VARIANT_WORD_LETTERS:
+                    continue
+                rest = list(words)
+                rest.remove(surname)
+                for cut in _deletions(surname):
+                    by_surname.setdefault((tuple(rest), cut), set()).add(key)
+    cycles, match = _meetings(games, set(small))
+    proposed: dict[str, tuple[str, str]] = {}  # small spelling -> (player, how)
+    for key in small:
+        mine = games[key]
+        near: set[str] = set()
+        for name in groups[key].names:
+            words = tuple(sorted(name.words))
+            near |= by_words.get(words, set())
+            for surname in _surnames(name):
+                rest = list(words)
+                rest.remove(surname)
+                for cut in _deletions(surname):
+                    near |= by_surname.get((tuple(rest), cut), set())
+        fits: list[tuple[str, str]] = []
+        for other in sorted(near):
+            theirs = games[other]
+            if other == key or theirs.records <= mine.records:
+                continue
+            if mine.rounds & theirs.rounds or other in mine.met:
+                continue
+            if not match and any(
+                len(theirs.met.get(opponent, set())) + len(met) > cycles
+                for opponent, met in mine.met.items()
+            ):
+                continue
+            how = _how(groups[key].names, groups[other].names)
+            if how is not None:
+                fits.append((other, how))
+        if len(fits) == 1:
+            proposed[key] = fits[0]
+    # A round where the player has no game says something only when the archive holds
+    # (nearly) all of that round's games: at least 3 in 4 of the games its players make
+    # with one of them sitting out.
+    full = (len(groups) - len(proposed) - 1) // 2
+    by_player: dict[str, list[str]] = {}
+    for key, (player, _kind) in proposed.items():
+        if player in proposed:  # a spelling others join is joined to nobody
+            continue
+        if all(4 * len(boards.get(number, ())) >= 3 * full for number in games[key].rounds):
+            by_player.setdefault(player, []).append(key)
+    for player, spellings in by_player.items():
+        if not _agree(games, player, spellings, every_round, cycles, match):
+            continue
+        target = groups[player]
+        for key in spellings:
+            group = groups.pop(key)
+            how = proposed[key][1]
+            for shown in group.spellings:
+                target.joined[shown] = how
+            target.joined.update(group.joined)
+            target.spellings.update(group.spellings)
+            target.first = min(target.first, group.first)
+            target.members |= group.members
+            target.names.extend(group.names)
+
+
+def _how(shorts: list[PlayerName], fulls: list[PlayerName]) -> str | None:
+    """How a spelling of *shorts* mis-writes one of *fulls* (the first found)."""
+    for short in shorts:
+        for full in fulls:
+            how = variant_of(short, full)
+            if how is not None:
+                return how
+    return None
+
+
+def _meetings(games: dict[str, _Games], small: set[str]) -> tuple[int, bool]:
+    """How many rounds the pairs of the event (its spellings of few games left out)
+    most often meet in, and whether it is a match: two players, against whom every
+    spelling of few games played."""
+    counts: Counter[int] = Counter()
+    players = [key for key in games if key not in small and games[key].records]
+    for key in players:
+        for other, met in games[key].met.items():
+            if other not in small and key < other:
+                counts[len(met)] += 1
+    match = len(players) == 2 and all(other in players for key in small for other in games[key].met)
+    if not counts:
+        return 1, match
+    top = max(counts.values())
+    return min(n for n, c in counts.items() if c == top), match
+
+
+def _agree(
+    games: dict[str, _Games],
+    player: str,
+    spellings: list[str],
+    every_round: set[int],
+    cycles: int,
+    match: bool,
+) -> bool:
+    """Whether *player* joined by all of *spellings* at once still plays once a round,
+    meets no opponent too often, and misses a round of the event at most."""
+    rounds = set(games[player].rounds)
+    met = {other: len(seen) for other, seen in games[player].met.items()}
+    for key in spellings:
+        theirs = games[key]
+        if rounds & theirs.rounds:
+            return False
+        rounds |= theirs.rounds
+        for other, seen in theirs.met.items():
+            met[other] = met.get(other, 0) + len(seen)
+    if not match and any(count > cycles for count in met.values()):
+        return False
+    return len(every_round - rounds) <= 1
+
+
+__all__ = ["VARIANT_GAMES", "VARIANT_MIN_ROUNDS", "Player", "Roster", "variant_of"]

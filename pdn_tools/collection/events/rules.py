@@ -37,6 +37,7 @@ class EventRules:
     misdated_share: int = 25
     colour_run: int = 3
     initials: bool = True
+    variants: bool = True
     max_games: int = 50_000
 
 
@@ -146,7 +147,15 @@ EVENT_RULES: dict[str, EventRule] = {
         EventRule(
             "player-initials", "initials", "yes|no", "yes",
             "Take a spelling with initials (T. Sijbrands) for the one player of the event "
-            "whose name fits it (Ton Sijbrands); no: only spellings of one name agree.",
+            "whose name fits it (Ton Sijbrands); no: a spelling with initials joins nobody.",
+            _yes_no,
+        ),
+        EventRule(
+            "player-variants", "variants", "yes|no", "yes",
+            "Take a spelling of one or two games that mis-writes a player's name (other "
+            "initials, a surname one letter off or with two letters swapped) for that "
+            "player when the rounds agree: its games fall in rounds where the player has "
+            "none, fill the player's rounds, and repeat no pairing; no: never.",
             _yes_no,
         ),
     )

@@ -47,6 +47,8 @@ class Standing:
     name: str
     key: str
     spellings: list[tuple[str, int]]
+    joined: dict[str, str] = field(default_factory=dict)
+    """The spellings joined by the rounds, and how their names differ."""
     halves: int = 0
     games: int = 0
     wins: int = 0
@@ -139,7 +141,10 @@ class Crosstable:
                     "number": s.number,
                     "name": s.name,
                     "key": s.key,
-                    "spellings": [{"spelling": t, "games": n} for t, n in s.spellings],
+                    "spellings": [
+                        {"spelling": t, "games": n, "joined": s.joined.get(t)}
+                        for t, n in s.spellings
+                    ],
                     "points": _number(s.halves, self.system),
                     "games": s.games,
                     "wins": s.wins,
@@ -191,7 +196,9 @@ def crosstable(event: Event, findings: int = 0) -> Crosstable:
     lines: dict[int, Standing] = {}
     for number in event.players:
         player = roster.players[number]
-        lines[number] = Standing(number, player.name, player.key, player.spelling_list())
+        lines[number] = Standing(
+            number, player.name, player.key, player.spelling_list(), dict(player.joined)
+        )
     played: list[Board] = [
         b for b in event.boards if b.white >= 0 and b.black >= 0 and b.white != b.black
     ]
