@@ -223,6 +223,9 @@ def test_two_spellings_of_a_player(tmp_path: Path, complete: list[Played]) -> No
     assert event["players"] == 6
     (line,) = [s for s in event["standings"] if s["name"] == "Sijbrands, Ton"]
     assert line["games"] == 5 and line["key"] == "sibrands ton"
+    # The crosstable's summary counts the event's findings as the list does.
+    (listed,) = json.loads(run("events", str(path), "--format", "json").stdout)["events"]
+    assert event["findings"] == listed["findings"] >= 1
 
 
 @pytest.mark.corpus

@@ -256,11 +256,11 @@ def crosstable(event: Event, findings: int = 0) -> Crosstable:
             )
         )
     if round_robin:
-        return Crosstable(event, system, "opponents", ordered, [])
+        return Crosstable(event, system, "opponents", ordered, [], findings)
     labels = sorted(
         {c.round for s in ordered for c in s.cells if c.round is not None}, key=_round_key
     )
-    return Crosstable(event, system, "rounds", ordered, labels)
+    return Crosstable(event, system, "rounds", ordered, labels, findings)
 
 
 def _round_key(label: str | None) -> tuple[int, int]:
