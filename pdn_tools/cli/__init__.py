@@ -26,8 +26,6 @@ try:
     from collections.abc import Sequence
     from typing import Any, NoReturn
 
-    import click
-
     from pdn_tools.atomic import (
         STDOUT_NAME,
         GuardedStdout,
@@ -37,6 +35,14 @@ try:
         handle_termination,
         stop_signal,
     )
+
+    # From here on a Ctrl-C is noted as well as raised: one that lands in a finaliser
+    # of the imports below (the import system's own) is lost there, and would leave
+    # the run to go on to its end as if none had come.
+    handle_termination()
+
+    import click
+
     from pdn_tools.cli.config import ConfigError
     from pdn_tools.cli.terminal import mend_closed_streams
     from pdn_tools.version import __version__, version_line
