@@ -431,8 +431,8 @@ class _Collect:
             line += f"; {self.files} file(s) in {printable(out)}"
         if self.for_program is not None and counts.foreign:
             line += (
-                f"; {counts.foreign} game(s) in a variant {self.for_program} does not play, "
-                "written as canonical PDN"
+                f"; {counts.foreign} game(s) of an unknown variant or one "
+                f"{self.for_program} does not play, written as canonical PDN"
             )
         if counts.not_written and out != "-":
             line += f"; {printable(out)} not written"

@@ -827,40 +827,52 @@ def selection(select: tuple[str, ...], ignore: tuple[str, ...]) -> Selection:
     return Selection(select, ignore)
 
 
-def verdict_options(func: F) -> F:
+def _verdict_options(page: bool) -> Callable[[F], F]:
     """``--info``, ``--fail-on``, ``--exit-zero`` and ``--no-group``: what a report
-    lists and when the run fails (``validate`` and ``report``)."""
-    return _apply(
-        func,
-        [
-            click.option(
-                "--info",
-                "show_info",
-                is_flag=True,
-                help="Also list info-level findings in text, github and html.",
-            ),
-            click.option(
-                "--fail-on",
-                type=click.Choice(["error", "warning"]),
-                default="error",
-                show_default=True,
-                help="Least severity of a finding that makes the exit status 1.",
-            ),
-            click.option(
-                "--exit-zero",
-                is_flag=True,
-                help="Exit 0 even when games have errors (2 still means 2).",
-            ),
-            click.option(
-                "--no-group",
-                "no_group",
-                is_flag=True,
-                help="List every occurrence of a file's habits (a warning in most of its "
-                "games) instead of one finding per habit (text, github, html; json's "
-                "habits list).",
-            ),
-        ],
-    )
+    lists and when the run fails, with help that speaks of the formats of ``validate``
+    or of ``report``'s page (*page*)."""
+    where = "on the page" if page else "in text, github and html"
+    grouped = "on the page" if page else "text, github, html; json's habits list"
+
+    def apply(func: F) -> F:
+        return _apply(
+            func,
+            [
+                click.option(
+                    "--info",
+                    "show_info",
+                    is_flag=True,
+                    help=f"Also list info-level findings {where}.",
+                ),
+                click.option(
+                    "--fail-on",
+                    type=click.Choice(["error", "warning"]),
+                    default="error",
+                    show_default=True,
+                    help="Least severity of a finding that makes the exit status 1.",
+                ),
+                click.option(
+                    "--exit-zero",
+                    is_flag=True,
+                    help="Exit 0 even when games fail (by --fail-on); 2 still means 2.",
+                ),
+                click.option(
+                    "--no-group",
+                    "no_group",
+                    is_flag=True,
+                    help="List every occurrence of a file's habits (a warning in most of "
+                    f"its games) instead of one finding per habit ({grouped}).",
+                ),
+            ],
+        )
+
+    return apply
+
+
+verdict_options = _verdict_options(page=False)
+"""The verdict options of ``validate``."""
+page_verdict_options = _verdict_options(page=True)
+"""The verdict options of ``report``, whose one format is its HTML page."""
 
 
 def dask_option(func: F) -> F:

@@ -14,10 +14,10 @@ from pdn_tools.cli.options import (
     configured,
     discovery_options,
     filter_options,
+    page_verdict_options,
     reading_options,
     selection,
     selection_options,
-    verdict_options,
 )
 from pdn_tools.cli.run import Run, fail
 from pdn_tools.cli.validate import TABLES, events_wanted, report_games
@@ -35,7 +35,7 @@ from pdn_tools.run.collisions import OutputCollision, check_kinds, check_outputs
     metavar="FILE",
     help="The HTML file to write ('-': standard output); it appears only when complete.",
 )
-@verdict_options
+@page_verdict_options
 @selection_options
 @filter_options
 @checking_options
