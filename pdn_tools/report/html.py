@@ -174,6 +174,8 @@ class HtmlReporter:
         ]
         self.event_findings: list[EventFinding] = []
         self.event_tables: list[dict[str, Any]] = []
+        self.event_codes: Counter[str] = Counter()
+        """Codes of the findings about events (listed in the events section)."""
 
     # -- games --------------------------------------------------------------------------
     def add(self, game: GameReport) -> None:
@@ -328,8 +330,11 @@ class HtmlReporter:
 
     # -- events (their own section: pdn_tools.report.events_html) -----------------------
     def add_event(self, finding: EventFinding) -> None:
-        """Keep an event finding for the events section."""
+        """Keep an event finding for the events section, and count its code in the
+        Codes table, as the title counts it."""
         self.event_findings.append(finding)
+        self.event_codes[finding.code] += 1
+        self.levels.setdefault(finding.code, set()).add(finding.level.value)
 
     def add_event_table(self, table: dict[str, Any]) -> None:
         """Keep an event's crosstable (its JSON form) for the events section."""
@@ -419,6 +424,15 @@ class HtmlReporter:
                 '<p class="note">Info-level findings are counted here and listed with '
                 "<code>--info</code>.</p>\n"
             )
+        about_events = sum(self.event_codes.values())
+        if about_events:
+            errors = sum(1 for f in self.event_findings if f.level is Severity.ERROR)
+            of_which = f", {errors:,} of them error(s)," if errors else ""
+            parts.append(
+                f'<p class="note">{about_events:,} finding(s) about events{of_which} are '
+                'listed under <a href="#events">Events</a>, each with its games; the list '
+                "of findings below holds those about single games.</p>\n"
+            )
         if self.habit_codes:
             parts.append(
                 '<p class="note">A <b>habit</b> is a finding a file makes in most of its '
@@ -439,9 +453,16 @@ class HtmlReporter:
             worst = min(_RANK[level] for level in self.levels[code])
             return worst, -count, code
 
-        for code, count in sorted(self.codes.items(), key=order):
+        counted = self.codes + self.event_codes
+        for code, count in sorted(counted.items(), key=order):
             name = _text(code)
-            if self.listed[code]:
+            if self.event_codes[code] and not self.codes[code]:
+                # About events: listed in their section, each with its games.
+                if self.show_info or min(self.levels[code], key=_RANK.__getitem__) != "info":
+                    name = f'<a href="#events">{name}</a> <span class="unlisted">(events)</span>'
+                else:
+                    name += ' <span class="unlisted">(not listed)</span>'
+            elif self.listed[code]:
                 name = f'<a href="#code={name}">{name}</a>'
             else:
                 name += ' <span class="unlisted">(not listed)</span>'

@@ -182,10 +182,21 @@ def test_a_double_pairing(
     moves, result = sources[15]
     extra = replace(first, moves=moves, result=result)
     games = [*complete, extra]
-    finding = only(findings(str(write(tmp_path, games))), "E50")
+    path = write(tmp_path, games)
+    finding = only(findings(str(path)), "E50")
     assert finding["round"] == "2" and finding["severity"] == "error"
     assert games_of(finding) == [complete.index(first) + 1, len(games)]
     assert first.white in finding["message"] and first.black in finding["message"]
+    # The HTML report counts it where its title does: the Codes table (linked to the
+    # events section, which lists it) and a note above the list of single games' findings.
+    page = tmp_path / "report.html"
+    done = run("report", str(path), "-o", str(page), "--jobs", "1")
+    assert done.returncode == 1, done.stderr
+    html = page.read_text(encoding="utf-8")
+    codes = html[html.index('<table class="counts" id="codes">') :]
+    codes = codes[: codes.index("</table>")]
+    assert '<tr class="sev-error"><td><a href="#events">E50</a>' in codes
+    assert "1 finding(s) about events, 1 of them error(s), are listed under" in html
 
 
 @pytest.mark.corpus
