@@ -64,14 +64,26 @@ def test_json_holding_pdn_in_strings_fails_the_run(tmp_path: Path) -> None:
     assert "E15 input is JSON, not PDN" in done.stdout
 
 
-@pytest.mark.parametrize("start", ["[", "[\n  {", '{"schema_version": 1', '\ufeff[ "a"', "\n\n[]"])
+@pytest.mark.parametrize(
+    "start", ["[{", "[\n  {", '{"schema_version": 1', '\ufeff[{"a": 1}', '\n\n{"pdns": ["x"]}']
+)
 def test_the_ways_json_begins(start: str) -> None:
     assert _issues(start.encode("utf-8")) == (0, [("E15", JSON_MESSAGE)])
 
 
 @settings(max_examples=100, deadline=None)
 @given(
-    st.sampled_from(['[Event "x"]', "{a comment} 1. 32-28", '{"quoted" comment}', "1. 11-15"]),
+    st.sampled_from(
+        [
+            '[Event "x"]',
+            '[ "x"]',
+            "[]",
+            "{a comment} 1. 32-28",
+            '{"quoted" comment}',
+            '{"Bron": Toernooibase}',
+            "1. 11-15",
+        ]
+    ),
     st.sampled_from(["", "\ufeff", "\n  ", "\r\n"]),
 )
 def test_pdn_is_never_taken_for_json(start: str, before: str) -> None:

@@ -576,11 +576,13 @@ PARQUET_MESSAGE = (
 
 _JSON_START = re.compile(
     rb"(?:\xef\xbb\xbf)*[ \t\r\n]*"
-    rb'(?:\[[ \t\r\n]*(?:[{"\[\]]|\Z)|\{[ \t\r\n]*"[^"\r\n]{0,200}"[ \t\r\n]*:)'
+    rb"(?:\[[ \t\r\n]*\{"
+    rb'|\{[ \t\r\n]*"[^"\r\n]{0,200}"[ \t\r\n]*:[ \t\r\n]*(?:["{\[\-0-9]|true|false|null))'
 )
-"""How a JSON array or object begins (a byte order mark or white space before it):
-``[`` then an object, a string, an array or its end, or ``{`` then a key and ``:``.
-A PDN file begins with a tag pair (``[Event``), a comment, or moves: none of these."""
+"""How a JSON file of records begins (a byte order mark or white space before it): an
+array of objects (``[`` then ``{``), or an object (``{``, a key, ``:`` and the start of
+a value).  A PDN file begins with a tag pair (``[Event``, also ``[ "x"]`` with its name
+missing), a comment, or moves: none of these."""
 JSON_MESSAGE = (
     "input is JSON, not PDN: pdn convert reads the JSON and JSON Lines pdn-tools writes "
     "(pdn convert FILE.json -o FILE.pdn); PDN held in the strings of other JSON is not read"
