@@ -92,6 +92,9 @@ _SET_UP = re.compile(r"/[^/\n]*/")
 _SETUP_FEN = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
 
 
+#: The unread pieces that are a parenthesis of a recovery (E01), written as read.
+_PARENTHESES = frozenset("()")
+
 #: The tag name a reader takes from a ``[`` where it looks for games (pdn/split.py).
 _TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
 
@@ -137,19 +140,43 @@ class Unreads:
     comment that stood after it in the file, the rest before the terminator.
 
     The pieces are written as read (:func:`unread_text`), one token each, so that
-    reading the output back finds the same errors (E03) again; they take no move
+    reading the output back finds the same errors (E03, E01) again; they take no move
     number and change no move.  A piece holding a ``;`` hides the rest of its line
     from a reader looking for games, as it did where it was read: the pieces read
     after it on that line follow it, and its line ends there.  Elements without a
     position (a game built by hand) place nothing before them.
+
+    What a recovery from broken structure (E01) skipped is written so that it is
+    broken again: a ``)`` without its ``(`` before the ``(`` of a variation that
+    followed it (:meth:`before_variation`), never inside one, where it would close
+    it; a comment never closed (a piece that begins with ``{``) as read, with its
+    lines, and nothing after it (the game ends in it, as it did); and the last
+    :attr:`Game.open_variations` variations written are left open
+    (:meth:`closes`).
     """
 
-    __slots__ = ("ending", "next", "out", "pieces", "placed", "tags")
+    __slots__ = (
+        "closings",
+        "ending",
+        "kept_open",
+        "next",
+        "open",
+        "out",
+        "pieces",
+        "placed",
+        "tags",
+    )
 
     def __init__(self, game: Game, out: Lines) -> None:
         self.pieces: list[Unread] = game.unread
         self.next = 0
         self.out = out
+        self.open = False
+        """Whether a comment never closed was written (the game ends in it)."""
+        self.kept_open = game.open_variations
+        """How many of the last variations are left open (E01)."""
+        self.closings = _alternatives(game) - self.kept_open if self.kept_open else 0
+        """How many more variations are closed before those left open."""
         self.tags: list[Tag] = game.tags
         """The tags written before the movetext (a piece may not repeat their names)."""
         self.placed = True
@@ -173,8 +200,42 @@ class Unreads:
             self._write()
         return self.next > start
 
+    def before_variation(self, line: int, column: int) -> bool:
+        """Before a variation whose first element or comment stands at (*line*,
+        *column*): write the pieces up to the last ``)`` that stood before it (it
+        stood before the variation's ``(``, as would the pieces before it); whether
+        any was."""
+        pieces = self.pieces
+        start = self.next
+        if line <= 0 or not self.placed:
+            return False
+        last = -1
+        for i in range(start, len(pieces)):
+            piece = pieces[i]
+            if (piece.line, piece.column) >= (line, column):
+                break
+            if piece.text == ")":
+                last = i
+        while self.next <= last:
+            self._write()
+        return self.next > start
+
+    def closes(self) -> bool:
+        """Whether the variation ending now is closed: all but the last
+        :attr:`Game.open_variations` written are (all of them when the pieces are not
+        placed)."""
+        if not self.kept_open or not self.placed:
+            return True
+        if self.closings > 0:
+            self.closings -= 1
+            return True
+        return False
+
     def ends(self) -> bool:
-        """Whether the movetext written so far ends with a piece that ends the game."""
+        """Whether the movetext written so far ends with a piece that ends the game:
+        one the splitter ends it at, or a comment never closed."""
+        if self.open:
+            return True
         lines = self.out.lines
         return bool(self.ending) and not self.out.current and lines[-1] == self.ending
 
@@ -195,6 +256,18 @@ class Unreads:
             return
         piece = pieces[self.next]
         self.next += 1
+        if piece.text.startswith("{"):
+            # A comment never closed (E01): the rest of the game as written.  It is
+            # the last piece; what follows it in the output would be in it.
+            self.out.token(piece.text)
+            self.open = True
+            return
+        if piece.text in _PARENTHESES:
+            # A ')' without its '(', or the '(' of a variation never closed (E01): as
+            # read, to be unbalanced again.
+            self.out.token(piece.text)
+            self.ending = ""
+            return
         first = not self.out.current and not self.out.lines
         text = unread_text(piece.text, self.tags if first else None)
         slash = ("/" in text or "\n" in text) and not _SET_UP.fullmatch(text)
@@ -219,6 +292,20 @@ class Unreads:
         self.ending = text if slash and acts_on(text) else ""
         if slash:
             self.out.flush()
+
+
+def _alternatives(game: Game) -> int:
+    """How many variations a writer opens in *game* (every node's alternatives to its
+    first line: the order of :meth:`Node.accept` does not matter for a count)."""
+    count = 0
+    stack: list[Node] = [game]
+    while stack:
+        node = stack.pop()
+        children = node.variations
+        if len(children) > 1:
+            count += len(children) - 1
+        stack.extend(children)
+    return count
 
 
 def write_comment(out: Lines, comment: Comment) -> None:
@@ -273,10 +360,21 @@ class _Movetext(Visitor[None]):
         _element(self.out, node, self.unreads)
 
     def begin_variation(self, first: Node) -> None:
+        self.unreads.before_variation(*opening(first))
         self.out.token("(")
 
     def end_variation(self, first: Node) -> None:
-        self.out.token(")")
+        if self.unreads.closes():
+            self.out.token(")")
+
+
+def opening(first: Node) -> tuple[int, int]:
+    """Where the first element or comment of the variation starting at *first*
+    stands."""
+    if first.starting_comments:
+        comment = first.starting_comments[0]
+        return comment.line, comment.column
+    return first.line, first.column
 
 
 def write_game(

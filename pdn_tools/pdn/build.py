@@ -96,6 +96,13 @@ class GameBuilder:
         self.result_tags: list[Tag] = []
         self.result_from_tag = False
         self.stopped = False
+        #: where the comment that is never closed opens (E01), once the walk stopped there
+        self.stop: tuple[int, int] | None = None
+        #: the ')' without a matching '(' (E01) the parser skipped, by position
+        self.strays: dict[tuple[int, int], Unread] = {}
+        #: where the chunk's own text ends in the text parsed (the ')' after it close
+        #: the variations it leaves open)
+        self.text_end = len(chunk.text or "")
         self.run_token: Any = _NO_TOKEN
         #: the move run read without the parser is the lexer's token (:meth:`_lexers_run`)
         self.lexed = False
@@ -246,7 +253,9 @@ class GameBuilder:
         def on_error(exc: UnexpectedInput) -> bool:
             if isinstance(exc, UnexpectedToken) and exc.token.type == "RPAR":
                 line, col = self.loc.at(exc.token.line, exc.token.column)
-                self.issue("E01", "')' without a matching '('", line, col)
+                if (line, col) not in self.strays:  # not again when parsed a second time
+                    self.issue("E01", "')' without a matching '('", line, col)
+                    self.strays[(line, col)] = Unread(")", line, col)
                 return True
             return False
 
@@ -291,6 +300,8 @@ class GameBuilder:
                 self._end_level(level)
                 if level is not root:
                     self._close_variation(level, branch, stack)
+                    if self._never_closed(children):
+                        self._left_open(level, children[0])
 
     def _end_level(self, level: _Level) -> None:
         """Findings about the end of a line of play: a move number with no move."""
@@ -328,6 +339,30 @@ class GameBuilder:
                 if text.endswith("...") and int(text.rstrip(".")) == last.number:
                     return None
         return last
+
+    def _never_closed(self, children: list[Any]) -> bool:
+        """Whether the variation made of *children* was closed by a ')' that
+        :meth:`_parse` added after the chunk's text (E01: never closed)."""
+        last = children[-1] if children else None
+        if last is None or _is_tree(last) or last.type != "RPAR":
+            return False
+        start = last.start_pos
+        return start is not None and start >= self.text_end
+
+    def _left_open(self, level: _Level, opening: Any) -> None:
+        """Keep a variation the movetext never closes (E01) for the writers: counted
+        in :attr:`Game.open_variations` when it holds moves (the writers leave its
+        ')' out), else its '(' kept as unread text at its place (the comments in it
+        are on the move it follows).  One opened after a comment that is never
+        closed is part of that comment's text."""
+        line, col = self.loc.at(opening.line, opening.column)
+        if self.stop is not None and (line, col) > self.stop:
+            return
+        root = level.root
+        if root is not None and root.variations:
+            self.game.open_variations += 1
+        else:
+            self.game.unread.append(Unread("(", line, col))
 
     def _close_variation(
         self,
@@ -435,6 +470,11 @@ class GameBuilder:
                     col,
                 )
                 self.stopped = True
+                # The rest of the game is kept as written, from the '{' on: written
+                # back, it is again a comment that the next game's tags end.
+                rest = (self.chunk.text or "")[token.start_pos :].rstrip()
+                self.game.unread.append(Unread(rest, line, col))
+                self.stop = (line, col)
             else:
                 self.issue("E02", "'{' inside a comment (comments do not nest)", line, col)
             return
@@ -900,6 +940,14 @@ class GameBuilder:
     def _finish(self) -> None:
         game = self.game
         chunk = self.chunk
+        if self.strays:
+            # The ')' the parser skipped, among the other unread pieces (those after a
+            # comment never closed are in its text).
+            stop = self.stop
+            strays = [p for p in self.strays.values() if stop is None or (p.line, p.column) < stop]
+            game.unread.extend(strays)
+        if len(game.unread) > 1:
+            game.unread.sort(key=_position)  # in file order ('(' kept at a variation's end)
         result = self.tags_by_key.get("result")
         result_tag = result.value if result is not None else None
         # A final token equal to the Result tag closes the game (4-6, a bare '-').
@@ -1069,6 +1117,11 @@ def _tag_called(tag: Tag, standard: str) -> str:
     and by the name written too when that is another (``Anno (Date)``), so that the
     reader finds the tag in the file."""
     return standard if tag.name == standard else f"{tag.name} ({standard})"
+
+
+def _position(piece: Unread) -> tuple[int, int]:
+    """Where an unread piece stands (the order of :attr:`Game.unread`)."""
+    return (piece.line, piece.column)
 
 
 def _is_tree(item: Any) -> bool:
