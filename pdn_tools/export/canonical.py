@@ -430,13 +430,41 @@ def write_canonical(
     of E01 and E03 findings, and writing that game again gives the same text, the
     pieces are written together as a comment at the place of the first and every
     variation is closed (their text kept, their errors not).
+
+    A game that ends inside a comment or a variation never closed gets no terminator
+    (it had none): the next game's tags end it when read.  Its text is then an
+    :class:`OpenEnded`, which also holds the game with its variations closed, for a
+    writer that puts a game without tags after it.
     """
     opts = options or CanonicalOptions()
     res = resolution or Resolution()
-    text = _write(game, res, opts, placed=True)
-    if (game.unread or game.open_variations) and not _reads_back(text, game, res, opts):
-        text = _write(game, res, opts, placed=False)
+    text, ended = _write(game, res, opts, placed=True)
+    if not (game.unread or game.open_variations):
+        return text
+    if not _reads_back(text, game, res, opts):
+        return _write(game, res, opts, placed=False)[0]
+    if ended:
+        return OpenEnded(text, _write(game, res, opts, placed=False)[0])
     return text
+
+
+class OpenEnded(str):
+    """The canonical text of a game that ends inside a comment or a variation never
+    closed (E01), with no terminator: the tags of the game written after it end it.
+    ``closed`` is the same game with its variations closed, its unread pieces in one
+    comment and a terminator (:func:`write_canonical`'s other form), for a file where
+    a game without tags follows it, which would be read as more of it."""
+
+    closed: str
+
+    def __new__(cls, text: str, closed: str) -> OpenEnded:
+        made = super().__new__(cls, text)
+        made.closed = closed
+        return made
+
+    def __reduce__(self) -> tuple[type[OpenEnded], tuple[str, str]]:
+        # Pickled with both texts (a --jobs worker renders it).
+        return (OpenEnded, (str(self), self.closed))
 
 
 def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) -> bool:
@@ -457,14 +485,17 @@ def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) 
         if sum(i.code == code for i in back.issues) != sum(i.code == code for i in game.issues):
             return False
     if res.variant is None:  # the moves were written as read
-        return _write(back, Resolution(), opts, placed=True) == text
+        return _write(back, Resolution(), opts, placed=True)[0] == text
     variant = res.variant.name
     replay = replay_game(back, ReplayOptions(variant=variant))
-    return _write(back, resolve(back, replay, variant), opts, placed=True) == text
+    return _write(back, resolve(back, replay, variant), opts, placed=True)[0] == text
 
 
-def _write(game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool) -> str:
-    """The canonical text of *game*, its unread pieces *placed* or in a comment."""
+def _write(
+    game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool
+) -> tuple[str, bool]:
+    """The canonical text of *game*, its unread pieces *placed* or in a comment, and
+    whether it ends inside a comment or variation never closed (no terminator)."""
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
     writer.unreads.placed = placed
@@ -513,11 +544,12 @@ def _write(game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool)
         writer.counter = _start_counter(game, first_mover)
         game.accept(writer)  # alternatives to the first move too
     writer.unreads.rest()
-    if not writer.unreads.ends():
+    ended = writer.unreads.ends()
+    if not ended:
         out.token(end)
     out.flush()
     parts = [*head, *tag_lines(tagged, "canonical")]
     if parts:
         parts.append("")
     parts.extend(out.lines)
-    return "\n".join(parts) + "\n"
+    return "\n".join(parts) + "\n", ended

@@ -94,6 +94,8 @@ _SETUP_FEN = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
 
 #: The unread pieces that are a parenthesis of a recovery (E01), written as read.
 _PARENTHESES = frozenset("()")
+#: An unread piece that is a result: one ignored in a variation never closed (W06).
+_RESULT = re.compile(r"\*|" + terminal("RESULT").pattern)
 
 #: The tag name a reader takes from a ``[`` where it looks for games (pdn/split.py).
 _TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
@@ -150,17 +152,19 @@ class Unreads:
     broken again: a ``)`` without its ``(`` before the ``(`` of a variation that
     followed it (:meth:`before_variation`), never inside one, where it would close
     it; a comment never closed (a piece that begins with ``{``) as read, with its
-    lines, and nothing after it (the game ends in it, as it did); and the last
-    :attr:`Game.open_variations` variations written are left open
-    (:meth:`closes`).
+    lines, last; the last :attr:`Game.open_variations` variations written are left
+    open (:meth:`closes`), the ``(`` of one that holds no move written as read, and
+    the results ignored in them (W06) as read.  A game that ends inside a comment or
+    a variation never closed gets no terminator (:meth:`ends`): it had none, and one
+    written there would be read as more text of it.
     """
 
     __slots__ = (
         "closings",
+        "ended",
         "ending",
         "kept_open",
         "next",
-        "open",
         "out",
         "pieces",
         "placed",
@@ -171,8 +175,9 @@ class Unreads:
         self.pieces: list[Unread] = game.unread
         self.next = 0
         self.out = out
-        self.open = False
-        """Whether a comment never closed was written (the game ends in it)."""
+        self.ended = False
+        """Whether the game ends in what was written: a comment never closed, or a
+        variation never closed (no terminator follows either, as none did)."""
         self.kept_open = game.open_variations
         """How many of the last variations are left open (E01)."""
         self.closings = _alternatives(game) - self.kept_open if self.kept_open else 0
@@ -229,12 +234,13 @@ class Unreads:
         if self.closings > 0:
             self.closings -= 1
             return True
+        self.ended = True  # the game ends inside it
         return False
 
     def ends(self) -> bool:
         """Whether the movetext written so far ends with a piece that ends the game:
         one the splitter ends it at, or a comment never closed."""
-        if self.open:
+        if self.ended:
             return True
         lines = self.out.lines
         return bool(self.ending) and not self.out.current and lines[-1] == self.ending
@@ -242,7 +248,8 @@ class Unreads:
     def rest(self) -> bool:
         """Write every piece not written yet (before the terminator); whether any was."""
         start = self.next
-        while self.next < len(self.pieces):
+        pieces = self.pieces
+        while self.next < len(pieces):
             self._write()
         return self.next > start
 
@@ -250,7 +257,9 @@ class Unreads:
         """Write the next piece (with those it hides, if it holds a ';')."""
         pieces = self.pieces
         if not self.placed:
-            text = " ".join(piece.text for piece in pieces)
+            # One comment: a '{' in it (of a comment never closed) written '(', as a
+            # '}' is written ')', so that it holds no other error (E02).
+            text = " ".join(piece.text for piece in pieces).replace("{", "(")
             self.next = len(pieces)
             write_comment(self.out, Comment(text))
             return
@@ -260,13 +269,15 @@ class Unreads:
             # A comment never closed (E01): the rest of the game as written.  It is
             # the last piece; what follows it in the output would be in it.
             self.out.token(piece.text)
-            self.open = True
+            self.ended = True
             return
-        if piece.text in _PARENTHESES:
-            # A ')' without its '(', or the '(' of a variation never closed (E01): as
-            # read, to be unbalanced again.
+        if piece.text in _PARENTHESES or _RESULT.fullmatch(piece.text):
+            # A ')' without its '(', the '(' of a variation never closed (E01) or a
+            # result ignored in it (W06): as read, to be unbalanced again.
             self.out.token(piece.text)
             self.ending = ""
+            if piece.text == "(":
+                self.ended = True  # the game ends inside it
             return
         first = not self.out.current and not self.out.lines
         text = unread_text(piece.text, self.tags if first else None)

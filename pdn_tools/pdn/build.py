@@ -60,6 +60,8 @@ class _Level:
     before: list[Comment] = field(default_factory=list)
     deferred: list[Node] = field(default_factory=list)
     in_variation: bool = False
+    #: results ignored in this variation (W06), kept should it never be closed
+    results: list[Unread] = field(default_factory=list)
 
 
 class _Locator:
@@ -353,11 +355,13 @@ class GameBuilder:
         """Keep a variation the movetext never closes (E01) for the writers: counted
         in :attr:`Game.open_variations` when it holds moves (the writers leave its
         ')' out), else its '(' kept as unread text at its place (the comments in it
-        are on the move it follows).  One opened after a comment that is never
-        closed is part of that comment's text."""
+        are on the move it follows).  The results ignored in it (W06) are kept as
+        unread text: where the game ended, written back inside it again.  One opened
+        after a comment that is never closed is part of that comment's text."""
         line, col = self.loc.at(opening.line, opening.column)
         if self.stop is not None and (line, col) > self.stop:
             return
+        self.game.unread.extend(level.results)
         root = level.root
         if root is not None and root.variations:
             self.game.open_variations += 1
@@ -623,6 +627,7 @@ class GameBuilder:
         line, col = self.loc.at(token.line, token.column)
         if level.in_variation:
             self.issue("W06", f"result {token.value!r} inside a variation ignored", line, col)
+            level.results.append(Unread(token.value, line, col))
             return
         if self.game.terminator is not None:
             self.issue("W06", f"second terminator {token.value!r} ignored", line, col)
