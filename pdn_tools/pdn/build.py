@@ -100,6 +100,8 @@ class GameBuilder:
         self.stopped = False
         #: where the comment that is never closed opens (E01), once the walk stopped there
         self.stop: tuple[int, int] | None = None
+        #: the variations never closed (E01): their lines and where each opened
+        self.open_lines: list[tuple[list[Node], int, int]] = []
         #: the ')' without a matching '(' (E01) the parser skipped, by position
         self.strays: dict[tuple[int, int], Unread] = {}
         #: where the chunk's own text ends in the text parsed (the ')' after it close
@@ -352,21 +354,34 @@ class GameBuilder:
         return start is not None and start >= self.text_end
 
     def _left_open(self, level: _Level, opening: Any) -> None:
-        """Keep a variation the movetext never closes (E01) for the writers: counted
-        in :attr:`Game.open_variations` when it holds moves (the writers leave its
-        ')' out), else its '(' kept as unread text at its place (the comments in it
-        are on the move it follows).  The results ignored in it (W06) are kept as
-        unread text: where the game ended, written back inside it again.  One opened
-        after a comment that is never closed is part of that comment's text."""
+        """Note a variation the movetext never closes (E01), for :meth:`_kept_open`.
+        The results ignored in it (W06) are kept as unread text: where the game
+        ended, written back inside it again.  One opened after a comment that is never
+        closed is part of that comment's text."""
         line, col = self.loc.at(opening.line, opening.column)
         if self.stop is not None and (line, col) > self.stop:
             return
         self.game.unread.extend(level.results)
         root = level.root
-        if root is not None and root.variations:
-            self.game.open_variations += 1
-        else:
-            self.game.unread.append(Unread("(", line, col))
+        self.open_lines.append((list(root.variations) if root is not None else [], line, col))
+
+    def _kept_open(self) -> None:
+        """Keep the variations never closed for the writers, once the tree is built:
+        one that is an alternative in the tree is counted in
+        :attr:`Game.open_variations` (the writers leave its ')' out); of one that
+        holds no move, or whose moves continue the line it stood in (it opened
+        before any move of that line), the '(' is kept as unread text at its place
+        (the comments in it are on the move it follows)."""
+        for lines, line, col in self.open_lines:
+            alternative = False
+            for first in lines:
+                parent = first.parent
+                if parent is not None and parent.variations[0] is not first:
+                    alternative = True
+            if alternative:
+                self.game.open_variations += 1
+            else:
+                self.game.unread.append(Unread("(", line, col))
 
     def _close_variation(
         self,
@@ -945,6 +960,8 @@ class GameBuilder:
     def _finish(self) -> None:
         game = self.game
         chunk = self.chunk
+        if self.open_lines:
+            self._kept_open()
         if self.strays:
             # The ')' the parser skipped, among the other unread pieces (those after a
             # comment never closed are in its text).
