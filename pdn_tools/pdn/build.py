@@ -346,12 +346,15 @@ class GameBuilder:
 
     def _never_closed(self, children: list[Any]) -> bool:
         """Whether the variation made of *children* was closed by a ')' that
-        :meth:`_parse` added after the chunk's text (E01: never closed)."""
+        :meth:`_parse` added after the chunk's text (E01: never closed), or by one in
+        the text of a comment never closed (E01: the walk stopped before it)."""
         last = children[-1] if children else None
         if last is None or _is_tree(last) or last.type != "RPAR":
             return False
         start = last.start_pos
-        return start is not None and start >= self.text_end
+        if start is not None and start >= self.text_end:
+            return True
+        return self.stop is not None and self.loc.at(last.line, last.column) > self.stop
 
     def _left_open(self, level: _Level, opening: Any) -> None:
         """Note a variation the movetext never closes (E01), for :meth:`_kept_open`.
@@ -373,12 +376,10 @@ class GameBuilder:
         before any move of that line), the '(' is kept as unread text at its place
         (the comments in it are on the move it follows)."""
         for lines, line, col in self.open_lines:
-            alternative = False
-            for first in lines:
-                parent = first.parent
-                if parent is not None and parent.variations[0] is not first:
-                    alternative = True
-            if alternative:
+            # Its own line is the first (the others are alternatives to its first move).
+            first = lines[0] if lines else None
+            parent = first.parent if first is not None else None
+            if parent is not None and parent.variations[0] is not first:
                 self.game.open_variations += 1
             else:
                 self.game.unread.append(Unread("(", line, col))
