@@ -221,6 +221,7 @@ def test_a_game_without_tags_after_an_open_game_is_not_swallowed(tmp_path: Path)
 
 _SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _NUMBER = re.compile(r"\d+\.(?:\.\.)?")
+_OPENED = re.compile(r"\((?:\s*\d+\.(?:\.\.)?)?\s*\Z")
 
 
 def _boundaries(movetext: str) -> list[int]:
@@ -235,7 +236,7 @@ def _boundaries(movetext: str) -> list[int]:
             depth -= 1
         elif char.isspace() and depth == 0 and i > 0 and not movetext[i - 1].isspace():
             places.append(i)
-    return places[:-1]  # the last is before the terminator
+    return places[:-1]  # the last one follows the terminator
 
 
 def _letters(movetext: str) -> Counter[str]:
@@ -255,8 +256,16 @@ def test_a_broken_game_reads_back_broken_alike(tree: Game, brace: str, where: in
     head, _, movetext = clean.partition("\n\n")
     places = _boundaries(movetext)
     if brace == "{":
-        # Where no comment follows: a '}' after it would close it (E02, not E01).
-        places = [p for p in places if "}" not in movetext[p:]] or [len(movetext)]
+        # Where no comment follows: a '}' after it would close it (E02, not E01).  The
+        # place before the terminator is one.
+        places = [p for p in places if "}" not in movetext[p:]]
+    elif brace == "(":
+        # Before a move or a move number: a '(' takes the next ')', and a variation it
+        # then closes with no move in it ('( $1 {note})') is not kept (no E01 there).
+        places = [p for p in places if movetext[p:].lstrip()[:1].isdigit()] or [0]
+    elif brace == ")":
+        # Not where it would close an empty variation, '(' or '(4.', which is not kept.
+        places = [p for p in places if not _OPENED.search(movetext[:p])] or [0]
     at = places[where % len(places)]
     broken = f"{movetext[:at]} {brace} {movetext[at:]}".lstrip()
     games = read_string(f"{head}\n\n{broken}")
