@@ -238,8 +238,8 @@ class Unreads:
         return False
 
     def ends(self) -> bool:
-        """Whether the movetext written so far ends with a piece that ends the game:
-        one the splitter ends it at, or a comment never closed."""
+        """Whether the movetext written so far ends the game: a piece the splitter
+        ends it at, or a comment or a variation never closed (written so)."""
         if self.ended:
             return True
         lines = self.out.lines
@@ -248,8 +248,7 @@ class Unreads:
     def rest(self) -> bool:
         """Write every piece not written yet (before the terminator); whether any was."""
         start = self.next
-        pieces = self.pieces
-        while self.next < len(pieces):
+        while self.next < len(self.pieces):
             self._write()
         return self.next > start
 

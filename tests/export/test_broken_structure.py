@@ -7,6 +7,7 @@ before."""
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from collections import Counter
 from pathlib import Path
@@ -195,6 +196,17 @@ def test_target_writers_keep_the_recoveries() -> None:
             assert len(back) == 1, (target, written)
             e01 = [i.message for i in back[0].issues if i.code == "E01"]
             assert e01 == [i.message for i in game.issues if i.code == "E01"], (target, written)
+
+
+def test_open_ended_text_travels_between_processes_whole() -> None:
+    # A --jobs worker renders the game: both forms reach the writer.
+    written = _canonical(read_string(UNCLOSED_COMMENT)[0])
+    assert isinstance(written, OpenEnded)
+    copy = pickle.loads(pickle.dumps(written))
+    assert isinstance(copy, OpenEnded)
+    assert (str(copy), copy.closed) == (str(written), written.closed)
+    assert "{unclosed comment" not in written.closed  # the closed form: '(' for '{'
+    assert "(unclosed comment 2. 28x19 14x23 *" in written.closed
 
 
 def test_a_game_without_tags_after_an_open_game_is_not_swallowed(tmp_path: Path) -> None:
