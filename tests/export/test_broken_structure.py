@@ -273,8 +273,14 @@ def test_a_broken_game_reads_back_broken_alike(tree: Game, brace: str, where: in
         places = [p for p in places if "}" not in movetext[p:]]
     elif brace == "(":
         # Before a move or a move number: a '(' takes the next ')', and a variation it
-        # then closes with no move in it ('( $1 {note})') is not kept (no E01 there).
-        places = [p for p in places if movetext[p:].lstrip()[:1].isdigit()] or [0]
+        # then closes with no move in it ('( $1 {note})') is not kept, nor one that
+        # opens another before its first move ('(24... (35-40 ...)': one line); no E01
+        # is lost there, the reader reads such variations so whether closed or not.
+        places = [
+            p
+            for p in places
+            if movetext[p:].lstrip()[:1].isdigit() and not _OPENED.search(movetext[:p])
+        ] or [0]
     elif brace == ")":
         # Not where it would close an empty variation, '(' or '(4.', which is not kept.
         places = [p for p in places if not _OPENED.search(movetext[:p])] or [0]
