@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pdn_tools.export.pdn import Lines, Unreads, tag_lines, write_comment
+from pdn_tools.export.pdn import Lines, Unreads, opening, tag_lines, write_comment
 from pdn_tools.export.targets import TARGETS, Form, Target, move_text, target_tags
 from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
@@ -254,6 +254,8 @@ class _Writer(Visitor[None]):
             self.target is not None and not self.target.variations
         ):
             return SKIP
+        if self.unreads.before_variation(*opening(first)):
+            self.interrupted = True
         self.saved.append((self.counter, self.before))
         self.counter = self.before.copy()
         self.out.open()
@@ -261,7 +263,8 @@ class _Writer(Visitor[None]):
         return None
 
     def end_variation(self, first: Node) -> None:
-        self.out.close()
+        if self.unreads.closes():
+            self.out.close()
         self.interrupted = True
         self.counter, self.before = self.saved.pop()
 
@@ -418,24 +421,56 @@ def write_canonical(
     *resolution* (from :func:`pdn_tools.replay.resolve.resolve`) supplies the engine
     moves; without it every move is written as read.
 
-    Movetext the reader could not read (:attr:`Game.unread`, E03) is written at its
-    place, as read (:class:`~pdn_tools.export.pdn.Unreads`).  Such text is what no
-    rule of the format describes, so the text written is read back here: unless it
-    gives one game with the same unread pieces and the same number of E03 findings,
-    and writing that game again gives the same text, the pieces are written together
-    as a comment at the place of the first (their text kept, their error not).
+    Movetext the reader could not read (:attr:`Game.unread`, E03, and what a recovery
+    from broken structure skipped, E01) is written at its place, as read, and the
+    variations the movetext never closed are left open
+    (:class:`~pdn_tools.export.pdn.Unreads`).  Such text is what no rule of the
+    format describes, so the text written is read back here: unless it gives one game
+    with the same unread pieces, the same variations left open and the same numbers
+    of E01 and E03 findings, and writing that game again gives the same text, the
+    pieces are written together as a comment at the place of the first and every
+    variation is closed (their text kept, their errors not).
+
+    A game that ends inside a comment or a variation never closed gets no terminator
+    (it had none): the next game's tags end it when read.  Its text is then an
+    :class:`OpenEnded`, which also holds the game with its variations closed, for a
+    writer that puts a game without tags after it.
     """
     opts = options or CanonicalOptions()
     res = resolution or Resolution()
-    text = _write(game, res, opts, placed=True)
-    if game.unread and not _reads_back(text, game, res, opts):
-        text = _write(game, res, opts, placed=False)
+    text, ended = _write(game, res, opts, placed=True)
+    if not (game.unread or game.open_variations):
+        return text
+    if not _reads_back(text, game, res, opts):
+        return _write(game, res, opts, placed=False)[0]
+    if ended:
+        return OpenEnded(text, _write(game, res, opts, placed=False)[0])
     return text
+
+
+class OpenEnded(str):
+    """The canonical text of a game that ends inside a comment or a variation never
+    closed (E01), with no terminator: the tags of the game written after it end it.
+    ``closed`` is the same game with its variations closed, its unread pieces in one
+    comment and a terminator (:func:`write_canonical`'s other form), for a file where
+    a game without tags follows it, which would be read as more of it."""
+
+    closed: str
+
+    def __new__(cls, text: str, closed: str) -> OpenEnded:
+        made = super().__new__(cls, text)
+        made.closed = closed
+        return made
+
+    def __reduce__(self) -> tuple[type[OpenEnded], tuple[str, str]]:
+        # Pickled with both texts (a --jobs worker renders it).
+        return (OpenEnded, (str(self), self.closed))
 
 
 def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) -> bool:
     """Whether *text*, written from *game* with its unread pieces placed, reads back as
-    one game with them and the same E03 findings, and is written again the same."""
+    one game with them, its variations left open and the same E01 and E03 findings,
+    and is written again the same."""
     from pdn_tools.pdn.reader import read_string
     from pdn_tools.replay import ReplayOptions, replay_game
     from pdn_tools.replay.resolve import resolve
@@ -444,19 +479,23 @@ def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) 
     if len(games) != 1:
         return False
     back = games[0]
-    if len(back.unread) != len(game.unread):
+    if len(back.unread) != len(game.unread) or back.open_variations != game.open_variations:
         return False
-    if sum(i.code == "E03" for i in back.issues) != sum(i.code == "E03" for i in game.issues):
-        return False
+    for code in ("E01", "E03"):
+        if sum(i.code == code for i in back.issues) != sum(i.code == code for i in game.issues):
+            return False
     if res.variant is None:  # the moves were written as read
-        return _write(back, Resolution(), opts, placed=True) == text
+        return _write(back, Resolution(), opts, placed=True)[0] == text
     variant = res.variant.name
     replay = replay_game(back, ReplayOptions(variant=variant))
-    return _write(back, resolve(back, replay, variant), opts, placed=True) == text
+    return _write(back, resolve(back, replay, variant), opts, placed=True)[0] == text
 
 
-def _write(game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool) -> str:
-    """The canonical text of *game*, its unread pieces *placed* or in a comment."""
+def _write(
+    game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool
+) -> tuple[str, bool]:
+    """The canonical text of *game*, its unread pieces *placed* or in a comment, and
+    whether it ends inside a comment or variation never closed (no terminator)."""
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
     writer.unreads.placed = placed
@@ -505,11 +544,12 @@ def _write(game: Game, res: Resolution, opts: CanonicalOptions, *, placed: bool)
         writer.counter = _start_counter(game, first_mover)
         game.accept(writer)  # alternatives to the first move too
     writer.unreads.rest()
-    if not writer.unreads.ends():
+    ended = writer.unreads.ends()
+    if not ended:
         out.token(end)
     out.flush()
     parts = [*head, *tag_lines(tagged, "canonical")]
     if parts:
         parts.append("")
     parts.extend(out.lines)
-    return "\n".join(parts) + "\n"
+    return "\n".join(parts) + "\n", ended

@@ -263,6 +263,7 @@ def game_from_dict(value: object, *, max_depth: int = MAX_DEPTH, where: str = "g
                 _get(piece, "column", "int", here, 0),
             )
         )
+    game.open_variations = max(0, _get(data, "open_variations", "int", where, 0))
     issues = _get(data, "issues", "array", where, [])
     game.issues = [_issue(item, f"{where}.issues[{i}]") for i, item in enumerate(issues)]
     return game

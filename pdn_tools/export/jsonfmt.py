@@ -159,6 +159,8 @@ def game_dict(
     )
     if game.unread:
         data["unread"] = [{"text": u.text, "line": u.line, "column": u.column} for u in game.unread]
+    if game.open_variations:
+        data["open_variations"] = game.open_variations
     data["issues"] = head["issues"]
     data["validation"] = validation_dict(game, replay)
     return data

@@ -92,6 +92,11 @@ _SET_UP = re.compile(r"/[^/\n]*/")
 _SETUP_FEN = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
 
 
+#: The unread pieces that are a parenthesis of a recovery (E01), written as read.
+_PARENTHESES = frozenset("()")
+#: An unread piece that is a result: one ignored in a variation never closed (W06).
+_RESULT = re.compile(r"\*|" + terminal("RESULT").pattern)
+
 #: The tag name a reader takes from a ``[`` where it looks for games (pdn/split.py).
 _TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
 
@@ -137,19 +142,46 @@ class Unreads:
     comment that stood after it in the file, the rest before the terminator.
 
     The pieces are written as read (:func:`unread_text`), one token each, so that
-    reading the output back finds the same errors (E03) again; they take no move
+    reading the output back finds the same errors (E03, E01) again; they take no move
     number and change no move.  A piece holding a ``;`` hides the rest of its line
     from a reader looking for games, as it did where it was read: the pieces read
     after it on that line follow it, and its line ends there.  Elements without a
     position (a game built by hand) place nothing before them.
+
+    What a recovery from broken structure (E01) skipped is written so that it is
+    broken again: a ``)`` without its ``(`` before the ``(`` of a variation that
+    followed it (:meth:`before_variation`), never inside one, where it would close
+    it; a comment never closed (a piece that begins with ``{``) as read, with its
+    lines, last; the last :attr:`Game.open_variations` variations written are left
+    open (:meth:`closes`), the ``(`` of one that holds no move written as read, and
+    the results ignored in them (W06) as read.  A game that ends inside a comment or
+    a variation never closed gets no terminator (:meth:`ends`): it had none, and one
+    written there would be read as more text of it.
     """
 
-    __slots__ = ("ending", "next", "out", "pieces", "placed", "tags")
+    __slots__ = (
+        "closings",
+        "ended",
+        "ending",
+        "kept_open",
+        "next",
+        "out",
+        "pieces",
+        "placed",
+        "tags",
+    )
 
     def __init__(self, game: Game, out: Lines) -> None:
         self.pieces: list[Unread] = game.unread
         self.next = 0
         self.out = out
+        self.ended = False
+        """Whether the game ends in what was written: a comment never closed, or a
+        variation never closed (no terminator follows either, as none did)."""
+        self.kept_open = game.open_variations
+        """How many of the last variations are left open (E01)."""
+        self.closings = _alternatives(game) - self.kept_open if self.kept_open else 0
+        """How many more variations are closed before those left open."""
         self.tags: list[Tag] = game.tags
         """The tags written before the movetext (a piece may not repeat their names)."""
         self.placed = True
@@ -173,8 +205,43 @@ class Unreads:
             self._write()
         return self.next > start
 
+    def before_variation(self, line: int, column: int) -> bool:
+        """Before a variation whose first element or comment stands at (*line*,
+        *column*): write the pieces up to the last ``)`` that stood before it (it
+        stood before the variation's ``(``, as would the pieces before it); whether
+        any was."""
+        pieces = self.pieces
+        start = self.next
+        if line <= 0 or not self.placed:
+            return False
+        last = -1
+        for i in range(start, len(pieces)):
+            piece = pieces[i]
+            if (piece.line, piece.column) >= (line, column):
+                break
+            if piece.text == ")":
+                last = i
+        while self.next <= last:
+            self._write()
+        return self.next > start
+
+    def closes(self) -> bool:
+        """Whether the variation ending now is closed: all but the last
+        :attr:`Game.open_variations` written are (all of them when the pieces are not
+        placed)."""
+        if not self.kept_open or not self.placed:
+            return True
+        if self.closings > 0:
+            self.closings -= 1
+            return True
+        self.ended = True  # the game ends inside it
+        return False
+
     def ends(self) -> bool:
-        """Whether the movetext written so far ends with a piece that ends the game."""
+        """Whether the movetext written so far ends the game: a piece the splitter
+        ends it at, or a comment or a variation never closed (written so)."""
+        if self.ended:
+            return True
         lines = self.out.lines
         return bool(self.ending) and not self.out.current and lines[-1] == self.ending
 
@@ -189,12 +256,28 @@ class Unreads:
         """Write the next piece (with those it hides, if it holds a ';')."""
         pieces = self.pieces
         if not self.placed:
-            text = " ".join(piece.text for piece in pieces)
+            # One comment: a '{' in it (of a comment never closed) written '(', as a
+            # '}' is written ')', so that it holds no other error (E02).
+            text = " ".join(piece.text for piece in pieces).replace("{", "(")
             self.next = len(pieces)
             write_comment(self.out, Comment(text))
             return
         piece = pieces[self.next]
         self.next += 1
+        if piece.text.startswith("{"):
+            # A comment never closed (E01): the rest of the game as written.  It is
+            # the last piece; what follows it in the output would be in it.
+            self.out.token(piece.text)
+            self.ended = True
+            return
+        if piece.text in _PARENTHESES or _RESULT.fullmatch(piece.text):
+            # A ')' without its '(', the '(' of a variation never closed (E01) or a
+            # result ignored in it (W06): as read, to be unbalanced again.
+            self.out.token(piece.text)
+            self.ending = ""
+            if piece.text == "(":
+                self.ended = True  # the game ends inside it
+            return
         first = not self.out.current and not self.out.lines
         text = unread_text(piece.text, self.tags if first else None)
         slash = ("/" in text or "\n" in text) and not _SET_UP.fullmatch(text)
@@ -219,6 +302,20 @@ class Unreads:
         self.ending = text if slash and acts_on(text) else ""
         if slash:
             self.out.flush()
+
+
+def _alternatives(game: Game) -> int:
+    """How many variations a writer opens in *game* (every node's alternatives to its
+    first line: the order of :meth:`Node.accept` does not matter for a count)."""
+    count = 0
+    stack: list[Node] = [game]
+    while stack:
+        node = stack.pop()
+        children = node.variations
+        if len(children) > 1:
+            count += len(children) - 1
+        stack.extend(children)
+    return count
 
 
 def write_comment(out: Lines, comment: Comment) -> None:
@@ -273,10 +370,21 @@ class _Movetext(Visitor[None]):
         _element(self.out, node, self.unreads)
 
     def begin_variation(self, first: Node) -> None:
+        self.unreads.before_variation(*opening(first))
         self.out.token("(")
 
     def end_variation(self, first: Node) -> None:
-        self.out.token(")")
+        if self.unreads.closes():
+            self.out.token(")")
+
+
+def opening(first: Node) -> tuple[int, int]:
+    """Where the first element or comment of the variation starting at *first*
+    stands."""
+    if first.starting_comments:
+        comment = first.starting_comments[0]
+        return comment.line, comment.column
+    return first.line, first.column
 
 
 def write_game(

@@ -18,12 +18,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
-from pdn_tools.export.canonical import CanonicalOptions, write_canonical, written_variant
+from pdn_tools.export.canonical import (
+    CanonicalOptions,
+    OpenEnded,
+    write_canonical,
+    written_variant,
+)
 from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, dumps, game_dict
 from pdn_tools.export.parquet import ParquetWriter, table_rows
 from pdn_tools.export.targets import TARGETS
 from pdn_tools.pdn.model import Game
+from pdn_tools.pdn.split import ends_comment
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.resolve import Resolution
 
@@ -114,22 +120,43 @@ class Sink(Protocol):
 
 class PdnSink:
     """Canonical PDN (rendered with the :class:`Renderer`'s options), games separated
-    by a blank line."""
+    by a blank line.
+
+    A game that ends inside a comment or a variation never closed (E01,
+    :class:`~pdn_tools.export.canonical.OpenEnded`) is held until the next game
+    comes: when that one does not begin with a tag line, which would end it, the held
+    game is written in its closed form, so that the next game is not read as more of
+    it (its text is kept, its E01 not).
+    """
 
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
         self.first = True
+        self.held: OpenEnded | None = None
 
     def put(self, piece: Piece) -> None:
         """Write one game's canonical text."""
         assert isinstance(piece, str)
+        held = self.held
+        if held is not None:
+            self.held = None
+            self._write(held if ends_comment(piece.split("\n", 1)[0]) else held.closed)
+        if isinstance(piece, OpenEnded):
+            self.held = piece
+        else:
+            self._write(piece)
+
+    def _write(self, text: str) -> None:
         if not self.first:
             self.stream.write("\n")
         self.first = False
-        self.stream.write(piece)
+        self.stream.write(text)
 
     def close(self) -> None:
-        """Nothing to finish."""
+        """Write the game held, if any."""
+        if self.held is not None:
+            held, self.held = self.held, None
+            self._write(held)
 
 
 class JsonSink:

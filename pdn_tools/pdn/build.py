@@ -60,6 +60,8 @@ class _Level:
     before: list[Comment] = field(default_factory=list)
     deferred: list[Node] = field(default_factory=list)
     in_variation: bool = False
+    #: results ignored in this variation (W06), kept should it never be closed
+    results: list[Unread] = field(default_factory=list)
 
 
 class _Locator:
@@ -96,6 +98,15 @@ class GameBuilder:
         self.result_tags: list[Tag] = []
         self.result_from_tag = False
         self.stopped = False
+        #: where the comment that is never closed opens (E01), once the walk stopped there
+        self.stop: tuple[int, int] | None = None
+        #: the variations never closed (E01): their lines and where each opened
+        self.open_lines: list[tuple[list[Node], int, int]] = []
+        #: the ')' without a matching '(' (E01) the parser skipped, by position
+        self.strays: dict[tuple[int, int], Unread] = {}
+        #: where the chunk's own text ends in the text parsed (the ')' after it close
+        #: the variations it leaves open)
+        self.text_end = len(chunk.text or "")
         self.run_token: Any = _NO_TOKEN
         #: the move run read without the parser is the lexer's token (:meth:`_lexers_run`)
         self.lexed = False
@@ -246,7 +257,9 @@ class GameBuilder:
         def on_error(exc: UnexpectedInput) -> bool:
             if isinstance(exc, UnexpectedToken) and exc.token.type == "RPAR":
                 line, col = self.loc.at(exc.token.line, exc.token.column)
-                self.issue("E01", "')' without a matching '('", line, col)
+                if (line, col) not in self.strays:  # not again when parsed a second time
+                    self.issue("E01", "')' without a matching '('", line, col)
+                    self.strays[(line, col)] = Unread(")", line, col)
                 return True
             return False
 
@@ -291,6 +304,8 @@ class GameBuilder:
                 self._end_level(level)
                 if level is not root:
                     self._close_variation(level, branch, stack)
+                    if self._never_closed(children):
+                        self._left_open(level, children[0])
 
     def _end_level(self, level: _Level) -> None:
         """Findings about the end of a line of play: a move number with no move."""
@@ -328,6 +343,46 @@ class GameBuilder:
                 if text.endswith("...") and int(text.rstrip(".")) == last.number:
                     return None
         return last
+
+    def _never_closed(self, children: list[Any]) -> bool:
+        """Whether the variation made of *children* was closed by a ')' that
+        :meth:`_parse` added after the chunk's text (E01: never closed), or by one in
+        the text of a comment never closed (E01: the walk stopped before it)."""
+        last = children[-1] if children else None
+        if last is None or _is_tree(last) or last.type != "RPAR":
+            return False
+        start = last.start_pos
+        if start is not None and start >= self.text_end:
+            return True
+        return self.stop is not None and self.loc.at(last.line, last.column) > self.stop
+
+    def _left_open(self, level: _Level, opening: Any) -> None:
+        """Note a variation the movetext never closes (E01), for :meth:`_kept_open`.
+        The results ignored in it (W06) are kept as unread text: where the game
+        ended, written back inside it again.  One opened after a comment that is never
+        closed is part of that comment's text."""
+        line, col = self.loc.at(opening.line, opening.column)
+        if self.stop is not None and (line, col) > self.stop:
+            return
+        self.game.unread.extend(level.results)
+        root = level.root
+        self.open_lines.append((list(root.variations) if root is not None else [], line, col))
+
+    def _kept_open(self) -> None:
+        """Keep the variations never closed for the writers, once the tree is built:
+        one that is an alternative in the tree is counted in
+        :attr:`Game.open_variations` (the writers leave its ')' out); of one that
+        holds no move, or whose moves continue the line it stood in (it opened
+        before any move of that line), the '(' is kept as unread text at its place
+        (the comments in it are on the move it follows)."""
+        for lines, line, col in self.open_lines:
+            # Its own line is the first (the others are alternatives to its first move).
+            first = lines[0] if lines else None
+            parent = first.parent if first is not None else None
+            if parent is not None and parent.variations[0] is not first:
+                self.game.open_variations += 1
+            else:
+                self.game.unread.append(Unread("(", line, col))
 
     def _close_variation(
         self,
@@ -435,6 +490,11 @@ class GameBuilder:
                     col,
                 )
                 self.stopped = True
+                # The rest of the game is kept as written, from the '{' on: written
+                # back, it is again a comment that the next game's tags end.
+                rest = (self.chunk.text or "")[token.start_pos :].rstrip()
+                self.game.unread.append(Unread(rest, line, col))
+                self.stop = (line, col)
             else:
                 self.issue("E02", "'{' inside a comment (comments do not nest)", line, col)
             return
@@ -583,6 +643,7 @@ class GameBuilder:
         line, col = self.loc.at(token.line, token.column)
         if level.in_variation:
             self.issue("W06", f"result {token.value!r} inside a variation ignored", line, col)
+            level.results.append(Unread(token.value, line, col))
             return
         if self.game.terminator is not None:
             self.issue("W06", f"second terminator {token.value!r} ignored", line, col)
@@ -900,6 +961,16 @@ class GameBuilder:
     def _finish(self) -> None:
         game = self.game
         chunk = self.chunk
+        if self.open_lines:
+            self._kept_open()
+        if self.strays:
+            # The ')' the parser skipped, among the other unread pieces (those after a
+            # comment never closed are in its text).
+            stop = self.stop
+            strays = [p for p in self.strays.values() if stop is None or (p.line, p.column) < stop]
+            game.unread.extend(strays)
+        if len(game.unread) > 1:
+            game.unread.sort(key=_position)  # in file order ('(' kept at a variation's end)
         result = self.tags_by_key.get("result")
         result_tag = result.value if result is not None else None
         # A final token equal to the Result tag closes the game (4-6, a bare '-').
@@ -1069,6 +1140,11 @@ def _tag_called(tag: Tag, standard: str) -> str:
     and by the name written too when that is another (``Anno (Date)``), so that the
     reader finds the tag in the file."""
     return standard if tag.name == standard else f"{tag.name} ({standard})"
+
+
+def _position(piece: Unread) -> tuple[int, int]:
+    """Where an unread piece stands (the order of :attr:`Game.unread`)."""
+    return (piece.line, piece.column)
 
 
 def _is_tree(item: Any) -> bool:

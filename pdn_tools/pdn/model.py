@@ -393,10 +393,14 @@ class Terminator:
 class Unread:
     """A piece of movetext the reader could not read, as written, with where it stands.
 
-    One word of unrecognised text (E03: ``Redoverstepped``, ``46x?``, a lone ``}``) or a
-    set-up command that holds no FEN (E03: ``/xyz/``).  The reader keeps the finding on
-    the game and the text here, in source order (:attr:`Game.unread`), so that the
-    writers can put it back at its place and a reader finds the same error again.
+    One word of unrecognised text (E03: ``Redoverstepped``, ``46x?``, a lone ``}``), a
+    set-up command that holds no FEN (E03: ``/xyz/``), or what a recovery from broken
+    structure skipped (E01): a ``)`` without a matching ``(``, the ``(`` of a
+    variation that is never closed and holds no move, and a comment that is never
+    closed, from its ``{`` to the end of the game (several lines, as written).  The
+    reader keeps the finding on the game and the text here, in source order
+    (:attr:`Game.unread`), so that the writers can put it back at its place and a
+    reader finds the same error again.
     """
 
     __slots__ = ("column", "line", "text")
@@ -458,8 +462,10 @@ class Game(Node):
     source order.  ``file`` and ``index`` (1-based within the file) identify it.
     ``source`` is the game's text as read, kept only when
     :attr:`ReadOptions.keep_source` asks for it (rejects files copy it verbatim).
-    ``unread`` holds the movetext the reader could not read (:class:`Unread`, E03), in
-    source order, for the writers to put back.
+    ``unread`` holds the movetext the reader could not read (:class:`Unread`, E03 and
+    E01), in source order, for the writers to put back; ``open_variations`` counts
+    the variations the movetext leaves open at its end (E01: the reader closes them
+    there), whose ``)`` the writers leave out.
     """
 
     __slots__ = (
@@ -467,6 +473,7 @@ class Game(Node):
         "file",
         "index",
         "issues",
+        "open_variations",
         "preamble",
         "producer",
         "replay_state",
@@ -492,7 +499,10 @@ class Game(Node):
         """The program that wrote the record, when recognised (docs/dialects.md)."""
         self.source: str | None = None
         self.unread: list[Unread] = []
-        """Movetext not read (E03), as written, in source order."""
+        """Movetext not read (E03, E01), as written, in source order."""
+        self.open_variations: int = 0
+        """Variations never closed (E01): the last ones the writers open, which they
+        leave open."""
         self.draws: list[DrawEvent] = []
         """Draw conditions the replay found on the game (empty until replayed)."""
         self.replay_state: object | None = None

@@ -170,6 +170,14 @@ _STARTS = re.compile(r"[{\[;()/*\\\u00bd]")
 _QUICK_DASH = re.compile(r"-(?:(?<=[012]-)|(?<=[012] -)) ?[012](?:(?![0-9])|(?=0*1\.))")
 _TAG = terminal("TAG")
 _FULL_TAG_LINE = re.compile(r"[ \t]*\[[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\][ \t]*$")
+
+
+def ends_comment(line: str) -> bool:
+    """Whether *line* (a whole line) ends a comment left open before it: a tag line
+    that the scanner takes for the next game's, in a comment never closed too."""
+    return _FULL_TAG_LINE.match(line) is not None
+
+
 _TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
 #: A tag's name as the reader takes it: everything up to its value, loose names with
