@@ -40,7 +40,14 @@ from pdn_tools.pdn.model import (
 from pdn_tools.pdn.ownership import ReadGame
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
-from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
+from pdn_tools.pdn.tags import (
+    date_is_standard,
+    date_readings,
+    normalise_name,
+    split_tag,
+    standard_name,
+    unescape,
+)
 from pdn_tools.pdn.terminals import run_items, terminal
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
@@ -976,9 +983,18 @@ class GameBuilder:
                 )
         date = self.tags_by_key.get("date")
         if date is not None and not date_is_standard(date.value):
+            readings = date_readings(date.value)
+            either = (
+                "; its day and month may be read either way ("
+                + " or ".join(r.standard() for r in readings)
+                + ")"
+                if len(readings) > 1
+                else ""
+            )
             self.issue(
                 "W29",
-                f"{_tag_called(date, 'Date')} {date.value!r} is not in the form YYYY.MM.DD",
+                f"{_tag_called(date, 'Date')} {date.value!r} is not in the form YYYY.MM.DD"
+                + either,
                 date.line,
                 date.column,
             )
