@@ -218,7 +218,8 @@ CATALOGUE: dict[str, Code] = {
             "W29",
             "info",
             "Date or time not in the standard form",
-            "A Date such as 13-01-1996 or 17 april 2009; kept as written.",
+            "A Date such as 13-01-1996 or 17 april 2009; kept as written. A date that "
+            "reads two ways (01/06/1998, day or month first) names both readings.",
         ),
         _c(
             "W30",

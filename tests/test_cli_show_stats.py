@@ -87,7 +87,8 @@ def test_show_without_a_rule_profile() -> None:
 def test_show_a_game_of_unknown_variant_says_so(tmp_path: Path) -> None:
     """A game whose variant cannot be told: the reason says so and names --variant,
     which gives the board; the drawings refuse with the same reason."""
-    fen = "W:W27,29,32,33,34,35,40,39,38,37,41,42,43,44:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"
+    # every square is on both boards, and 29-23 is no 8x8 first mover's move
+    fen = "W:W27,29,32:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"
     path = tmp_path / "dia3.pdn"
     path.write_text(f'[FEN "{fen}"]\n\n1. 29-23 18x29 *\n', encoding="utf-8")
     unknown = "the variant is unknown (no GameType tag, and the game does not tell it); "
@@ -102,7 +103,15 @@ def test_show_a_game_of_unknown_variant_says_so(tmp_path: Path) -> None:
     assert not (tmp_path / "d.svg").exists()
     given = run("show", str(path), "--variant", "international")
     assert given.returncode == 0, given.stderr
-    assert "no board" not in given.stdout and "FEN W:W27,32-35,37-44:B3" in given.stdout
+    assert "no board" not in given.stdout and "FEN W:W27,32:B3" in given.stdout
+    # men on 33-44 are on the 10x10 board alone: the set-up tells the variant
+    path.write_text(
+        '[FEN "W:W27,29,32-35,37-44:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"]\n\n1. 29-23 18x29 *\n',
+        encoding="utf-8",
+    )
+    told = run("show", str(path))
+    assert told.returncode == 0, told.stderr
+    assert "no board" not in told.stdout and "FEN W:W27,32-35,37-44:B3" in told.stdout
     named = run("show", "-", stdin=b'[GameType "abc"]\n\n1. 32-28 *\n')
     assert "no board: the variant is unknown (GameType 'abc' names none); --variant" in (
         named.stdout

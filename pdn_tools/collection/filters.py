@@ -15,7 +15,8 @@ The meaning of each test is in docs/collections.md; in short:
   matches; globs ignore letter case, regular expressions search as written;
 * a player test holds when White or Black matches the glob (any letter case);
 * a date range holds when the Date tag, as far as it is known (at least its year),
-  may lie in the range: ``1998.??.??`` lies in ``--date-from 1998.06``;
+  may lie in the range: ``1998.??.??`` lies in ``--date-from 1998.06``; a date read
+  two ways (``01/06/1998``: 1 June or 6 January) holds when either reading may;
 * a result test holds for the result as written (``2-0``) or the outcome by colour
   (``white``, ``black``, ``draw``, ``unknown``);
 * the ply count is the report's ``plies``: main-line half-moves replayed, or read
@@ -32,6 +33,7 @@ Each option given is one test; a repeated option adds a test (``--player A
 
 from __future__ import annotations
 
+import datetime
 import fnmatch
 import re
 from collections.abc import Iterable
@@ -41,7 +43,7 @@ from functools import lru_cache
 from pdn_tools.diagnostics import Issue, status_of
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.results import colour_outcome
-from pdn_tools.pdn.tags import parse_date
+from pdn_tools.pdn.tags import date_readings, written_dates
 from pdn_tools.replay.options import ReplayResult
 from pdn_tools.replay.positions import positions_reached
 from pdn_tools.rules import Color, FenError, parse_fen, variant_by_name, variants
@@ -111,24 +113,51 @@ class DateBound:
 
 
 def parse_date_bound(text: str, *, end: bool) -> DateBound:
-    """``YYYY``, ``YYYY.MM`` or ``YYYY.MM.DD`` (also with ``-`` or ``/``) as the start
-    (*end* False) or the end of a range."""
-    parts = parse_date(text)
-    if parts.year is None:
+    """``YYYY``, ``YYYY.MM`` or ``YYYY.MM.DD`` (also with ``-`` or ``/``, or any
+    other form a Date tag is read in with one reading) as the start (*end* False) or
+    the end of a range.
+
+    A bound is read as a Date tag is (:func:`~pdn_tools.pdn.tags.written_dates`), but
+    what the tag reading passes over is refused here, each with a
+    :class:`FilterError` naming the value: no year, a year outside 1000-2999, a
+    month or a day that does not exist (``1998.13.01``, ``1998.02.30``, ``1998.00``),
+    a day without its month, and a value read two ways (``01/06/1998``).
+    """
+    written = written_dates(text)
+    if not written or written[0][0] is None:
         raise FilterError(f"{text!r}: expected a date YYYY, YYYY.MM or YYYY.MM.DD")
-    month = parts.month if parts.month is not None else (12 if end else 1)
-    day = parts.day if parts.day is not None else (31 if end else 1)
-    return DateBound(parts.year, month, day)
+    if len(written) > 1:
+        raise FilterError(f"{text!r}: its day and month may be read either way; write YYYY.MM.DD")
+    year, month, day = written[0]
+    assert year is not None
+    if not 1000 <= year <= 2999:
+        raise FilterError(f"{text!r}: year {year} is out of range (1000-2999)")
+    if month is not None and not 1 <= month <= 12:
+        raise FilterError(f"{text!r}: there is no month {month}")
+    if day is not None:
+        if month is None:
+            raise FilterError(f"{text!r}: a day without its month")
+        try:
+            datetime.date(year, month, day)
+        except ValueError:
+            raise FilterError(f"{text!r}: {year}.{month:02d} has no day {day}") from None
+    return DateBound(
+        year,
+        month if month is not None else (12 if end else 1),
+        day if day is not None else (31 if end else 1),
+    )
 
 
-def _date_span(value: str | None) -> tuple[tuple[int, int, int], tuple[int, int, int]] | None:
-    """The earliest and latest day a Date value may mean; None without a year."""
-    parts = parse_date(value)
-    if parts.year is None:
-        return None
-    low = (parts.year, parts.month or 1, parts.day or 1)
-    high = (parts.year, parts.month or 12, parts.day or 31)
-    return low, high
+def _date_spans(value: str | None) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    """The earliest and latest day each reading of a Date value may mean (two for
+    ``01/06/1998``, read day first or month first); none without a year."""
+    spans = []
+    for parts in date_readings(value):
+        assert parts.year is not None
+        low = (parts.year, parts.month or 1, parts.day or 1)
+        high = (parts.year, parts.month or 12, parts.day or 31)
+        spans.append((low, high))
+    return spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,14 +278,13 @@ class GameFilter:
                 if not any(n is not None and pattern.match(n) for n in names):
                     return False
         if self.date_from is not None or self.date_to is not None:
-            span = _date_span(game.tag("Date"))
-            if span is None:
-                return False
-            low, high = span
+            # a date read two ways passes when either reading may lie in the range
             start, end = self.date_from, self.date_to
-            if start is not None and high < (start.year, start.month, start.day):
-                return False
-            if end is not None and low > (end.year, end.month, end.day):
+            if not any(
+                (start is None or high >= (start.year, start.month, start.day))
+                and (end is None or low <= (end.year, end.month, end.day))
+                for low, high in _date_spans(game.tag("Date"))
+            ):
                 return False
         if self.results:
             written = (game.result or "").strip()

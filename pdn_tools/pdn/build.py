@@ -17,7 +17,13 @@ from typing import Any, Final, NamedTuple, cast, final
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
 from pdn_tools.pdn.commands import unreadable
-from pdn_tools.pdn.gametype import BY_NUMBER, SUPPORTED, infer_variant, read_gametype
+from pdn_tools.pdn.gametype import (
+    BY_NUMBER,
+    SUPPORTED,
+    board_evidence,
+    infer_variant,
+    read_gametype,
+)
 from pdn_tools.pdn.model import (
     FORCED_NAG,
     MARK_TO_NAG,
@@ -34,7 +40,14 @@ from pdn_tools.pdn.model import (
 from pdn_tools.pdn.ownership import ReadGame
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
-from pdn_tools.pdn.tags import date_is_standard, normalise_name, split_tag, standard_name, unescape
+from pdn_tools.pdn.tags import (
+    date_is_standard,
+    date_readings,
+    normalise_name,
+    split_tag,
+    standard_name,
+    unescape,
+)
 from pdn_tools.pdn.terminals import run_items, terminal
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
@@ -1041,9 +1054,18 @@ class GameBuilder:
                 )
         date = self.tags_by_key.get("date")
         if date is not None and not date_is_standard(date.value):
+            readings = date_readings(date.value)
+            either = (
+                "; its day and month may be read either way ("
+                + " or ".join(r.standard() for r in readings)
+                + ")"
+                if len(readings) > 1
+                else ""
+            )
             self.issue(
                 "W29",
-                f"{_tag_called(date, 'Date')} {date.value!r} is not in the form YYYY.MM.DD",
+                f"{_tag_called(date, 'Date')} {date.value!r} is not in the form YYYY.MM.DD"
+                + either,
                 date.line,
                 date.column,
             )
@@ -1079,13 +1101,23 @@ class GameBuilder:
         elif self.options.variant:
             game.variant = self.options.variant
         else:
+            # The board first: a square no 8x8 board has rules out every 8x8 variant,
+            # whatever the first move looks like (a problem's first move may read as
+            # an Italian one); then the first mover of the first moves.  The reason is
+            # said when the board overrules the first moves.
             guess = infer_variant(self.squares)
+            why = None
+            if guess != "international" and self.moves_seen:
+                why = self._board_evidence()
+                if why is not None:
+                    guess = "international"
             if guess is not None:
                 game.variant = guess
                 if self.moves_seen:
                     self.issue(
                         "W27",
-                        f"no GameType tag; variant inferred as {guess}",
+                        f"no GameType tag; variant inferred as {guess}"
+                        + (f" ({why})" if why is not None else ""),
                         game.span.start_line,
                         game.span.start_column,
                     )
@@ -1101,6 +1133,27 @@ class GameBuilder:
                         where[1],
                     )
                     break
+
+    def _board_evidence(self) -> str | None:
+        """Why the record is on the 10x10 board (:func:`board_evidence`), or None.
+
+        Only a game set up by its FEN is asked: from the start position the first
+        moves already tell the board (a 10x10 game's first move is impossible on 8x8,
+        and a later square above 32 in an 8x8 game is a slip, which the replay reports
+        there).  The FEN and every move, variations too, are the evidence, since a
+        problem's first moves can stay within squares 1-32.
+        """
+        tag = self.tags_by_key.get("fen")
+        if tag is None or tag.value.strip() in ("", "?"):
+            return None
+        squares: list[str] = []
+        stack: list[Node] = list(self.game.variations)
+        while stack:
+            node = stack.pop()
+            if node.move is not None:
+                squares.extend(node.move.squares)
+            stack.extend(node.variations)
+        return board_evidence(tag.value, squares)
 
     def _result_strings(self) -> list[tuple[str, tuple[int, int]]]:
         out = [(t.value.strip(), (t.line, t.column)) for t in self.result_tags]

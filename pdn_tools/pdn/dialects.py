@@ -26,6 +26,7 @@ import re
 from dataclasses import replace
 
 from pdn_tools.diagnostics import Issue, escalate
+from pdn_tools.pdn.gametype import FEN_ALGEBRAIC, LAST_8X8, LAST_10X10, fen_pieces
 from pdn_tools.pdn.model import Game, Node, ReadOptions, Tag
 from pdn_tools.pdn.tags import standard_name
 
@@ -127,8 +128,6 @@ VARIANT_TITLES: dict[str, str] = {
 """Variants that exist only in producers' dialects (no rules profile: not replayed)."""
 
 _ALGEBRAIC = re.compile(r"[a-hA-H][1-8]")
-#: An algebraic square in a FEN's side field (after the colour letter and commas).
-_FEN_ALGEBRAIC = re.compile(r"[,:]\s*[WB]?\s*K?[a-h][1-8]")
 _SQUARE_LIST = re.compile(r"(K?)(\d+)(?:-(\d+))?")
 
 
@@ -178,7 +177,7 @@ def recognise(game: Game) -> str | None:
         if (
             value.strip()[:1] in ("W", "B")
             and not game.variations
-            and not _FEN_ALGEBRAIC.search(value)
+            and not FEN_ALGEBRAIC.search(value)
         ):
             return "checkerboard"
     if "DamboTopLine" in names or "WhiteUrl" in names:
@@ -242,7 +241,7 @@ def _fen_forms(game: Game) -> None:
             f"write it: read as {fen.value!r}",
             fen,
         )
-    if game.variant in _NUMERIC_8X8 and _FEN_ALGEBRAIC.search(fen.value):
+    if game.variant in _NUMERIC_8X8 and FEN_ALGEBRAIC.search(fen.value):
         _said(
             game,
             "W62",
@@ -274,17 +273,17 @@ def _silent_variant(game: Game, options: ReadOptions) -> None:
     if _tag(game, "GameType") is not None:
         return
     fen = _tag(game, "FEN")
-    sides = _fen_sides(fen.value) if fen is not None else None
+    sides = fen_pieces(fen.value) if fen is not None else None
     if fen is None or sides is None:
         return
     turn, pieces = sides
     if not pieces:
         return
     highest = max(n for _, _, n in pieces)
-    if 32 < highest <= 50:
+    if LAST_8X8 < highest <= LAST_10X10:
         game.variant = "international"
         reason = f"a 10x10 position (squares up to {highest}): read as international draughts"
-    elif highest <= 32:
+    elif highest <= LAST_8X8:
         men = {c: sum(1 for side, king, _ in pieces if side == c and not king) for c in "WB"}
         kings = any(king for _, king, _ in pieces)
         tagged = game.producer == "checkerboard" and _tag(game, "Black") is not None
@@ -318,28 +317,6 @@ def _silent_variant(game: Game, options: ReadOptions) -> None:
     else:
         return
     _said(game, "W64", f"no GameType tag; the FEN is {reason}", fen)
-
-
-def _fen_sides(value: str) -> tuple[str, list[tuple[str, bool, int]]] | None:
-    """The side to move and the pieces (colour, king, square) of a numeric FEN; None
-    when it is not one (algebraic squares, no side fields)."""
-    fields = [f.strip() for f in value.strip().rstrip(".").split(":")]
-    if len(fields) < 2 or _FEN_ALGEBRAIC.search(value):
-        return None
-    turn = fields[0].upper()
-    pieces: list[tuple[str, bool, int]] = []
-    for part in fields[1:]:
-        if not part or part[0].upper() not in "WB":
-            continue
-        colour = part[0].upper()
-        for item in part[1:].split(","):
-            match = _SQUARE_LIST.fullmatch(item.strip())
-            if match is None:
-                continue
-            king, first, last = match.group(1) == "K", int(match.group(2)), match.group(3)
-            end = int(last) if last is not None else first
-            pieces.extend((colour, king, n) for n in range(first, min(end, 100) + 1))
-    return turn, pieces
 
 
 def _said(game: Game, code: str, message: str, where: Tag | None) -> None:
@@ -594,7 +571,7 @@ def _board_squares(game: Game) -> int | None:
     numbers: list[int] = []
     fen = _tag(game, "FEN")
     if fen is not None:
-        if _FEN_ALGEBRAIC.search(fen.value):
+        if FEN_ALGEBRAIC.search(fen.value):
             numbers.append(32)
         numbers.extend(int(n) for n in re.findall(r"\d+", fen.value))
     for node in _nodes(game):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,64 @@ def read_gametype(value: str) -> GameTypeReading:
     if " " in value.strip():
         irregular = irregular or f"GameType {value!r} contains spaces"
     return GameTypeReading(number, name, irregular)
+
+
+#: An algebraic square in a FEN's side field (after the colour letter and commas).
+FEN_ALGEBRAIC = re.compile(r"[,:]\s*[WB]?\s*K?[a-h][1-8]")
+_FEN_SQUARES = re.compile(r"(K?)(\d+)(?:-(\d+))?")
+
+#: The highest square of the numeric 8x8 board: any numeric square above it is on a
+#: larger board (10x10 up to 50).
+LAST_8X8: Final = 32
+#: The highest square of the 10x10 board.
+LAST_10X10: Final = 50
+
+
+def fen_pieces(value: str) -> tuple[str, list[tuple[str, bool, int]]] | None:
+    """The side to move and the pieces (colour, king, square) of a numeric FEN; None
+    when it is not one (algebraic squares, no side fields).
+
+    A lenient reading, for deciding a variant: items that are no square or range are
+    passed over (the replay's FEN reading says what is wrong with them).
+    """
+    fields = [f.strip() for f in value.strip().rstrip(".").split(":")]
+    if len(fields) < 2 or FEN_ALGEBRAIC.search(value):
+        return None
+    turn = fields[0].upper()
+    pieces: list[tuple[str, bool, int]] = []
+    for part in fields[1:]:
+        if not part or part[0].upper() not in "WB":
+            continue
+        colour = part[0].upper()
+        for item in part[1:].split(","):
+            match = _FEN_SQUARES.fullmatch(item.strip())
+            if match is None:
+                continue
+            king, first, last = match.group(1) == "K", int(match.group(2)), match.group(3)
+            end = int(last) if last is not None else first
+            pieces.extend((colour, king, n) for n in range(first, min(end, 100) + 1))
+    return turn, pieces
+
+
+def board_evidence(fen: str | None, squares: Iterable[str]) -> str | None:
+    """Why a record without GameType is on the 10x10 board, or None when nothing
+    says so: a square of its FEN above 32 (and up to 50), or a numeric move square
+    above 32 among *squares* (pdn-format.md §7).
+
+    The board outranks the first-mover guess of :func:`infer_variant`: a problem's
+    first move can look like an Italian or English one while its position holds
+    pieces no 8x8 board has.
+    """
+    if fen is not None:
+        sides = fen_pieces(fen)
+        if sides is not None and sides[1]:
+            highest = max(n for _, _, n in sides[1])
+            if LAST_8X8 < highest <= LAST_10X10:
+                return f"its FEN holds square {highest}, beyond the 8x8 board"
+    for square in squares:
+        if square.isdigit() and int(square) > LAST_8X8:
+            return f"a move names square {int(square)}, beyond the 8x8 board"
+    return None
 
 
 def infer_variant(squares: Iterable[str]) -> str | None:

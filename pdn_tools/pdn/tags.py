@@ -115,6 +115,13 @@ class DateParts:
         except ValueError:
             return None
 
+    def standard(self) -> str:
+        """The parts in the standard form ``YYYY.MM.DD``, ``??`` where not known."""
+        year = f"{self.year:04d}" if self.year is not None else "????"
+        month = f"{self.month:02d}" if self.month is not None else "??"
+        day = f"{self.day:02d}" if self.day is not None else "??"
+        return f"{year}.{month}.{day}"
+
 
 #: Month names of the languages seen in Date values (``17 april 2009``).
 MONTHS: dict[str, int] = {
@@ -138,8 +145,13 @@ MONTHS: dict[str, int] = {
 _PART = r"(\?{1,2}|\d{1,2})"
 _YEAR_FIRST = re.compile(r"(\?{4}|\d{4})(?:[./-]" + _PART + r"(?:[./-]" + _PART + r")?)?\.?")
 _YEAR_LAST = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})")
+_YEAR_LAST_SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _NAMED = re.compile(r"(\d{1,2})\.?\s+([^\W\d_]+)\.?\s+(\d{4})")
 _TIME = re.compile(r"[ T]\d{1,2}:\d{2}(?::\d{2})?")
+
+#: One reading of a Date value as written: year, month and day, None where the value
+#: gives none (``??`` or left out), before any check that they make sense.
+Written = tuple[int | None, int | None, int | None]
 
 
 def _number(text: str | None) -> int | None:
@@ -157,38 +169,80 @@ def _checked(year: int | None, month: int | None, day: int | None) -> DateParts:
     return DateParts(year, month, day)
 
 
+def written_dates(value: str | None) -> tuple[Written, ...]:
+    """Every reading of a Date value, its parts as written (unchecked): none when the
+    value is no date :func:`parse_date` reads, two when it may be read two ways.
+
+    A date with the year last and slashes (``01/06/1998``) is written day first in
+    Europe and month first in America: both are readings unless a part above 12, or
+    two equal parts, leave one.  With dots or dashes (``10.03.1998``) the day comes
+    first, unless the second part is above 12.
+    """
+    if value is None:
+        return ()
+    text = _TIME.sub("", value.strip()).strip()
+    if not text:
+        return ()
+    match = _YEAR_FIRST.fullmatch(text)
+    if match:
+        return ((_number(match.group(1)), _number(match.group(2)), _number(match.group(3))),)
+    match = _YEAR_LAST.fullmatch(text)
+    if match:
+        first, second, year = (int(g) for g in match.groups())
+        day, month = (first, second) if second <= 12 else (second, first)
+        return ((year, month, day),)
+    match = _YEAR_LAST_SLASHED.fullmatch(text)
+    if match:
+        first, second, year = (int(g) for g in match.groups())
+        if first > 12 or first == second:
+            return ((year, second, first),)
+        if second > 12:
+            return ((year, first, second),)
+        return ((year, second, first), (year, first, second))
+    match = _NAMED.fullmatch(text)
+    if match:
+        named = MONTHS.get(match.group(2).lower())
+        return ((int(match.group(3)), named, int(match.group(1)) if named else None),)
+    if " - " in text:
+        start, _, end = text.partition(" - ")
+        a, b = parse_date(start), parse_date(end)
+        if a.year is not None and a.year == b.year:
+            return ((a.year, None, None),)
+    return ()
+
+
+def date_readings(value: str | None) -> tuple[DateParts, ...]:
+    """Every reading of a Date value, each with the parts that make sense (see
+    :func:`parse_date`); none without a year.  Two readings differ in month and day
+    (``01/06/1998``: 1 June or 6 January)."""
+    out: list[DateParts] = []
+    for year, month, day in written_dates(value):
+        parts = _checked(year, month, day)
+        if parts.year is not None and parts not in out:
+            out.append(parts)
+    return tuple(out)
+
+
 def parse_date(value: str | None) -> DateParts:
     """The year, month and day a Date value gives, where it gives them unambiguously.
 
     Read: the standard ``YYYY.MM.DD`` with ``??`` for unknown parts, also with ``-`` or
     ``/`` and one-digit parts (``1970.4.2``), a year alone (``2004``, ``1950.``), a
     time after the date (``2026-04-21 17:17:18``), the European day-first forms
-    ``25.11.2000`` and ``13-01-1996``, and ``17 april 2009`` (month names in English,
-    Dutch, French, Italian, German).  Everything else — two-digit years
+    ``25.11.2000`` and ``13-01-1996``, ``17 april 2009`` (month names in English,
+    Dutch, French, Italian, German), and the year last with slashes, day or month
+    first (``25/11/2000``, ``11/25/2000``; ``01/06/1998`` gives its year only, its
+    readings disagreeing on the month).  Everything else — two-digit years
     (``03.07.20``), ranges (``2004.10.27 - 2004.11.01``), seasons (``2007/2008``) —
     gives what all its readings agree on, which is usually nothing; a range within one
-    year gives that year.
+    year gives that year.  :func:`date_readings` gives every reading.
     """
-    if value is None:
+    readings = date_readings(value)
+    if not readings:
         return DateParts()
-    text = _TIME.sub("", value.strip()).strip()
-    if not text:
-        return DateParts()
-    match = _YEAR_FIRST.fullmatch(text)
-    if match:
-        return _checked(_number(match.group(1)), _number(match.group(2)), _number(match.group(3)))
-    match = _YEAR_LAST.fullmatch(text)
-    if match:
-        first, second, year = (int(g) for g in match.groups())
-        day, month = (first, second) if second <= 12 else (second, first)
-        return _checked(year, month, day)
-    match = _NAMED.fullmatch(text)
-    if match:
-        named = MONTHS.get(match.group(2).lower())
-        return _checked(int(match.group(3)), named, int(match.group(1)) if named else None)
-    if " - " in text:
-        start, _, end = text.partition(" - ")
-        a, b = parse_date(start), parse_date(end)
-        if a.year is not None and a.year == b.year:
-            return DateParts(a.year)
-    return DateParts()
+    first = readings[0]
+    if all(r == first for r in readings):
+        return first
+    month = first.month if all(r.month == first.month for r in readings) else None
+    day = first.day if month is not None and all(r.day == first.day for r in readings) else None
+    return DateParts(first.year, month, day)

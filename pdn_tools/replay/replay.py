@@ -1086,13 +1086,17 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     issues: list[Issue] = []
     start, problem = _start_position(game, variant, issues)
     if start is None:
-        if guessed:
+        # A FEN that fits another board than the guessed variant's speaks against the
+        # guess, not against the record: never an E10 under a guess.
+        elsewhere = _fen_fits_elsewhere(game, variant) if _inferred(game) else None
+        if guessed or elsewhere is not None:
             if _has_moves(game):
+                note = f"; it fits the board of {elsewhere.name} draughts" if elsewhere else ""
                 game.issues.append(
                     _not_replayed(
                         game,
                         f"its variant was guessed as {variant.name} (no GameType tag), "
-                        f"and its FEN does not fit it ({problem})",
+                        f"and its FEN does not fit it ({problem}){note}",
                     )
                 )
             return ReplayResult(skipped=f"{_GUESSED}; {problem}")
@@ -1130,6 +1134,23 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     game.issues.extend(found)
     game.draws = replayer.result.draws
     return replayer.result
+
+
+def _fen_fits_elsewhere(game: Game, tried: Variant) -> Variant | None:
+    """The first variant with a GameType on another board than *tried*'s whose board
+    the game's FEN fits (read without error), or None."""
+    tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
+    if tag is None or tag.value.strip() in ("", "?"):
+        return None
+    for other in variants():
+        if other.gametype is None or other.board == tried.board:
+            continue
+        try:
+            parse_fen(tag.value, other)
+        except FenError:
+            continue
+        return other
+    return None
 
 
 def _has_moves(game: Game) -> bool:

@@ -331,10 +331,10 @@ def test_uncertain_variant_inference() -> None:
 
 
 def test_a_game_nothing_checks_is_never_clean() -> None:
-    # No GameType, and neither the set-up nor the moves tell the variant.
-    fen = (
-        '[FEN "W:W27,29,32,33,34,35,40,39,38,37,41,42,43,44:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"]'
-    )
+    # No GameType, and neither the set-up nor the moves tell the variant: every square
+    # is on both boards (a square above 32 would make it international), and the first
+    # move is no 8x8 first mover's.
+    fen = '[FEN "W:W27,29,32:B3,4,6,7,8,10,15,11,12,13,14,16,18,21"]'
     game, result, issues = run(f"{fen}\n\n1. 29-23 18x29 *")
     assert game.variant == "unknown" and not result.replayed
     assert codes(issues) == ["W40"] and issues[0].level.value == "warning"
