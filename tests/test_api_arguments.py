@@ -106,7 +106,9 @@ def test_the_functions_take_the_gametype_number_in_both_builds(
 
 def test_the_options_objects_refuse_a_number_alike_in_both_builds() -> None:
     for make in (ReadOptions, ReplayOptions):
-        with pytest.raises(TypeError, match="variant"):
+        # The message is the build's own: mypyc checks the field's type before the
+        # class's checks run; the pure build names the variant option.
+        with pytest.raises(TypeError):
             make(variant=21)  # type: ignore[arg-type]
     with pytest.raises(UnknownVariantError):
         pdn_tools.validate_string("*", variant=99)
