@@ -256,6 +256,15 @@ def test_a_capture_written_jump_by_jump_is_one_half_move() -> None:
     assert again.plies == again.ply_slots == again.to_json()["plies"] == 10
 
 
+def _a_move(board: Board, path: tuple[int, ...]) -> bool:
+    """Whether the first jump of *path*, written alone, reads as a legal move."""
+    try:
+        board.parse_move(f"{path[0]}x{path[1]}")
+    except (IllegalMoveError, ValueError):
+        return False
+    return True
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
 def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n: int) -> None:
@@ -266,7 +275,11 @@ def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n
             break
         move = rng.choice(board.legal_moves)
         path = rng.choice(sorted(move.paths))
-        if move.captures and len(path) > 2 and rng.random() < 0.7:
+        # Split only where the first jump is no whole move by itself: a route that comes
+        # back to its first landing square (35x24x15x4x13x24) starts with the move's own
+        # short form (35x24), and another route may end where the first jump lands; the
+        # replay takes such a jump as the whole capture.
+        if move.captures and len(path) > 2 and rng.random() < 0.7 and not _a_move(board, path):
             written += [f"{a}x{b}" for a, b in itertools.pairwise(path)]
         else:
             written.append(board.move_text(move))
