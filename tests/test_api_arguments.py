@@ -256,15 +256,6 @@ def test_a_capture_written_jump_by_jump_is_one_half_move() -> None:
     assert again.plies == again.ply_slots == again.to_json()["plies"] == 10
 
 
-def _a_move(board: Board, path: tuple[int, ...]) -> bool:
-    """Whether the first jump of *path*, written alone, reads as a legal move."""
-    try:
-        board.parse_move(f"{path[0]}x{path[1]}")
-    except (IllegalMoveError, ValueError):
-        return False
-    return True
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
 def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n: int) -> None:
@@ -275,11 +266,9 @@ def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n
             break
         move = rng.choice(board.legal_moves)
         path = rng.choice(sorted(move.paths))
-        # Split only where the first jump is no whole move by itself: a route that comes
-        # back to its first landing square (35x24x15x4x13x24) starts with the move's own
-        # short form (35x24), and another route may end where the first jump lands; the
-        # replay takes such a jump as the whole capture.
-        if move.captures and len(path) > 2 and rng.random() < 0.7 and not _a_move(board, path):
+        # Any route may be split, also one whose first jump is a whole move by itself
+        # (a route back to its first landing square, or another route ending there).
+        if move.captures and len(path) > 2 and rng.random() < 0.7:
             written += [f"{a}x{b}" for a, b in itertools.pairwise(path)]
         else:
             written.append(board.move_text(move))
@@ -287,3 +276,42 @@ def test_plies_agree_with_the_json_when_captures_are_split(rng: random.Random, n
     game = pdn_tools.validate_string('[GameType "20"]\n' + " ".join(written) + " *")[0]
     assert game.ply_slots == len(written)
     assert game.plies == game.to_json()["plies"] == len(board.move_stack)
+
+
+# Black's 16x27x36x47x38x27 comes back to where its first jump lands: written jump by
+# jump, its first jump "16x27" is also the whole capture's own short form.
+CIRCULAR_OPENING = (
+    "33-29 18-22 34-30 13-18 31-26 9-13 29-23 19x28 32x23 18x29 37-31 29-33 38x29 "
+    "13-19 31-27 22x31 26x37 20-24 29x20 20x9 3x14 40-34 17-21 44-40 12-17 39-33 "
+    "19-23 42-38 15-20 36-31 20-24 30x19 19x28 10-15 38-32 17-22 28x17 17x26 8-12 "
+    "49-44 4-9 33-29 12-18 47-42 14-20 35-30 20-25 26-21 "
+)
+CIRCULAR_SPLIT = "16x27 27x36 36x47 47x38 38x27"
+CIRCULAR_AFTER = " 44-39 5-10 30-24 25-30 34x25 27-31 37x26 7-12 *"
+
+
+def test_a_capture_split_where_its_first_jump_is_the_whole_capture_is_merged() -> None:
+    game = pdn_tools.validate_string(
+        '[GameType "20"]\n' + CIRCULAR_OPENING + CIRCULAR_SPLIT + CIRCULAR_AFTER
+    )[0]
+    assert [i.code for i in game.issues if i.code != "W24"] == []
+    merged = [i for i in game.issues if i.code == "W24" and CIRCULAR_SPLIT in i.message]
+    assert len(merged) == 1 and merged[0].message.endswith("merged into 16x27")
+    assert game.plies == 54 and game.ply_slots == 61  # four splits: 3 + 4 jumps more
+    # The game ends where the same moves, the capture written whole, lead.
+    whole = pdn_tools.validate_string(
+        '[GameType "20"]\n' + CIRCULAR_OPENING + "16x27x36x47x38x27" + CIRCULAR_AFTER
+    )[0]
+    assert not [i for i in whole.issues if i.code != "W24"]
+    assert game.end().board().fen() == whole.end().board().fen()
+
+
+def test_a_slip_after_such_a_split_capture_is_found_through_it() -> None:
+    # 34x25 written as 43x25 four plies after the merged capture: the hint replays the
+    # whole game through the split capture.
+    text = CIRCULAR_OPENING + CIRCULAR_SPLIT + CIRCULAR_AFTER.replace("34x25", "43x25")
+    game = pdn_tools.validate_string('[GameType "20"]\n' + text)[0]
+    errors = [i for i in game.issues if i.severity.name == "ERROR"]
+    assert len(errors) == 1
+    assert "did you mean 34x25" in errors[0].message
+    assert "with it all 54 plies replay" in errors[0].message

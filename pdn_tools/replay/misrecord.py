@@ -312,6 +312,16 @@ class _Search:
             return []  # no piece of the side to move where the move starts
         if to != frm and (occupied >> geometry.bit_of[to]) & 1:
             return []  # a move never ends on an occupied square (but its own start)
+        if self.merge_split and index + 1 < self.count:
+            nxt = self.written[index + 1].squares
+            if nxt is not None and nxt[0] == to:
+                # the next jump of a capture written jump by jump (no reply starts where
+                # the mover has just landed), read together first as the replay does
+                legal = legal_moves(position, self.variant)
+                if legal and legal[0].is_capture:
+                    merged = self.merge(legal, index)
+                    if merged is not None:
+                        return [merged]
         if len(squares) == 2:
             if entry.capture:
                 fast = self.short_capture(position, frm, to) or self.capture_between(

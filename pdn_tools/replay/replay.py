@@ -273,8 +273,13 @@ class _Replayer:
                 if type(squares) is tuple and len(squares) == 2:
                     frm, to = squares
                     if written.capture:
-                        fast = gen.short_capture(position, frm, to) or gen.capture_between(
-                            position, frm, to
+                        # not where the next move starts on its landing square: perhaps
+                        # the first jump of several (see move())
+                        fast = (
+                            None
+                            if _continued(nodes, i)
+                            else gen.short_capture(position, frm, to)
+                            or gen.capture_between(position, frm, to)
                         )
                         texts, sep = capture_texts, separator
                     else:
@@ -386,84 +391,108 @@ class _Replayer:
                 f"the game is over: {side} has no legal move", None,
             )  # fmt: skip
             return 1
-        match = parse_move(squares, legal, variant, capture=node.move.capture)
-        chosen: Move | None = match.move
+        # A capture written jump by jump whose first jump is also a whole capture (a
+        # route back to where it first lands, or another route ending there): the next
+        # written move starts where this one lands, which no reply can, so the jumps
+        # are read together first.
+        merged = None
+        if self.options.merge_split_captures and legal[0].is_capture and _continued(nodes, i):
+            merged = self.merge(position, legal, nodes, i)
+        chosen: Move | None = None
         used = 1
-        if match.kind in _ACCEPTED and chosen is not None:
-            if match.kind is MatchKind.NONCANONICAL:
-                self.issue(
-                    "W23",
-                    f"non-canonical capture path; canonical: {path_text(chosen, variant)}",
-                    node, ply, in_var,
-                )  # fmt: skip
-            if match.separator_mismatch:
-                kind = "capture" if chosen.is_capture else "quiet move"
-                sep = "x" if node.move.capture else "-"
-                self.issue(
-                    "W12",
-                    f"separator does not match the move: a {kind} written with '{sep}' "
-                    f"({move_text(chosen, legal, variant)})",
-                    node, ply, in_var,
-                )  # fmt: skip
-        elif match.kind is MatchKind.AMBIGUOUS:
-            cands = match.candidates
-            texts = ", ".join(path_text(c, variant) for c in cands)
-            ok: list[Move] = []
-            rest = len(nodes) - i - 1
-            if self.options.lookahead and rest > 0:
-                ok = [c for c in cands if self.follows(position.apply(c), nodes, i + 1)]
-            if len(ok) == 1:
-                chosen = ok[0]
-                self.issue(
-                    "W25",
-                    f"ambiguous capture ({texts}); only {path_text(chosen, variant)} lets "
-                    f"the rest of the line replay",
-                    node, ply, in_var,
-                )  # fmt: skip
+        if merged is None:
+            match = parse_move(squares, legal, variant, capture=node.move.capture)
+            chosen = match.move
+            if match.kind in _ACCEPTED and chosen is not None:
+                if match.kind is MatchKind.NONCANONICAL:
+                    self.issue(
+                        "W23",
+                        f"non-canonical capture path; canonical: {path_text(chosen, variant)}",
+                        node, ply, in_var,
+                    )  # fmt: skip
+                if match.separator_mismatch:
+                    kind = "capture" if chosen.is_capture else "quiet move"
+                    sep = "x" if node.move.capture else "-"
+                    self.issue(
+                        "W12",
+                        f"separator does not match the move: a {kind} written with '{sep}' "
+                        f"({move_text(chosen, legal, variant)})",
+                        node, ply, in_var,
+                    )  # fmt: skip
+            elif match.kind is MatchKind.AMBIGUOUS:
+                chosen = self.ambiguous(match.candidates, nodes, i, state, in_var, ply)
+                if chosen is None:
+                    return 1
             else:
-                why = ""
-                if self.options.lookahead and rest > 0:
-                    why = (
-                        "; none of them lets the rest of the line replay"
-                        if not ok
-                        else "; look-ahead cannot decide between "
-                        + ", ".join(path_text(c, variant) for c in ok)
-                    )
-                self.fail(
-                    nodes, i, state, in_var, ply, "E08",
-                    f"ambiguous capture: candidates {texts}{why}", None, hint=False,
-                )  # fmt: skip
-                return 1
-        else:
-            merged = None
-            if match.kind is MatchKind.NO_MATCH and self.options.merge_split_captures:
-                merged = self.merge(position, legal, nodes, i)
-            if merged is not None:
-                chosen, used = merged
-                parts = " ".join(n.raw for n in nodes[i : i + used])
-                self.issue(
-                    "W24",
-                    f"capture written jump by jump ({parts}); merged into "
-                    f"{move_text(chosen, legal, variant)}",
-                    node, ply, in_var,
-                )  # fmt: skip
-            elif match.kind is MatchKind.WRONG_PATH:
-                alts = ", ".join(path_text(c, variant) for c in match.candidates)
-                self.fail(
-                    nodes, i, state, in_var, ply, "E09",
-                    f"the path fits no legal capture from {squares[0]} to {squares[-1]} "
-                    f"(legal: {alts})",
-                    squares,
-                )  # fmt: skip
-                return 1
-            else:
-                code, reason = explain(squares, position, legal, variant, node.move.capture)
-                self.fail(nodes, i, state, in_var, ply, code, reason, squares)
-                return 1
+                if match.kind is MatchKind.NO_MATCH and self.options.merge_split_captures:
+                    merged = self.merge(position, legal, nodes, i)
+                if merged is None:
+                    if match.kind is MatchKind.WRONG_PATH:
+                        alts = ", ".join(path_text(c, variant) for c in match.candidates)
+                        self.fail(
+                            nodes, i, state, in_var, ply, "E09",
+                            f"the path fits no legal capture from {squares[0]} to "
+                            f"{squares[-1]} (legal: {alts})",
+                            squares,
+                        )  # fmt: skip
+                    else:
+                        code, reason = explain(squares, position, legal, variant, node.move.capture)
+                        self.fail(nodes, i, state, in_var, ply, code, reason, squares)
+                    return 1
+        if merged is not None:
+            chosen, used = merged
+            parts = " ".join(n.raw for n in nodes[i : i + used])
+            self.issue(
+                "W24",
+                f"capture written jump by jump ({parts}); merged into "
+                f"{move_text(chosen, legal, variant)}",
+                node, ply, in_var,
+            )  # fmt: skip
         assert chosen is not None
         text = move_text(chosen, legal, variant)
         self.play(node, tuple(nodes[i + 1 : i + used]), state, chosen, text, in_var, ply)
         return used
+
+    def ambiguous(
+        self,
+        cands: tuple[Move, ...],
+        nodes: list[Node],
+        i: int,
+        state: _State,
+        in_var: bool,
+        ply: int,
+    ) -> Move | None:
+        """The one of the ambiguous captures *cands* that lets the rest of the line
+        replay (W25), or None after reporting E08 (the line stops)."""
+        variant = self.variant
+        position = state.position
+        assert position is not None
+        texts = ", ".join(path_text(c, variant) for c in cands)
+        ok: list[Move] = []
+        rest = len(nodes) - i - 1
+        if self.options.lookahead and rest > 0:
+            ok = [c for c in cands if self.follows(position.apply(c), nodes, i + 1)]
+        if len(ok) == 1:
+            self.issue(
+                "W25",
+                f"ambiguous capture ({texts}); only {path_text(ok[0], variant)} lets "
+                f"the rest of the line replay",
+                nodes[i], ply, in_var,
+            )  # fmt: skip
+            return ok[0]
+        why = ""
+        if self.options.lookahead and rest > 0:
+            why = (
+                "; none of them lets the rest of the line replay"
+                if not ok
+                else "; look-ahead cannot decide between "
+                + ", ".join(path_text(c, variant) for c in ok)
+            )
+        self.fail(
+            nodes, i, state, in_var, ply, "E08",
+            f"ambiguous capture: candidates {texts}{why}", None, hint=False,
+        )  # fmt: skip
+        return None
 
     def play(
         self,
@@ -600,6 +629,13 @@ class _Replayer:
             legal = legal_moves(position, variant)
             if not legal:
                 return False
+            if self.options.merge_split_captures and legal[0].is_capture and _continued(nodes, j):
+                joined = self.merge(position, legal, nodes, j)
+                if joined is not None:
+                    position = position.apply(joined[0])
+                    j += joined[1]
+                    budget -= 1
+                    continue
             match = parse_move(squares, legal, variant, capture=node.move.capture)
             if match.move is not None:
                 position = position.apply(match.move)
@@ -977,6 +1013,16 @@ class _Replayer:
         if term is not None:
             out.append((term.text, (term.line, term.column)))
         return out
+
+
+def _continued(nodes: list[Node], i: int) -> bool:
+    """Whether the written move after ``nodes[i]`` starts where ``nodes[i]`` ends: the
+    next jump of a capture written jump by jump (no reply ever starts on the square the
+    mover has just reached)."""
+    if i + 1 >= len(nodes):
+        return False
+    here, nxt = nodes[i].move, nodes[i + 1].move
+    return here is not None and nxt is not None and nxt.squares[0] == here.squares[-1]
 
 
 def _numbers(written: tuple[str, ...] | list[str], geometry: Geometry) -> tuple[int, ...] | None:
