@@ -18,7 +18,8 @@ after any it had::
 * ``blunder -2.15:`` — the move lost at least the blunder threshold
   (:data:`BLUNDER_THRESHOLD` centi-men unless set) against the best move, for the side
   that played it: the evaluation before the move (with the best move) less the
-  evaluation after it, seen from the mover;
+  evaluation after it, seen from the mover; never the engine's own best move (a drop
+  after it is the first search's horizon);
 * then the best line from the position after the move (at most :data:`LINE_PLIES`
   plies).
 
@@ -77,12 +78,13 @@ class Annotated:
 
 def _plies(
     game: Game, replay: ReplayResult | None, variant: str | None
-) -> tuple[object, list[tuple[Node, Position, Position, int]]]:
-    """The variant and the resolved main-line plies: (node, before, after, ply)."""
+) -> tuple[object, list[tuple[Node, Position, Position, int, str]]]:
+    """The variant and the resolved main-line plies: (node, before, after, ply, the
+    move's canonical text)."""
     resolution = resolve(game, replay, variant)
     if resolution.variant is None or resolution.start is None:
         return None, []
-    out: list[tuple[Node, Position, Position, int]] = []
+    out: list[tuple[Node, Position, Position, int, str]] = []
     before = resolution.start
     ply = 0
     for node in game.mainline():
@@ -94,7 +96,7 @@ def _plies(
         resolved = resolution.get(node)
         if resolved is None:
             break
-        out.append((node, before, resolved.after, ply))
+        out.append((node, before, resolved.after, ply, resolved.text))
         before = resolved.after
     return resolution.variant, out
 
@@ -109,9 +111,9 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
 
     assert isinstance(variant, Variant)
     evaluations: list[Evaluation] = [evaluate_position(plies[0][1], variant, options.engine)]
-    for _node, _before, after, _ply in plies:
+    for _node, _before, after, _ply, _text in plies:
         evaluations.append(evaluate_position(after, variant, options.engine))
-    for index, (node, before, _after, ply) in enumerate(plies):
+    for index, (node, before, _after, ply, text) in enumerate(plies):
         ahead, behind = evaluations[index], evaluations[index + 1]
         sign = 1 if before.turn is Color.WHITE else -1
         lost = sign * (ahead.comparable() - behind.comparable())
@@ -121,7 +123,9 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
         if ahead.pv:
             parts.append(f"[%best {ahead.pv[0]}]")
         line = " ".join(behind.pv[:LINE_PLIES])
-        if lost >= options.blunder and ahead.pv:
+        # The engine's own move loses nothing against itself: a drop between the two
+        # searches is their horizon, not the move.
+        if lost >= options.blunder and ahead.pv and ahead.pv[0] != text:
             done.blunders.append((ply, lost))
             parts.append(f"blunder {-lost / 100:+.2f}:" if line else f"blunder {-lost / 100:+.2f}")
         if line:

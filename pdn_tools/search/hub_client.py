@@ -96,6 +96,9 @@ class HubEngine:
         self.timeout = timeout
         self.id: dict[str, str] = {}
         self.params: dict[str, dict[str, str]] = {}
+        self.variant: str | None = None
+        """The engine's ``variant`` parameter as last set or declared (None: it has
+        none)."""
         self.lines: queue.Queue[str | HubError | None] = queue.Queue(maxsize=MAX_LINES)
         self.closed = threading.Event()
         try:
@@ -121,8 +124,12 @@ class HubEngine:
                     self.id = args
                 elif command == "param" and "name" in args:
                     self.params[args["name"]] = args
+            if "variant" in self.params:
+                self.variant = self.params["variant"].get("value")
             for name, value in (params or {}).items():
                 self.send(format_line("set-param", name=name, value=value))
+                if name == "variant":
+                    self.variant = value
             self.send("init")
             for _ in self.until("ready"):
                 pass
@@ -211,7 +218,13 @@ class HubEngine:
         seconds: float | None = None,
     ) -> HubResult:
         """Ask the engine about *position*: ``pos``, ``level``, ``go analyze``; the
-        ``info`` lines and the ``done`` move read back (HubError: an illegal move)."""
+        ``info`` lines and the ``done`` move read back.  HubError: an illegal move, or
+        an ``error`` the engine answered (a position or level it refused).
+
+        An engine that declares a ``variant`` parameter is set to *variant* first
+        when it names it among its values (``normal`` stands for international, as
+        Scan names it), so one engine analyses a collection of several variants."""
+        self.choose_variant(variant)
         self.send(format_line("pos", pos=position_text(position)))
         if depth is not None:
             self.send(format_line("level", depth=depth))
@@ -222,6 +235,12 @@ class HubEngine:
         self.send("go analyze")
         result = HubResult()
         for command, args in self.until("done"):
+            if command == "error":
+                said = args.get("message") or "no reason given"
+                raise HubError(
+                    f"engine {self.argv[0]!r} refused the {variant.name} position "
+                    f"{position_text(position)}: {said}"
+                )
             if command == "info":
                 result.info.append(args)
                 self._read_info(result, args, position, variant)
@@ -230,6 +249,23 @@ class HubEngine:
         if result.best_move is None and result.pv:
             result.best_move = result.pv[0]
         return result
+
+    def choose_variant(self, variant: Variant) -> None:
+        """Set the engine's ``variant`` parameter to *variant* when the engine has
+        one, names *variant* among its values and is not set to it already (an engine
+        without the parameter, or that names the variant otherwise, is left as it
+        is: its own error then says what it makes of the position)."""
+        declared = self.params.get("variant")
+        if declared is None:
+            return
+        values = declared.get("values", "").split()
+        names = [variant.name, "normal"] if variant.name == "international" else [variant.name]
+        for name in names:
+            if name in values:
+                if self.variant != name:
+                    self.send(format_line("set-param", name="variant", value=name))
+                    self.variant = name
+                return
 
     @staticmethod
     def _read_info(

@@ -7,8 +7,10 @@ level besides the protocol's ``depth``, ``move-time``, ``time`` and ``infinite``
 search runs in a thread so that ``stop``, ``ping`` and ``quit`` are heard while it
 runs; it reports ``info`` after each completed iteration (``score`` in men for the side
 to move, as Scan does, and ``win`` — plies to a forced end, signed — when there is
-one) and ends with ``done move=… ponder=…``.  An input that ends stops the server
-(the protocol's rule: the GUI is gone).
+one) and ends with ``done move=… ponder=…``.  A ``pos`` it cannot read is an
+``error`` and leaves no position: a ``go`` then answers ``error`` and a bare ``done``,
+never a move of the position before.  An input that ends stops the server (the
+protocol's rule: the GUI is gone).
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ class HubServer:
         self.lock = threading.Lock()
         self.variant: Variant = INTERNATIONAL
         self.searcher = Searcher(INTERNATIONAL)
-        self.position: Position = Position.initial(INTERNATIONAL)
+        self.position: Position | None = Position.initial(INTERNATIONAL)
         self.level: Budget = (DEFAULT_DEPTH, None, None)
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
@@ -191,6 +193,7 @@ class HubServer:
                 position = position.apply(parse_move(move, position, self.variant))
         except HubError as exc:
             self.send(format_line("error", message=str(exc)))
+            self.position = None  # never search the position before the refused one
             return
         self.position = position
 
@@ -214,6 +217,10 @@ class HubServer:
 
     def start_search(self) -> None:
         position, variant = self.position, self.variant
+        if position is None:
+            self.send(format_line("error", message="no position: the last pos was refused"))
+            self.send("done")
+            return
         if not legal_moves(position, variant):
             self.send(format_line("error", message="no legal move in this position"))
             self.send("done")

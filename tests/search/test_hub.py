@@ -165,6 +165,35 @@ def test_the_client_drives_another_variant_through_its_parameter() -> None:
     assert result.best_move == analyse(Position.initial(english), english, depth=3).best_move
 
 
+def test_one_client_follows_the_variant_of_each_position() -> None:
+    # The engine declares its variant parameter; the client sets it per position, so
+    # one engine analyses a collection of several variants.
+    with HubEngine(SERVER, timeout=TIMEOUT) as engine:
+        for name in ("english", "international", "russian", "english"):
+            variant = variant_by_name(name)
+            start = Position.initial(variant)
+            result = engine.analyse(start, variant, depth=3)
+            assert engine.variant == name
+            assert result.best_move == analyse(start, variant, depth=3).best_move
+
+
+def test_a_position_the_engine_refuses_is_an_error_with_its_reason() -> None:
+    international = variant_by_name("international")
+    with (
+        pytest.raises(HubError, match=r"refused .* not one I play"),
+        HubEngine([*WEAK, "refuse"], timeout=TIMEOUT) as engine,
+    ):
+        engine.analyse(Position.initial(international), international, depth=1)
+
+
+def test_the_engine_never_searches_the_position_before_a_refused_one() -> None:
+    out = converse(["hub", "init", "pos pos=Wxyz", "level depth=2", "go analyze"])
+    assert any(line.startswith("error message=") for line in out)
+    done = [line for line in out if line.startswith("done")]
+    assert done == ["done"]  # no move: there is no position to search
+    assert not [line for line in out if line.startswith("info")]
+
+
 def test_the_client_speaks_only_the_protocol() -> None:
     international = variant_by_name("international")
     start = Position.initial(international)

@@ -7,7 +7,8 @@ lines and arguments the protocol does not define, which a client must ignore.
 Modes (first argument): ``normal``; ``silent`` never answers ``init``; ``illegal``
 answers ``done`` with a move that is not on the board; ``crash`` exits on ``go``;
 ``flood`` answers ``go`` with ``info`` lines without end; ``overlong`` answers ``go``
-with a line of a megabyte.
+with a line of a megabyte; ``refuse`` answers every ``pos`` with an ``error`` (and
+``go`` with a move of the start position, as a careless engine would).
 """
 
 import sys
@@ -59,6 +60,10 @@ def main():
                 print("ready extra=ignored")
         elif command == "pos":
             position = "W" + "b" * 20 + "e" * 10 + "w" * 20
+            if mode == "refuse":
+                print('error message="this position is not one I play"')
+                sys.stdout.flush()
+                continue
             for word in words[1:]:
                 if word.startswith("pos="):
                     position = word[4:].strip('"')
