@@ -350,15 +350,13 @@ class _Replayer:
         found = self.known_squares.get(written)
         if found is not None:
             return found
-        size = self.size
         out: list[int] = []
         result: tuple[int, ...] | str | None = None
         named = self.geometry.square_named
         for s in written:
             n = named(s)
             if n is None:
-                shown = int(s) if s.isdigit() else repr(s)
-                result = f"square {shown} is not on the board (squares are numbered 1-{size})"
+                result = self.off_board(s)
                 break
             out.append(n)
         if result is None:
@@ -368,6 +366,18 @@ class _Replayer:
             known.clear()
         known[written] = result
         return result
+
+    def off_board(self, square: str) -> str:
+        """E04's reason for a written square that names no square of the board, in the
+        record's terms: the numbers' range, or for an algebraic square (boards at most 8
+        wide) the corners and whether only the dark squares are played."""
+        spec = self.geometry.spec
+        if square[:1].isalpha() and spec.width <= 8:
+            corner = f"{chr(ord('a') + spec.width - 1)}{spec.height}"
+            dark = "" if self.size == spec.width * spec.height else ", dark squares only"
+            return f"square {square!r} is not on the board (a1-{corner}{dark})"
+        shown = int(square) if square.isdigit() else repr(square)
+        return f"square {shown} is not on the board (squares are numbered 1-{self.size})"
 
     def move(self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int) -> int:
         """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on

@@ -110,6 +110,16 @@ def test_a_numeric_record_keeps_its_numbers(fen: str, moves: str, code: str, mes
     assert not SQUARE.search(found[0].message)
 
 
+def test_an_algebraic_square_off_the_board_is_told_in_algebraic_terms() -> None:
+    # e4 is a light square: no piece ever stands there
+    [found] = [i for i in issues_of(record("", "1. c3-d4 f6-e4")) if i.code == "E04"]
+    assert found.message.startswith("square 'e4' is not on the board (a1-h8, dark squares only)")
+    assert "did you mean f6-e5" in found.message
+    # a number off the board keeps the numbers' range
+    [found] = [i for i in issues_of(record("", "1. 22-18 11-33")) if i.code == "E04"]
+    assert found.message.startswith("square 33 is not on the board (squares are numbered 1-32)")
+
+
 def test_the_repair_object_keeps_its_numbers_where_its_schema_has_numbers() -> None:
     # The squares of a repair are the record's text; ply, line and column stay numbers.
     found = issues_of(record("W:W22:B18,11", "1. c3:e5"))
