@@ -187,9 +187,10 @@ def test_every_square_an_error_names_in_an_algebraic_record_is_algebraic(
     game: tuple[list[str], list[str], int],
 ) -> None:
     algebraic, numbers, bad = game
-    # a next move starting where the planted one lands would read as its second jump
+    # a move starting where the one before it lands may be read as its next jump
     after = algebraic[bad + 1] if bad + 1 < len(algebraic) else ""
     assume(not after.startswith(algebraic[bad][-2:]))
+    assume(bad == 0 or not algebraic[bad].startswith(algebraic[bad - 1][-2:]))
     stops = []
     for moves in (algebraic, numbers):
         found = read_string(record("", movetext(moves)))[0]
