@@ -339,13 +339,15 @@ def suspects(
         legal = legal_moves(here.before, variant)
         written = here.node.move
         assert written is not None
+        # the candidate is written as the record writes its squares (numbers or c3)
+        names = square_names(here.before.geometry, not written.squares[0].isdigit())
         worst = max(range(len(doubt.losses)), key=lambda i: (doubt.losses[i], -i))
         out.append(
             Suspect(
                 doubt.index + 1,
                 here.node,
                 here.node.raw or written.text(),
-                move_text(best.move, legal, variant),
+                move_text(best.move, legal, variant, names),
                 best.slip,
                 len(qualified),
                 doubt.lost,

@@ -68,6 +68,7 @@ def explain(
     legal: Sequence[Move],
     variant: Variant,
     capture: bool = False,
+    names: Sequence[str] | None = None,
 ) -> tuple[str, str]:
     """Code and reason for written *squares* that match no legal move (NO_MATCH).
 
@@ -75,7 +76,12 @@ def explain(
     can continue or took fewer pieces than the maximum (E07), a quiet move while a
     capture is compulsory (E06), a path that is no capture (E09), and why a quiet move
     is impossible (occupied, backward, not reachable: E05).
+
+    *names* (indexed by square number) spells squares and moves as the record does,
+    algebraic ``g7`` for a record written ``h6-g7``; by default their numbers.
     """
+    if names is None:
+        names = _numbers(position.geometry.size)
     geo = position.geometry
     first, last = squares[0], squares[-1]
     turn = position.turn
@@ -97,20 +103,21 @@ def explain(
         ):
             return "E09", (
                 f"the squares written are those of the legal capture "
-                f"{path_text(fits[0], variant)} in another order or with other squares "
+                f"{path_text(fits[0], variant, names)} in another order or with other squares "
                 "mixed in (a path lists the from-square, the landing squares, the to-square)"
             )
     if piece is None or piece[0] is not turn:
         where = describe_piece(piece)
-        return "E05", f"no {side.lower()} piece on {first} ({first} is {where}; {side} to move)"
+        at = names[first]
+        return "E05", f"no {side.lower()} piece on {at} ({at} is {where}; {side} to move)"
     must_capture = bool(legal) and legal[0].is_capture
     if must_capture:
         # A sequence written up to a square where it must continue.
         for m in legal:
             if m.from_sq == first and any(last in p[1:-1] for p in m.paths):
                 return "E07", (
-                    f"the capture cannot stop on {last}: it must continue, "
-                    f"e.g. {path_text(m, variant)}"
+                    f"the capture cannot stop on {names[last]}: it must continue, "
+                    f"e.g. {path_text(m, variant, names)}"
                 )
         free = legal_moves(position, free_choice(variant))
         fm = parse_move(squares, free, variant)
@@ -120,21 +127,24 @@ def explain(
             if taken is not None:
                 return "E07", (
                     f"the capture takes {len(taken.captures)} piece(s) but the maximum is "
-                    f"{len(best.captures)}: e.g. {path_text(best, variant)}"
+                    f"{len(best.captures)}: e.g. {path_text(best, variant, names)}"
                 )
-    written = ("x" if capture else "-").join(map(str, squares))
+    written = ("x" if capture else "-").join(names[s] for s in squares)
     if len(squares) > 2:
         if not must_capture:
             return "E09", f"{written} is no capture: no capture is possible here"
-        return "E09", f"{written} describes no legal capture; legal: " + _listing(legal, variant)
+        return "E09", f"{written} describes no legal capture; legal: " + _listing(
+            legal, variant, names
+        )
     occupant = position.piece_at(last)
     if occupant is not None and last != first:
-        return "E05", f"{last} is occupied by {describe_piece(occupant)}"
+        return "E05", f"{names[last]} is occupied by {describe_piece(occupant)}"
     if variant.rays is not None:
-        return _explain_quiet_rays(position, first, last, piece[1], legal, variant, written)
+        return _explain_quiet_rays(position, first, last, piece[1], legal, variant, written, names)
+    frm, to = names[first], names[last]
     diag = _diagonal(geo, first, last)
     if diag is None:
-        return "E05", f"{last} is not on a diagonal from {first}"
+        return "E05", f"{to} is not on a diagonal from {frm}"
     is_king = piece[1]
     forward = -1 if turn is Color.WHITE else 1
     path = _between(geo, first, last, diag)
@@ -145,17 +155,19 @@ def explain(
         why = (
             "no capture is possible here"
             if not must_capture
-            else "legal: " + _listing(legal, variant)
+            else "legal: " + _listing(legal, variant, names)
         )
-        return "E09", f"{written} jumps over {jumps[0]} but is not a legal capture ({why})"
+        jumped = names[jumps[0]]
+        return "E09", f"{written} jumps over {jumped} but is not a legal capture ({why})"
     if blockers:
-        return "E05", f"{last} is not reachable from {first}: {blockers[0][0]} is in the way"
+        return "E05", f"{to} is not reachable from {frm}: {names[blockers[0][0]]} is in the way"
     if not is_king and diag[0] != forward:
-        return "E05", f"the man on {first} cannot move backward to {last}"
+        return "E05", f"the man on {frm} cannot move backward to {to}"
     if not is_king and diag[2] > 1:
-        return "E05", f"a man moves one square; {last} is {diag[2]} squares from {first}"
+        return "E05", f"a man moves one square; {to} is {diag[2]} squares from {frm}"
     if must_capture:
-        return "E06", f"a capture is compulsory, e.g. {move_text(legal[0], legal, variant)}"
+        example = move_text(legal[0], legal, variant, names)
+        return "E06", f"a capture is compulsory, e.g. {example}"
     return "E05", f"{written} is not a legal move"
 
 
@@ -167,6 +179,7 @@ def _explain_quiet_rays(
     legal: Sequence[Move],
     variant: Variant,
     written: str,
+    names: Sequence[str],
 ) -> tuple[str, str]:
     """:func:`explain` for a two-square move in a variant with orthogonal directions
     (Frisian, Turkish), whose geometry the diagonal reasons above do not describe:
@@ -183,19 +196,31 @@ def _explain_quiet_rays(
     wanted = (geo.bit_of[first], geo.bit_of[last])
     quiet = gen.quiet(own_men, own_kings, opp, white)
     if any((frm, to) == wanted for frm, to, _, _ in quiet):
-        return "E06", f"a capture is compulsory, e.g. {move_text(legal[0], legal, variant)}"
+        example = move_text(legal[0], legal, variant, names)
+        return "E06", f"a capture is compulsory, e.g. {example}"
     mover = "king" if is_king else "man"
     reach = {geo.square_of[to] for frm, to, _, _ in quiet if frm == wanted[0]}
-    shown = ", ".join(str(s) for s in sorted(reach)) or "none"
+    shown = ", ".join(names[s] for s in sorted(reach)) or "none"
     return "E05", (
-        f"{written} is not a legal move of the {mover} on {first} in {variant.name} "
+        f"{written} is not a legal move of the {mover} on {names[first]} in {variant.name} "
         f"draughts (its quiet moves here: {shown})"
     )
 
 
-def _listing(legal: Sequence[Move], variant: Variant) -> str:
-    """Up to four legal moves in canonical notation."""
-    shown = ", ".join(move_text(m, legal, variant) for m in legal[:4])
+_NUMBERS: dict[int, tuple[str, ...]] = {}
+
+
+def _numbers(size: int) -> tuple[str, ...]:
+    """Square names by number for a board of *size* squares: ``("", "1", "2", …)``."""
+    names = _NUMBERS.get(size)
+    if names is None:
+        names = _NUMBERS[size] = tuple(str(s) if s else "" for s in range(size + 1))
+    return names
+
+
+def _listing(legal: Sequence[Move], variant: Variant, names: Sequence[str]) -> str:
+    """Up to four legal moves in canonical notation, squares spelt by *names*."""
+    shown = ", ".join(move_text(m, legal, variant, names) for m in legal[:4])
     return shown + (" …" if len(legal) > 4 else "")
 
 

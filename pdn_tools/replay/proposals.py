@@ -22,7 +22,7 @@ from pdn_tools.replay.slips import (
     OTHER,
     SLIPS,
 )
-from pdn_tools.rules import Move, Position, Variant, canonical_path, legal_moves, move_text
+from pdn_tools.rules import Move, Position, Variant, legal_moves, move_text
 
 SHOWN = 4
 """Tied edits named in a message at most (the repair object lists them all)."""
@@ -34,15 +34,9 @@ def _written_text(move: Move, position: Position, variant: Variant, names: tuple
     *position* (the full path when another move shares its ends), squares named as
     the record names them."""
     legal = legal_moves(position, variant)
-    text = move_text(move, legal, variant)
     if names[1].isdigit():
-        return text  # the record writes square numbers, as move_text does
-    sep = variant.capture_separator if move.captures else "-"
-    if text.count(sep) > 1 or (move.captures and sep not in text):
-        squares = canonical_path(move, variant)
-    else:
-        squares = (move.from_sq, move.to_sq)
-    return sep.join(names[s] for s in squares)
+        return move_text(move, legal, variant)  # the record writes square numbers
+    return move_text(move, legal, variant, names)
 
 
 class Proposer:
@@ -224,7 +218,8 @@ class Proposer:
             first = self.line.written[finding.reached].ply
             text += f" (searched back to ply {first}, where the search's budget ran out)"
         if 0 < len(legal) <= 6:
-            text += "; legal here: " + ", ".join(move_text(m, legal, self.variant) for m in legal)
+            shown = (move_text(m, legal, self.variant, self.names) for m in legal)
+            text += "; legal here: " + ", ".join(shown)
         return text
 
     def result_message(self, repair: Repair) -> str:

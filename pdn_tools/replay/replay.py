@@ -350,15 +350,13 @@ class _Replayer:
         found = self.known_squares.get(written)
         if found is not None:
             return found
-        size = self.size
         out: list[int] = []
         result: tuple[int, ...] | str | None = None
         named = self.geometry.square_named
         for s in written:
             n = named(s)
             if n is None:
-                shown = int(s) if s.isdigit() else repr(s)
-                result = f"square {shown} is not on the board (squares are numbered 1-{size})"
+                result = self.off_board(s)
                 break
             out.append(n)
         if result is None:
@@ -368,6 +366,18 @@ class _Replayer:
             known.clear()
         known[written] = result
         return result
+
+    def off_board(self, square: str) -> str:
+        """E04's reason for a written square that names no square of the board, in the
+        record's terms: the numbers' range, or for an algebraic square (boards at most 8
+        wide) the corners and whether only the dark squares are played."""
+        spec = self.geometry.spec
+        if square[:1].isalpha() and spec.width <= 8:
+            corner = f"{chr(ord('a') + spec.width - 1)}{spec.height}"
+            dark = "" if self.size == spec.width * spec.height else ", dark squares only"
+            return f"square {square!r} is not on the board (a1-{corner}{dark})"
+        shown = int(square) if square.isdigit() else repr(square)
+        return f"square {shown} is not on the board (squares are numbered 1-{self.size})"
 
     def move(self, nodes: list[Node], i: int, state: _State, in_var: bool, ply: int) -> int:
         """Replay the move at ``nodes[i]``; returns how many nodes it used (0 or 1 on
@@ -405,9 +415,10 @@ class _Replayer:
             chosen = match.move
             if match.kind in _ACCEPTED and chosen is not None:
                 if match.kind is MatchKind.NONCANONICAL:
+                    canonical = path_text(chosen, variant, self.names_of(node))
                     self.issue(
                         "W23",
-                        f"non-canonical capture path; canonical: {path_text(chosen, variant)}",
+                        f"non-canonical capture path; canonical: {canonical}",
                         node, ply, in_var,
                     )  # fmt: skip
                 if match.separator_mismatch:
@@ -416,7 +427,7 @@ class _Replayer:
                     self.issue(
                         "W12",
                         f"separator does not match the move: a {kind} written with '{sep}' "
-                        f"({move_text(chosen, legal, variant)})",
+                        f"({move_text(chosen, legal, variant, self.names_of(node))})",
                         node, ply, in_var,
                     )  # fmt: skip
             elif match.kind is MatchKind.AMBIGUOUS:
@@ -427,16 +438,19 @@ class _Replayer:
                 if match.kind is MatchKind.NO_MATCH and self.options.merge_split_captures:
                     merged = self.merge(position, legal, nodes, i)
                 if merged is None:
+                    names = self.names_of(node)
                     if match.kind is MatchKind.WRONG_PATH:
-                        alts = ", ".join(path_text(c, variant) for c in match.candidates)
+                        alts = ", ".join(path_text(c, variant, names) for c in match.candidates)
                         self.fail(
                             nodes, i, state, in_var, ply, "E09",
-                            f"the path fits no legal capture from {squares[0]} to "
-                            f"{squares[-1]} (legal: {alts})",
+                            f"the path fits no legal capture from {names[squares[0]]} to "
+                            f"{names[squares[-1]]} (legal: {alts})",
                             squares,
                         )  # fmt: skip
                     else:
-                        code, reason = explain(squares, position, legal, variant, node.move.capture)
+                        code, reason = explain(
+                            squares, position, legal, variant, node.move.capture, names
+                        )
                         self.fail(nodes, i, state, in_var, ply, code, reason, squares)
                     return 1
         if merged is not None:
@@ -445,7 +459,7 @@ class _Replayer:
             self.issue(
                 "W24",
                 f"capture written jump by jump ({parts}); merged into "
-                f"{move_text(chosen, legal, variant)}",
+                f"{move_text(chosen, legal, variant, self.names_of(node))}",
                 node, ply, in_var,
             )  # fmt: skip
         assert chosen is not None
@@ -467,7 +481,8 @@ class _Replayer:
         variant = self.variant
         position = state.position
         assert position is not None
-        texts = ", ".join(path_text(c, variant) for c in cands)
+        names = self.names_of(nodes[i])
+        texts = ", ".join(path_text(c, variant, names) for c in cands)
         ok: list[Move] = []
         rest = len(nodes) - i - 1
         if self.options.lookahead and rest > 0:
@@ -475,7 +490,7 @@ class _Replayer:
         if len(ok) == 1:
             self.issue(
                 "W25",
-                f"ambiguous capture ({texts}); only {path_text(ok[0], variant)} lets "
+                f"ambiguous capture ({texts}); only {path_text(ok[0], variant, names)} lets "
                 f"the rest of the line replay",
                 nodes[i], ply, in_var,
             )  # fmt: skip
@@ -486,7 +501,7 @@ class _Replayer:
                 "; none of them lets the rest of the line replay"
                 if not ok
                 else "; look-ahead cannot decide between "
-                + ", ".join(path_text(c, variant) for c in ok)
+                + ", ".join(path_text(c, variant, names) for c in ok)
             )
         self.fail(
             nodes, i, state, in_var, ply, "E08",
@@ -565,9 +580,10 @@ class _Replayer:
         """Report a king move beyond the Frisian limit (E05) and stop the line."""
         assert state.position is not None and state.king_moves is not None
         limit = state.king_moves.limit
+        names = self.names_of(node)
         reason = (
-            f"illegal move {move.from_sq}-{move.to_sq}: the same king may not make more than "
-            f"{limit} non-capturing moves in a row while its side has men (Frisian, "
+            f"illegal move {names[move.from_sq]}-{names[move.to_sq]}: the same king may not "
+            f"make more than {limit} non-capturing moves in a row while its side has men (Frisian, "
             "rules.md §4.6)"
         )
         later = "replay of this variation stops here" if in_var else "replay stops here"

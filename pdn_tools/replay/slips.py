@@ -122,6 +122,13 @@ def move_slip(
     square or route (also a capture path whose ends are those of the move); one
     square changed by a :func:`square_slip`, the other one right.  The written move
     itself (same ends, not a capture) is no slip.
+
+    A capture written ``fromxto`` whose landing square is a slip of the move's that is
+    likelier than a wrong landing square or route (``22x16`` or ``22x11`` for
+    ``22x15``: off by one) is that slip: it ranks the edit by the likelier
+    explanation, where a tie with another capture from the same square would
+    otherwise be said.  A written path of more squares keeps the route: its other
+    squares may be wrong too.
     """
     first, last = written[0], written[-1]
     if first == frm and last == to:
@@ -129,6 +136,10 @@ def move_slip(
     if first == to and last == frm:
         return SWAPPED
     if capture and first == frm and (written_capture or len(written) > 2):
+        if len(written) == 2:
+            slip = square_slip(last, to, row)
+            if slip is not None and SLIPS[slip].prior > SLIPS[CAPTURE_ROUTE].prior:
+                return slip
         return CAPTURE_ROUTE
     if first == frm:
         return square_slip(last, to, row)

@@ -142,26 +142,42 @@ def canonical_path(move: Move, variant: Variant = INTERNATIONAL) -> tuple[int, .
     return canonical_paths(move, variant)[0]
 
 
-def path_text(move: Move, variant: Variant = INTERNATIONAL) -> str:
-    """The canonical full path as text, e.g. ``47x38x24x13x36`` (``32-28`` if quiet)."""
+def path_text(
+    move: Move, variant: Variant = INTERNATIONAL, names: Sequence[str] | None = None
+) -> str:
+    """The canonical full path as text, e.g. ``47x38x24x13x36`` (``32-28`` if quiet).
+
+    *names*, indexed by square number, spells the squares another way (algebraic
+    ``c3xe5``, as a record that writes them so reads best); by default their numbers.
+    """
     sep = variant.capture_separator if move.captures else "-"
-    return sep.join(str(s) for s in canonical_path(move, variant))
+    if names is None:
+        return sep.join(str(s) for s in canonical_path(move, variant))
+    return sep.join(names[s] for s in canonical_path(move, variant))
 
 
-def move_text(move: Move, legal: Sequence[Move], variant: Variant = INTERNATIONAL) -> str:
+def move_text(
+    move: Move,
+    legal: Sequence[Move],
+    variant: Variant = INTERNATIONAL,
+    names: Sequence[str] | None = None,
+) -> str:
     """Canonical text of *move* among the *legal* moves of its position.
 
     The short form when no other legal move shares from and to; else the full path.
+    *names* spells the squares as :func:`path_text` says.
     """
-    if not move.captures:
-        return f"{move.from_sq}-{move.to_sq}"
-    clash = any(
-        other.from_sq == move.from_sq and other.to_sq == move.to_sq and other != move
-        for other in legal
-    )
-    if clash:
-        return path_text(move, variant)
-    return f"{move.from_sq}{variant.capture_separator}{move.to_sq}"
+    sep = variant.capture_separator if move.captures else "-"
+    if move.captures:
+        clash = any(
+            other.from_sq == move.from_sq and other.to_sq == move.to_sq and other != move
+            for other in legal
+        )
+        if clash:
+            return path_text(move, variant, names)
+    if names is None:
+        return f"{move.from_sq}{sep}{move.to_sq}"
+    return f"{names[move.from_sq]}{sep}{names[move.to_sq]}"
 
 
 def move_texts(legal: Sequence[Move], variant: Variant = INTERNATIONAL) -> list[str]:

@@ -7,6 +7,7 @@ must give no finding."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,9 @@ from pdn_tools.analysis.plausibility import (
     suspects,
     threshold_of,
 )
+from pdn_tools.replay.replay import square_names
 from pdn_tools.replay.validate import GameReplay
-from pdn_tools.rules import INTERNATIONAL, Position, legal_moves, variant_by_name
+from pdn_tools.rules import INTERNATIONAL, Position, geometry_for, legal_moves, variant_by_name
 from pdn_tools.schemas import schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -193,6 +195,28 @@ def test_a_slip_that_drops_a_man_to_an_ignored_shot_is_named() -> None:
     assert (repair["written"], repair["move"], repair["candidates"]) == ("29-25", "30-25", 1)
     assert "with 30-25 (a square off by one) in place of 29-25" in issues[0].message
     assert [i.code for i in game.issues].count("W70") == 1
+
+
+def test_in_an_algebraic_record_the_candidate_is_written_algebraically() -> None:
+    # The same game with its squares written algebraically (English squares read as
+    # the replay reads them): the candidate is named the way the record writes moves.
+    names = square_names(geometry_for(variant_by_name("english").board), True)
+    text = re.sub(
+        r"\d+(?=[-x])|(?<=[-x])\d+",
+        lambda m: names[int(m.group())],
+        SELF_PLAY.format(slip="29-25"),
+    )
+    written, meant = f"{names[29]}-{names[25]}", f"{names[30]}-{names[25]}"
+    [game] = validate_string(text)
+    state = game.replay_state
+    assert isinstance(state, GameReplay)
+    issues = flag_implausible(game, state.result, OPTIONS)
+    assert [(i.code, i.ply, i.move) for i in issues] == [("W70", 24, written)]
+    repair = issues[0].repair
+    assert repair is not None and (repair["written"], repair["move"]) == (written, meant)
+    assert f"with {meant} (a letter or digit of a square off) in place of {written}" in (
+        issues[0].message
+    )
 
 
 def test_the_same_game_as_played_gives_no_finding() -> None:

@@ -132,6 +132,56 @@ def test_the_slips_of_a_square_and_of_a_move() -> None:
     assert priors == sorted(priors, reverse=True)  # listed commonest first
 
 
+def test_a_capture_whose_landing_square_is_a_slip_is_that_slip() -> None:
+    # The likelier explanation wins: a landing square off by one (or a row), two digits
+    # transposed, one letter or digit of an algebraic square off.
+    assert move_slip(("22", "16"), True, "22", "15", True, 4) == "off-by-one"
+    assert move_slip(("22", "11"), True, "22", "15", True, 4) == "off-by-one"
+    assert move_slip(("22", "42"), True, "22", "24", True, 5) == "digit-transposition"
+    assert move_slip(("c3", "e3"), True, "c3", "e5", True, 4) == "algebraic-slip"
+    # else, and for a slip less likely than a wrong route, the capture's route
+    assert move_slip(("22", "13"), True, "22", "15", True, 4) == "capture-route"
+    assert move_slip(("28", "8"), True, "28", "18", True, 5) == "capture-route"
+    # a written path of more squares may have its route wrong as well
+    assert move_slip(("22", "15", "6"), True, "22", "7", True, 4) == "capture-route"
+    # a quiet move written as a capture from the right square stays a square slip
+    assert move_slip(("22", "17"), False, "22", "18", False, 4) == "off-by-one"
+
+
+LANDING = '[GameType "25"]\n[FEN "W:W22,32:B17,18,1"]\n\n'
+"""White's man on 22 (c3) can take 18 landing on 15 (e5), or 17 landing on 13 (a5)."""
+
+
+@pytest.mark.parametrize(
+    ("moves", "hint", "kind", "confirmed"),
+    [
+        # the record's last ply: a single slip is worth a question, a tie is not
+        ("1. 22:16", "did you mean 22:15 (a square off by one)? the record ends here", "off-by-one",
+         False),
+        ("1. 22:11", "did you mean 22:15 (a square off by one)? the record ends here", "off-by-one",
+         False),
+        ("1. c3:e3", "did you mean c3:e5 (a letter or digit of a square off)? the record ends",
+         "algebraic-slip", False),
+        # elsewhere: both captures let the rest replay; the landing-square slip is likelier
+        ("1. 22:16 1-5 2. 32-28", "did you mean 22:15 (a square off by one)? with it all 3 plies",
+         "off-by-one", True),
+        ("1. c3:e3 b8-a7 2. g1-h2",
+         "did you mean c3:e5 (a letter or digit of a square off)? with it all 3 plies",
+         "algebraic-slip", True),
+    ],
+)  # fmt: skip
+def test_a_capture_written_with_its_landing_square_off_is_named_alone(
+    moves: str, hint: str, kind: str, confirmed: bool
+) -> None:
+    found = error(run(LANDING + moves + " *\n")[0])
+    assert found.ply == 1 and found.repair is not None
+    assert hint in found.message
+    assert (found.repair["kind"], found.repair["candidates"]) == (kind, 1)
+    assert found.repair["confirmed"] is confirmed
+    # the other capture from the same square was the tie this used to be
+    assert found.repair["move"] in ("22:15", "c3:e5") and "tied" not in found.repair
+
+
 def test_a_move_mis_recorded_plies_before_the_break() -> None:
     """The finding stays where the replay broke, with its code; it names the move
     written wrongly six plies before, and the move meant."""
@@ -169,7 +219,7 @@ def test_a_move_mis_recorded_plies_before_the_break() -> None:
         (CAPTURE_ROUTE, 15, {"ply": 13, "written": "20:2", "move": "20:18",
                              "kind": "capture-route"}),
         (TRANSPOSED, 23, {"ply": 20, "written": "22x42", "move": "22x24",
-                          "kind": "capture-route"}),
+                          "kind": "digit-transposition"}),
     ],
     ids=["exchanged", "omitted", "doubled", "shifted", "capture-route", "transposed"],
 )  # fmt: skip
@@ -288,8 +338,8 @@ def test_a_result_that_contradicts_the_final_position_gets_its_edit() -> None:
     [w32] = [i for i in run(text)[0] if i.code == "W32"]
     assert "has lost" in w32.message
     assert (
-        "probably mis-recorded at ply 1: written 38x24, meant 38x29 (capture with the wrong "
-        "landing square or route); with it the final position fits the result" in w32.message
+        "probably mis-recorded at ply 1: written 38x24, meant 38x29 (a square off by one); "
+        "with it the final position fits the result" in w32.message
     )
     assert w32.repair is not None and w32.repair["candidates"] == 1
     # 0-0 ("both lost") is no result a position can show: no search

@@ -157,7 +157,8 @@ def test_w34_ellipsis_for_a_missing_move() -> None:
 def test_repair_hint_one_digit() -> None:
     _, _, issues = run(G + "1. 32-28 19-23 2. 28x18 14x23 3. 33-28 *")
     assert codes(issues) == ["E05"]
-    assert "did you mean 28x19 (capture with the wrong landing square" in issues[0].message
+    # the landing square is off by one: likelier than a capture's wrong landing square
+    assert "did you mean 28x19 (a square off by one)?" in issues[0].message
     assert "with it all 5 plies replay" in issues[0].message
     assert issues[0].repair is not None and issues[0].repair["move"] == "28x19"
 
