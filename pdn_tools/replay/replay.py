@@ -1133,9 +1133,10 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     start, problem = _start_position(game, variant, issues)
     if start is None:
         # A FEN that fits another board than the guessed variant's speaks against the
-        # guess, not against the record: never an E10 under a guess.
+        # guess, not against the record: no E10 under a guess, unless no variant at all
+        # reads the FEN (a man on its own promotion row, say): the record is at fault.
         elsewhere = _fen_fits_elsewhere(game, variant) if _inferred(game) else None
-        if guessed or elsewhere is not None:
+        if (guessed or elsewhere is not None) and _fen_fits_some(game):
             if _has_moves(game):
                 note = f"; it fits the board of {elsewhere.name} draughts" if elsewhere else ""
                 game.issues.append(
@@ -1145,7 +1146,7 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
                         f"and its FEN does not fit it ({problem}){note}",
                     )
                 )
-            return ReplayResult(skipped=f"{_GUESSED}; {problem}")
+            return ReplayResult(skipped=f"{_GUESSED}; {problem}", refuted=True)
         game.issues.extend(issues)
         return ReplayResult(skipped=problem)
     replayer = _Replayer(game, variant, opts)
@@ -1172,7 +1173,9 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
                 f"moves do not replay under it{also}",
             )
         )
-        return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
+        return ReplayResult(
+            skipped=f"{_GUESSED}, and the record does not replay under it", refuted=True
+        )
     found = sorted(replayer.issues, key=lambda i: (i.line, i.column))
     if replayer.result.stop is not None and fits:
         first = next(i for i in found if i.level is Severity.ERROR)
@@ -1197,6 +1200,26 @@ def _fen_fits_elsewhere(game: Game, tried: Variant) -> Variant | None:
             continue
         return other
     return None
+
+
+def _fen_fits_some(game: Game) -> bool:
+    """Whether some variant with a GameType reads the game's FEN tag without error.
+
+    A FEN no variant reads (a man on its own promotion row, which is that row in every
+    variant) is wrong whatever the variant: its E10 stands under a guessed variant too.
+    """
+    tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
+    if tag is None:
+        return True
+    for other in variants():
+        if other.gametype is None:
+            continue
+        try:
+            parse_fen(tag.value, other)
+        except FenError:
+            continue
+        return True
+    return False
 
 
 def _has_moves(game: Game) -> bool:
