@@ -1135,8 +1135,11 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
         # A FEN that fits another board than the guessed variant's speaks against the
         # guess, not against the record: no E10 under a guess, unless no variant at all
         # reads the FEN (a man on its own promotion row, say): the record is at fault.
+        # A position alone decided by the reader (W64) was decided for its board (the
+        # squares, the producer): then no variant on that board is enough.
         elsewhere = _fen_fits_elsewhere(game, variant) if _inferred(game) else None
-        if (guessed or elsewhere is not None) and _fen_fits_some(game):
+        decided = any(i.code == "W64" for i in game.issues)
+        if (guessed or elsewhere is not None) and _fen_fits_some(game, variant, decided):
             if _has_moves(game):
                 note = f"; it fits the board of {elsewhere.name} draughts" if elsewhere else ""
                 game.issues.append(
@@ -1202,17 +1205,20 @@ def _fen_fits_elsewhere(game: Game, tried: Variant) -> Variant | None:
     return None
 
 
-def _fen_fits_some(game: Game) -> bool:
-    """Whether some variant with a GameType reads the game's FEN tag without error.
+def _fen_fits_some(game: Game, tried: Variant, same_board: bool) -> bool:
+    """Whether some variant with a GameType (on *tried*'s board when *same_board*)
+    reads the game's FEN tag without error.
 
     A FEN no variant reads (a man on its own promotion row, which is that row in every
     variant) is wrong whatever the variant: its E10 stands under a guessed variant too.
+    A position of squares up to 32 fits the 10x10 board as well, which says nothing
+    when the board was decided (CheckerBoard's set-ups, W64): *same_board* then.
     """
     tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
     if tag is None:
         return True
     for other in variants():
-        if other.gametype is None:
+        if other.gametype is None or (same_board and other.board != tried.board):
             continue
         try:
             parse_fen(tag.value, other)

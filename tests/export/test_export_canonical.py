@@ -373,7 +373,7 @@ def test_a_move_to_square_zero_keeps_its_four_digit_spelling_and_verdict() -> No
 #: the reading of its producer's dialect (W64), which the roster order does not keep.
 CHECKERBOARD = (
     '[Event "Problem"]\n[Black "Red"]\n[White "White"]\n[Result "0-1"]\n'
-    '[Setup "1"]\n[FEN "W:W18,K15,{man}:BK30,K26,2."]\n0-1\n'
+    '[Setup "1"]\n[FEN "{fen}"]\n0-1\n'
 )
 
 
@@ -385,10 +385,16 @@ def _facts(text: str) -> tuple[str, list[str], str | None]:
 
 
 def test_a_variant_read_from_the_dialect_is_kept_as_its_gametype() -> None:
-    for man, errors in (("5", []), ("1", ["E10"])):
+    for fen, errors in (
+        ("W:W18,K15,5:BK30,K26,2.", []),
         # Square 1 is the white man's own promotion row in every variant: E10 under
         # the reading as English, as under GameType 21 (no variant reads the FEN).
-        text = CHECKERBOARD.format(man=man)
+        ("W:W18,K15,1:BK30,K26,2.", ["E10"]),
+        # Square 32 is the black man's on every 8x8 board, the board decided: E10 too
+        # (the position fits the 10x10 board, which the record does not speak of).
+        ("B:WK31,27,23,K20:B32,30,K22,K7.", ["E10"]),
+    ):
+        text = CHECKERBOARD.format(fen=fen)
         game, replay, resolution = converted(text)
         assert "W64" in [i.code for i in game.issues] and not replay.refuted
         out = write_canonical(game, resolution)
