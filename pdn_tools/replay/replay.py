@@ -1135,10 +1135,15 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
         # A FEN that fits another board than the guessed variant's speaks against the
         # guess, not against the record: no E10 under a guess, unless no variant at all
         # reads the FEN (a man on its own promotion row, say): the record is at fault.
-        # A position alone decided by the reader (W64) was decided for its board (the
-        # squares, the producer): then no variant on that board is enough.
+        # A position alone in a record as CheckerBoard writes them (its tags, Black
+        # before White), read as English (W64), is on the 8x8 board, the only one
+        # CheckerBoard plays: no variant on that board is enough.
         elsewhere = _fen_fits_elsewhere(game, variant) if _inferred(game) else None
-        decided = any(i.code == "W64" for i in game.issues)
+        decided = (
+            game.producer == "checkerboard"
+            and game.tag("Black") is not None
+            and any(i.code == "W64" for i in game.issues)
+        )
         if (guessed or elsewhere is not None) and _fen_fits_some(game, variant, decided):
             if _has_moves(game):
                 note = f"; it fits the board of {elsewhere.name} draughts" if elsewhere else ""
@@ -1212,7 +1217,8 @@ def _fen_fits_some(game: Game, tried: Variant, same_board: bool) -> bool:
     A FEN no variant reads (a man on its own promotion row, which is that row in every
     variant) is wrong whatever the variant: its E10 stands under a guessed variant too.
     A position of squares up to 32 fits the 10x10 board as well, which says nothing
-    when the board was decided (CheckerBoard's set-ups, W64): *same_board* then.
+    when the producer plays one board only (CheckerBoard's set-ups, W64): *same_board*
+    then.
     """
     tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
     if tag is None:
