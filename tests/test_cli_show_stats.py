@@ -182,3 +182,42 @@ def test_stats_tells_files_without_games_apart_from_games(tmp_path: Path) -> Non
     assert total_doc["severities"]["error"] == 2  # E15 (or E12) and the game's E05
     clean = run("stats", str(tmp_path / "mixed.pdn"), "--total-only").stdout
     assert "no games" not in clean  # said only when a file gave none
+
+
+def test_show_numbers_moves_from_the_variants_first_mover(tmp_path: Path) -> None:
+    """English is started by Black: 11-15 is move 1 of the first mover, numbered
+    ``1.``, as canonical PDN numbers it; a set-up with the second mover to move
+    starts with ``1...``, whichever colour that is."""
+    english = b'[GameType "21"]\n[Result "*"]\n\n1. 11-15 23-18 2. 8-11 27-23 *\n'
+    done = run("show", "-", stdin=english)
+    assert done.returncode == 0, done.stderr
+    assert "1. 11-15 23-18 2. 8-11 [27-23]" in done.stdout
+    white = b'[GameType "21"]\n[FEN "W:W18,22:B5,6"]\n\n1... 22-17 2. 5-9 17-13 *\n'
+    assert "1... 22-17 2. 5-9 [17-13]" in run("show", "-", stdin=white).stdout
+    black = b'[GameType "20"]\n[FEN "B:W32,33:B5,6"]\n\n1... 6-11 2. 33-28 *\n'
+    assert "1... 6-11 2. [33-28]" in run("show", "-", stdin=black).stdout
+    converted = run("convert", "-", "-o", "-", "--to", "pdn", "-q", stdin=english)
+    assert "1. 11-15 23-18 2. 8-11 27-23 *" in converted.stdout
+
+
+def test_show_a_game_too_large_to_read_says_so(tmp_path: Path) -> None:
+    """A game skipped for a limit (E11) has no board because it was not read, not for
+    its variant: show says so and names the option that raises the limit."""
+    path = tmp_path / "huge.pdn"
+    path.write_text('[GameType "20"]\n\n1. 32-28 19-23 {' + "x" * 3000 + "} *\n", "utf-8")
+    done = run("show", str(path), "--max-game-size", "1000")
+    assert done.returncode == 0, done.stderr
+    assert "no board: the game was not read (E11: game larger than 1,000 characters" in (
+        done.stdout
+    )
+    assert "--max-game-size" in done.stdout and "--variant" not in done.stdout
+    drawn = run("show", str(path), "--max-game-size", "1000", "--svg", str(tmp_path / "h.svg"))
+    assert drawn.returncode == 2 and "the game was not read (E11: " in drawn.stderr
+    assert not (tmp_path / "h.svg").exists()
+    raised = run("show", str(path), "--max-game-size", "10000")
+    assert raised.returncode == 0 and "no board" not in raised.stdout
+    deep = tmp_path / "deep.pdn"
+    deep.write_text('[GameType "20"]\n\n1. 32-28 (1. 31-27 (1. 33-29)) 19-23 *\n', "utf-8")
+    nested = run("show", str(deep), "--max-depth", "1")
+    assert "no board: the game was not read (E11: variations nested 2 deep" in nested.stdout
+    assert "--max-depth" in nested.stdout and "--variant" not in nested.stdout

@@ -106,6 +106,18 @@ def test_a_fen_that_fits_another_board_than_the_guess_is_no_e10() -> None:
     assert "E10" in codes(one('[FEN "W:W55,160:B1,3"]\n1. 55-51 *\n'))
 
 
+def test_a_fen_no_variant_reads_is_an_e10_under_a_guess_too() -> None:
+    # A white man on square 1 stands on its own promotion row on every board: the
+    # record is at fault whatever the variant, not the guess (8x8 squares, no W40).
+    moves = "1. 32-27 25-22 2. 27-23 22-17 3. 14-9 6x13 *\n"
+    game = one('[FEN "W:WK32,14,1:BK25,6"]\n' + moves)
+    assert game.variant == "international"  # the reader's guess from the first moves
+    assert errors(game) == ["E10"] and "W40" not in codes(game)
+    # without the man on 1 the FEN fits the guess, and the moves refute it
+    game = one('[FEN "W:WK32,14:BK25,6"]\n' + moves)
+    assert errors(game) == [] and "W40" in codes(game)
+
+
 def test_a_gametype_or_variant_option_is_never_overruled() -> None:
     tagged = one('[GameType "22"]\n' + FEN10)
     assert tagged.variant == "italian" and "E10" in codes(tagged)

@@ -17,7 +17,7 @@ from pdn_tools.report.detail import coordinates_of
 from pdn_tools.report.raster import MissingExtra, board_png, game_gif
 from pdn_tools.report.show import ShowRequest, show_lines, show_svg
 from pdn_tools.report.svg import COORDINATES, Coordinates
-from pdn_tools.rules import Color, Variant, variant_by_name
+from pdn_tools.rules import Variant, variant_by_name
 from pdn_tools.run.check import CheckOptions, replay_checked
 from pdn_tools.run.collisions import OutputCollision, check_kinds, check_outputs
 from pdn_tools.run.paths import InputError, check
@@ -143,25 +143,17 @@ def show(
     if wanted > len(nodes):
         fail("show", f"game {game_no} of {name} has {len(nodes)} plies, not {wanted}")
     at: PlyPosition | None = None
-    why = None
-    black_first = False
-    rules: Variant | None = None
-    try:
-        rules = variant_by_name(variant if game.variant == "unknown" and variant else game.variant)
-    except KeyError:
-        if game.variant == "unknown":
-            written = game.tag("GameType")
-            said = (
-                "no GameType tag, and the game does not tell it"
-                if written is None
-                else f"GameType {written!r} names none"
-            )
-            why = f"the variant is unknown ({said}); --variant NAME gives it"
-        else:
-            why = f"no rule profile for variant {game.variant!r}"
-    else:
+    why = _not_read(game)  # a game not read has no variant to speak of
+    found = _rules(game, variant) if why is None else None
+    rules = found if isinstance(found, Variant) else None
+    second_first = False
+    if isinstance(found, str):
+        why = found
+    if rules is not None:
         start = start_position(game, rules)
-        black_first = start is not None and start.turn is Color.BLACK
+        # Moves are numbered from the variant's first mover (Black in English and
+        # pool draughts), as the writers and the HTML report number them.
+        second_first = start is not None and start.turn is not rules.first_mover
         if replay is None or not replay.replayed:
             why = replay.skipped if replay is not None else "not replayed"
             at = PlyPosition(start, 0) if wanted == 0 else None
@@ -200,9 +192,39 @@ def show(
         _write(pictures)
         if "-" in pictures:
             return
-    request = ShowRequest(wanted, around, black_first)
+    request = ShowRequest(wanted, around, second_first)
     for line in show_lines(game, nodes, at, request, why):
         click.echo(shown(line))
+
+
+def _rules(game: Game, variant: str | None) -> Variant | str:
+    """The rules *game* is shown by (its variant's, or --variant *variant*'s for a game
+    of unknown variant), or why there are none."""
+    try:
+        return variant_by_name(variant if game.variant == "unknown" and variant else game.variant)
+    except KeyError:
+        if game.variant == "unknown":
+            written = game.tag("GameType")
+            said = (
+                "no GameType tag, and the game does not tell it"
+                if written is None
+                else f"GameType {written!r} names none"
+            )
+            return f"the variant is unknown ({said}); --variant NAME gives it"
+        return f"no rule profile for variant {game.variant!r}"
+
+
+def _not_read(game: Game) -> str | None:
+    """Why *game* has no board because nothing of it was read (E11: larger than the
+    size limit, or variations nested deeper than the depth limit; the finding names
+    the option that raises it), or None.  Such a game holds no tags and no moves, so
+    its variant is no reason to give: another --variant would not read it."""
+    if game.tags or game.variations:
+        return None
+    for issue in game.issues:
+        if issue.code == "E11":
+            return f"the game was not read (E11: {issue.message})"
+    return None
 
 
 def _write(pictures: dict[str, str | bytes]) -> None:

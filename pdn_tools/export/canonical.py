@@ -10,7 +10,8 @@ What is rewritten, and how (``docs/export.md``):
   (``\\"``, ``\\\\``); a game without a GameType
   replayed under a variant other than international (given, or inferred: W27) gets
   the GameType of its variant, so that its moves, written in numbers, read back
-  under the same rules;
+  under the same rules, and so does one whose variant the order of its tags decided
+  (W64), an order the roster does not keep; a guess the replay refuted gets none;
 - moves: the replay's resolved moves in the standard's notation (``from-to``,
   ``fromxto`` for a capture no other legal move shares, else the canonical path);
   moves that could not be resolved (replay stopped, variant without rule profile)
@@ -293,9 +294,26 @@ def _unmistakable(text: str) -> str:
 
 def written_variant(game: Game, resolution: Resolution) -> str:
     """The variant a game is written as: the rules it was replayed under (a site
-    profile's records are those of its base variant), else the variant read."""
-    name = resolution.variant.name if resolution.variant is not None else game.variant
+    profile's records are those of its base variant), else the variant read, unless
+    the replay refuted the reader's guess of it (``unknown``: no writer may state a
+    variant the moves or the FEN contradict, as a GameType would)."""
+    if resolution.variant is not None:
+        name = resolution.variant.name
+    elif resolution.refuted:
+        name = "unknown"
+    else:
+        name = game.variant
     return PROFILE_BASES.get(name, name)
+
+
+def _keeps_variant(game: Game, resolution: Resolution) -> bool:
+    """Whether the GameType of the game's variant is written when it has no GameType
+    tag: the game was replayed (its moves are written in numbers, which no longer say
+    the variant), or its variant was decided from what the writer does not keep (W64:
+    CheckerBoard's order of the tags) and not refuted by the replay."""
+    if resolution.variant is not None:
+        return True
+    return not resolution.refuted and any(issue.code == "W64" for issue in game.issues)
 
 
 def _first_mover(game: Game, resolution: Resolution) -> str:
@@ -403,8 +421,10 @@ def _with_gametype(tags: list[Tag], variant: str) -> list[Tag]:
     """*tags* with a GameType for *variant* added when they have none and the variant
     is not the one a reader assumes without it (international): the game was replayed
     under a variant given or inferred (W27, from algebraic squares say), and its
-    moves, resolved and written in numbers, would no longer say it.  (A guess the
-    replay refuted leaves the moves as read, from which a reader guesses again.)"""
+    moves, resolved and written in numbers, would no longer say it; or its variant was
+    decided from the order of its tags (W64), which the roster order does not keep.
+    (A guess the replay refuted leaves the moves as read, from which a reader guesses
+    again, and no GameType.)"""
     entry = BY_NAME.get(variant)
     if entry is None or entry.name == "international":
         return tags
@@ -485,7 +505,7 @@ def _reads_back(text: str, game: Game, res: Resolution, opts: CanonicalOptions) 
         if sum(i.code == code for i in back.issues) != sum(i.code == code for i in game.issues):
             return False
     if res.variant is None:  # the moves were written as read
-        return _write(back, Resolution(), opts, placed=True)[0] == text
+        return _write(back, Resolution(refuted=res.refuted), opts, placed=True)[0] == text
     variant = res.variant.name
     replay = replay_game(back, ReplayOptions(variant=variant))
     return _write(back, resolve(back, replay, variant), opts, placed=True)[0] == text
@@ -532,7 +552,7 @@ def _write(
         else:
             written = game.terminator.text if game.terminator is not None else game.result
             end = styled_result(written or "*", style) or "*"
-    if target is None and res.variant is not None:  # its moves were resolved
+    if target is None and _keeps_variant(game, res):
         tags = _with_gametype(tagged.tags, written_variant(game, res))
         if tags is not tagged.tags:
             tagged = Game()

@@ -185,7 +185,7 @@ class GameBuilder:
             self.issue(
                 "E11",
                 f"variations nested {chunk.max_depth} deep, more than the limit of "
-                f"{self.options.max_depth}; game skipped",
+                f"{self.options.max_depth}; game skipped (raise the limit with --max-depth)",
                 chunk.first_line,
                 chunk.first_column + 1,
             )

@@ -266,7 +266,9 @@ def _silent_variant(game: Game, options: ReadOptions) -> None:
     is English when the record is CheckerBoard's (English is the game it writes
     without GameType).  A 10x10 position is international draughts.  The replay
     treats the decision as the reader's guess: a FEN that does not fit it drops the
-    findings and the game counts as not replayed, never as an error.
+    findings and the game counts as not replayed, never as an error, unless no
+    variant reads the FEN at all (E10: the record's fault; for CheckerBoard's records,
+    no variant on the 8x8 board).
     """
     if game.variant != "unknown" or options.variant is not None or game.variations:
         return

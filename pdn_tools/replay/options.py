@@ -215,5 +215,9 @@ class ReplayResult:
     ``repair_budget``)."""
     variant: str | None = None
     """Name of the rule profile the game was replayed under (None: not replayed)."""
+    refuted: bool = False
+    """The reader's guess of the variant (no GameType tag) was found wrong and the game
+    not replayed (W40, or a FEN that does not fit the guess): a writer must not state
+    that variant as the game's."""
     start_fen: str | None = None
     """Canonical FEN of the start position (the FEN tag's, else the variant's initial)."""

@@ -1149,9 +1149,18 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
     start, problem = _start_position(game, variant, issues)
     if start is None:
         # A FEN that fits another board than the guessed variant's speaks against the
-        # guess, not against the record: never an E10 under a guess.
+        # guess, not against the record: no E10 under a guess, unless no variant at all
+        # reads the FEN (a man on its own promotion row, say): the record is at fault.
+        # A position alone in a record as CheckerBoard writes them (its tags, Black
+        # before White), read as English (W64), is on the 8x8 board, the only one
+        # CheckerBoard plays: no variant on that board is enough.
         elsewhere = _fen_fits_elsewhere(game, variant) if _inferred(game) else None
-        if guessed or elsewhere is not None:
+        decided = (
+            game.producer == "checkerboard"
+            and game.tag("Black") is not None
+            and any(i.code == "W64" for i in game.issues)
+        )
+        if (guessed or elsewhere is not None) and _fen_fits_some(game, variant, decided):
             if _has_moves(game):
                 note = f"; it fits the board of {elsewhere.name} draughts" if elsewhere else ""
                 game.issues.append(
@@ -1161,7 +1170,7 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
                         f"and its FEN does not fit it ({problem}){note}",
                     )
                 )
-            return ReplayResult(skipped=f"{_GUESSED}; {problem}")
+            return ReplayResult(skipped=f"{_GUESSED}; {problem}", refuted=True)
         game.issues.extend(issues)
         return ReplayResult(skipped=problem)
     replayer = _Replayer(game, variant, opts)
@@ -1188,7 +1197,9 @@ def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResul
                 f"moves do not replay under it{also}",
             )
         )
-        return ReplayResult(skipped=f"{_GUESSED}, and the record does not replay under it")
+        return ReplayResult(
+            skipped=f"{_GUESSED}, and the record does not replay under it", refuted=True
+        )
     found = sorted(replayer.issues, key=lambda i: (i.line, i.column))
     if replayer.result.stop is not None and fits:
         first = next(i for i in found if i.level is Severity.ERROR)
@@ -1213,6 +1224,30 @@ def _fen_fits_elsewhere(game: Game, tried: Variant) -> Variant | None:
             continue
         return other
     return None
+
+
+def _fen_fits_some(game: Game, tried: Variant, same_board: bool) -> bool:
+    """Whether some variant with a GameType (on *tried*'s board when *same_board*)
+    reads the game's FEN tag without error.
+
+    A FEN no variant reads (a man on its own promotion row, which is that row in every
+    variant) is wrong whatever the variant: its E10 stands under a guessed variant too.
+    A position of squares up to 32 fits the 10x10 board as well, which says nothing
+    when the producer plays one board only (CheckerBoard's set-ups, W64): *same_board*
+    then.
+    """
+    tag = next((t for t in reversed(game.tags) if standard_name(t.name) == "FEN"), None)
+    if tag is None:
+        return True
+    for other in variants():
+        if other.gametype is None or (same_board and other.board != tried.board):
+            continue
+        try:
+            parse_fen(tag.value, other)
+        except FenError:
+            continue
+        return True
+    return False
 
 
 def _has_moves(game: Game) -> bool:

@@ -55,6 +55,9 @@ class Resolution:
     start: Position | None = None
     moves: dict[int, ResolvedMove] = field(default_factory=dict)
     merged: dict[int, Node] = field(default_factory=dict)
+    refuted: bool = False
+    """The replay refuted the reader's guess of the variant (``ReplayResult.refuted``):
+    the game's variant is not known, whatever the reader guessed."""
 
     def get(self, node: Node) -> ResolvedMove | None:
         """The resolved move of *node*, or None when it was not resolved."""
@@ -115,7 +118,7 @@ def resolve(
     ``default_variant`` must be the variant the replay assumed for games of unknown
     variant (``ReplayOptions.variant``).
     """
-    result = Resolution()
+    result = Resolution(refuted=replay is not None and replay.refuted)
     if replay is None or not replay.replayed:
         return result
     variant = game_variant(game, default_variant)

@@ -25,18 +25,21 @@ _WRAP = 78
 @dataclass(frozen=True, slots=True)
 class ShowRequest:
     """What to show: the ply asked for, how many plies around it count as near, and
-    whether Black moved first (for move numbers)."""
+    whether the side to move at the start is the variant's second mover (a set-up with
+    it to move: the first move is then numbered ``1...``)."""
 
     ply: int
     around: int
-    black_first: bool = False
+    second_first: bool = False
 
 
-def move_list(nodes: list[Node], ply: int, black_first: bool) -> list[str]:
-    """The main line as numbered moves, ply *ply* in brackets, wrapped."""
+def move_list(nodes: list[Node], ply: int, second_first: bool) -> list[str]:
+    """The main line as numbered moves, ply *ply* in brackets, wrapped; a move number
+    before each move of the variant's first mover (*second_first*: the other side
+    makes the first move, numbered ``1...``)."""
     words: list[str] = []
     for n, node in enumerate(nodes, start=1):
-        slot = n + (1 if black_first else 0)
+        slot = n + (1 if second_first else 0)
         number = (slot + 1) // 2
         text = node.element_text()
         text = f"[{text}]" if n == ply else text
@@ -106,7 +109,7 @@ def show_lines(
         lines.append(f"{side} to move")
         lines.append(f"FEN {write_fen(position)}")
     lines.append("")
-    lines.extend(move_list(nodes, request.ply, request.black_first))
+    lines.extend(move_list(nodes, request.ply, request.second_first))
     near = nearby(game.issues, nodes, request.ply, request.around)
     lines.append("")
     if near:

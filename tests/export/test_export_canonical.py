@@ -6,6 +6,7 @@ from export_helpers import converted, replay_facts
 
 from pdn_tools import read_string
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.jsonfmt import game_dict
 from pdn_tools.export.pdn import write_game
 
 G = '[GameType "20"]\n'
@@ -366,3 +367,39 @@ def test_a_move_to_square_zero_keeps_its_four_digit_spelling_and_verdict() -> No
         assert again == text
         assert codes_again == codes
         assert "E03" not in codes_again
+
+
+#: A CheckerBoard position without GameType (Black before White, no moves): English by
+#: the reading of its producer's dialect (W64), which the roster order does not keep.
+CHECKERBOARD = (
+    '[Event "Problem"]\n[Black "Red"]\n[White "White"]\n[Result "0-1"]\n'
+    '[Setup "1"]\n[FEN "{fen}"]\n0-1\n'
+)
+
+
+def _facts(text: str) -> tuple[str, list[str], str | None]:
+    """The variant, the error codes and the outcome of the one game of *text*."""
+    game, _, _ = converted(text)
+    errors = [i.code for i in game.issues if i.level.value == "error"]
+    return game.variant, errors, game_dict(game)["outcome"]
+
+
+def test_a_variant_read_from_the_dialect_is_kept_as_its_gametype() -> None:
+    for fen, errors in (
+        ("W:W18,K15,5:BK30,K26,2.", []),
+        # Square 1 is the white man's own promotion row in every variant: E10 under
+        # the reading as English, as under GameType 21 (no variant reads the FEN).
+        ("W:W18,K15,1:BK30,K26,2.", ["E10"]),
+        # Square 32 is the black man's on every 8x8 board, the board decided: E10 too
+        # (the position fits the 10x10 board, which the record does not speak of).
+        ("B:WK31,27,23,K20:B32,30,K22,K7.", ["E10"]),
+    ):
+        text = CHECKERBOARD.format(fen=fen)
+        game, replay, resolution = converted(text)
+        assert "W64" in [i.code for i in game.issues] and not replay.refuted
+        out = write_canonical(game, resolution)
+        assert '[GameType "21"]' in out
+        assert _facts(text) == ("english", errors, "white") == _facts(out)
+        exported = game_dict(game, replay, resolution)
+        assert (exported["variant"], exported["gametype"]) == ("english", 21)
+        assert write_canonical(*converted(out)[::2]) == out

@@ -12,9 +12,9 @@ from export_helpers import converted
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pdn_tools import read_games
+from pdn_tools import Game, read_games
 from pdn_tools.cli import main
-from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.canonical import CanonicalOptions, write_canonical, written_variant
 from pdn_tools.export.targets import TARGETS
 from pdn_tools.replay import replay_game
 from pdn_tools.replay.resolve import resolve
@@ -235,3 +235,70 @@ def test_py_draughts_english_reads_back_with_its_dialect() -> None:
     back, replay, _ = converted(out)
     assert not [i for i in back.issues if i.level.value == "error"]
     assert replay.plies == 7
+
+
+# -- a variant the replay refuted is no variant to write ------------------------------
+
+#: An English problem without GameType: the reader guesses international from its
+#: first moves, the replay refutes the guess (W40, 25-22 is no 10x10 move).
+REFUTED = (
+    '[Event "TTS Example 7"]\n[Black "Black"]\n[White "White"]\n[Result "1/2-1/2"]\n'
+    '[Setup "1"]\n[FEN "W:WK32,14:BK25,6."]\n'
+    "1. 32-27 25-22 2. 27-23 22-17 3. 14-9 6x13 4. 23-18 17-21 5. 18-22 21-17 "
+    "6. 22-18 1/2-1/2\n"
+)
+
+
+def _errors(game: Game) -> list[str]:
+    return [i.code for i in game.issues if i.level.value == "error"]
+
+
+def test_a_refuted_guess_is_written_as_canonical_pdn_for_every_target() -> None:
+    game, replay, resolution = converted(REFUTED)
+    assert game.variant == "international" and replay.refuted and resolution.refuted
+    assert "W40" in [i.code for i in game.issues] and _errors(game) == []
+    plain = write_canonical(game, resolution)
+    assert "GameType" not in plain
+    for target in sorted(TARGETS):
+        out = written(REFUTED, target)
+        assert out == plain, target  # no known variant: canonical PDN, no GameType
+        back, back_replay, _ = converted(out)
+        assert _errors(back) == [], (target, back.issues)
+        assert back_replay.refuted and "W40" in [i.code for i in back.issues], target
+
+
+def test_cli_counts_a_refuted_guess_as_canonical_pdn(tmp_path: Path) -> None:
+    src = tmp_path / "tts7.pdn"
+    src.write_text(REFUTED, encoding="utf-8")
+    out = tmp_path / "out.pdn"
+    for target in ("lidraughts", "fmjd", "pdn3", "pydraughts"):
+        done = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", target])
+        assert done.exit_code == 0, done.output
+        assert (
+            f"1 game(s) of an unknown variant or one {target} does not play, "
+            "written as canonical PDN"
+        ) in done.output
+        assert "GameType" not in out.read_text(encoding="utf-8")
+        checked = CliRunner().invoke(main, ["validate", str(out)])
+        assert checked.exit_code == 0, checked.output
+        assert "W40" in checked.output and "E05" not in checked.output
+
+
+@SETTINGS
+@given(random_games(), st.sampled_from(sorted(TARGETS)))
+def test_a_record_without_gametype_gains_no_error_for_any_target(
+    case: tuple[str, str], target: str
+) -> None:
+    """A game of legal moves whose GameType tag is taken away is read with the
+    reader's guess of its variant, which the replay confirms or refutes; written for
+    any target it reads back as the same variant, and without an error when it had
+    none (a refuted guess is never written as the game's GameType)."""
+    silent = re.sub(r'\[GameType "[^"]*"\]\n', "", case[1])
+    game, _, resolution = converted(silent)
+    form = TARGETS[target].form(written_variant(game, resolution))
+    if form is not None and form.squares == "turned":
+        return  # py-draughts' turned English board reads as meant only by its dialect
+    back, _, _ = converted(written(silent, target))
+    assert back.variant == game.variant
+    if not _errors(game):
+        assert _errors(back) == [], (back.issues, written(silent, target))
