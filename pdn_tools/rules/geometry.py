@@ -15,10 +15,10 @@ hard-coded, and cached per spec.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.variant import BoardSpec
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
@@ -27,44 +27,98 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 """(row step, column step) of each direction; row 0 is the top (Black's side)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
     """Numbering and move tables of one board (built by :func:`geometry_for`)."""
 
-    spec: BoardSpec
-    size: int
+    spec: Final[BoardSpec]
+    size: Final[int]
     """Number of playing squares."""
-    bit_of: tuple[int, ...]
+    bit_of: Final[tuple[int, ...]]
     """``bit_of[square]`` is the bit index of square 1..N (index 0 unused)."""
-    square_of: tuple[int, ...]
+    square_of: Final[tuple[int, ...]]
     """``square_of[bit]`` is the square of a bit index, 0 for ghost bits."""
-    coords: tuple[tuple[int, int], ...]
+    coords: Final[tuple[tuple[int, int], ...]]
     """``coords[square]`` is (row, column), row 0 at the top (index 0 unused)."""
-    valid: int
+    valid: Final[int]
     """Mask of all playing-square bits."""
-    deltas: tuple[int, int, int, int]
+    deltas: Final[tuple[int, int, int, int]]
     """Bit-index difference of one step in each direction."""
-    step: tuple[tuple[int, ...], ...]
+    step: Final[tuple[tuple[int, ...], ...]]
     """``step[bit][d]``: neighbouring bit in direction d, or -1 off the board (four
     directions; typed as a tuple of any length so that the compiled build indexes the
     stored tuple rather than building a new one for each look-up)."""
-    rays: tuple[tuple[tuple[int, ...], ...], ...]
+    rays: Final[tuple[tuple[tuple[int, ...], ...], ...]]
     """``rays[bit][d]``: bits from the square (exclusive) to the edge in direction d."""
-    ray_masks: tuple[tuple[int, ...], ...]
+    ray_masks: Final[tuple[tuple[int, ...], ...]]
     """``ray_masks[bit][d]``: the squares of ``rays[bit][d]`` as one mask."""
-    ray_index: tuple[tuple[dict[int, int], ...], ...]
+    ray_index: Final[tuple[tuple[dict[int, int], ...], ...]]
     """``ray_index[bit][d][b]``: position of bit *b* along ``rays[bit][d]``."""
-    increasing: tuple[bool, bool, bool, bool]
+    increasing: Final[tuple[bool, bool, bool, bool]]
     """Whether bit indices grow along each direction (then the nearest piece on a ray
     is its lowest set bit, else its highest)."""
-    white_promotion: int
+    white_promotion: Final[int]
     """Mask of the top row, where White men are crowned."""
-    black_promotion: int
+    black_promotion: Final[int]
     """Mask of the bottom row, where Black men are crowned."""
-    row_masks: tuple[int, ...]
+    row_masks: Final[tuple[int, ...]]
     """Mask of every row, top to bottom."""
-    square_at: dict[tuple[int, int], int]
+    square_at: Final[dict[tuple[int, int], int]]
     """Square on (row, column), for playing squares only."""
+
+    __slots__ = (
+        "bit_of",
+        "black_promotion",
+        "coords",
+        "deltas",
+        "increasing",
+        "ray_index",
+        "ray_masks",
+        "rays",
+        "row_masks",
+        "size",
+        "spec",
+        "square_at",
+        "square_of",
+        "step",
+        "valid",
+        "white_promotion",
+    )
+
+    def __init__(
+        self,
+        spec: BoardSpec,
+        size: int,
+        bit_of: tuple[int, ...],
+        square_of: tuple[int, ...],
+        coords: tuple[tuple[int, int], ...],
+        valid: int,
+        deltas: tuple[int, int, int, int],
+        step: tuple[tuple[int, ...], ...],
+        rays: tuple[tuple[tuple[int, ...], ...], ...],
+        ray_masks: tuple[tuple[int, ...], ...],
+        ray_index: tuple[tuple[dict[int, int], ...], ...],
+        increasing: tuple[bool, bool, bool, bool],
+        white_promotion: int,
+        black_promotion: int,
+        row_masks: tuple[int, ...],
+        square_at: dict[tuple[int, int], int],
+    ) -> None:
+        self.spec = spec
+        self.size = size
+        self.bit_of = bit_of
+        self.square_of = square_of
+        self.coords = coords
+        self.valid = valid
+        self.deltas = deltas
+        self.step = step
+        self.rays = rays
+        self.ray_masks = ray_masks
+        self.ray_index = ray_index
+        self.increasing = increasing
+        self.white_promotion = white_promotion
+        self.black_promotion = black_promotion
+        self.row_masks = row_masks
+        self.square_at = square_at
 
     def __reduce__(self) -> tuple[Any, ...]:
         # One geometry per board lives for the run (compared by identity): unpickle as it.
@@ -109,6 +163,9 @@ class Geometry:
     def on_board(self, square: int) -> bool:
         """Whether *square* is a playing-square number of this board."""
         return 1 <= square <= self.size
+
+
+freeze(Geometry)
 
 
 def iter_bits(mask: int) -> Iterator[int]:
