@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from pdn_tools.collection.events.event import Guess
 from pdn_tools.collection.events.facts import GameFacts
 from pdn_tools.collection.events.index import SelfPaired
+from pdn_tools.collection.events.results import Choose
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.pdn.gametype import GameTypeReading
 from pdn_tools.pdn.model import Comment, MoveText
@@ -29,6 +30,8 @@ from pdn_tools.replay.positions import PlyPosition
 from pdn_tools.report.base import Totals
 from pdn_tools.report.records import Checked
 from pdn_tools.rules import INTERNATIONAL, Position
+from pdn_tools.run.spans import SpanStart
+from pdn_tools.run.units import Input, WholeFile
 
 REF = GameRef(2, "round 3.pdn", 14, 301)
 
@@ -90,6 +93,31 @@ CASES: list[tuple[object, str, str, object]] = [
         "placeholder",
     ),
     (
+        Input(1, "games/a.pdn", "a.pdn"),
+        "Input(file_no=1, path='games/a.pdn', name='a.pdn')",
+        "name",
+        "b.pdn",
+    ),
+    (
+        WholeFile(Input(0, "-", "<stdin>"), 12),
+        "WholeFile(source=Input(file_no=0, path='-', name='<stdin>'), weight=12)",
+        "weight",
+        13,
+    ),
+    (
+        Choose(("nk*",), 4),
+        "Choose(names=('nk*',), players=4, games=0)",
+        "games",
+        9,
+    ),
+    (
+        SpanStart(120, 7),
+        "SpanStart(start=120, line=7, games_before=0, legacy_main=False, prefix='', "
+        "prefix_line=1, prefix_column=0, literal_reported=False, head=b'')",
+        "head",
+        b"[Ev",
+    ),
+    (
         Outcome(2, []),
         "Outcome(games=2, issues=[])",
         "games",
@@ -97,7 +125,19 @@ CASES: list[tuple[object, str, str, object]] = [
     ),
 ]
 
-FROZEN = (GameRef, Code, MoveText, DateParts, GameTypeReading, Guess, SelfPaired)
+FROZEN = (
+    GameRef,
+    Code,
+    MoveText,
+    DateParts,
+    GameTypeReading,
+    Guess,
+    SelfPaired,
+    Input,
+    WholeFile,
+    Choose,
+    SpanStart,
+)
 
 
 def _with(record: object, name: str, value: object) -> object:
