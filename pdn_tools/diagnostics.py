@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from types import FunctionType
-from typing import Any, Final, Literal, NotRequired, TypedDict, TypeVar
+from functools import partialmethod
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar
 
 T = TypeVar("T")
 
@@ -32,24 +32,22 @@ def _refuse_delete(self: object, name: str) -> None:
 
 def freeze(cls: type[T]) -> type[T]:
     """Make the fields of *cls*, a written-out frozen class, settable once (by its
-    constructor) and never deleted, in the pure-Python build.
+    constructor) and never deleted, in both builds.
 
-    Why: frozen records are written out as plain classes with ``Final`` fields rather
-    than frozen dataclasses (``dataclasses`` writes each class's methods as source text
-    and compiles it at import: two fifths of the start-up).  Compiled by mypyc a
-    ``Final`` field has no setter, so assigning or deleting one raises
-    :class:`AttributeError`; a plain Python class has no such guard, and this gives
-    it one.  A compiled class (its ``__init__`` native code) is returned unchanged, and
-    so is every class when this module is compiled (its functions cannot become
-    methods), which only compiled modules' classes meet.  The rules engine, which
-    imports nothing of pdn-tools outside itself, has its own copy
-    (:mod:`pdn_tools.rules.frozen`).
+    Why: frozen records are written out as plain classes rather than frozen
+    dataclasses (``dataclasses`` writes each class's methods as source text and
+    compiles it at import: two fifths of the start-up).  Their fields are not
+    ``Final``: mypyc 2.4.1 lends out a ``Final`` field without a reference of its own
+    where a function returns it inside a tuple, which frees it while in use.  This
+    guard refuses an assignment or a deletion from Python code instead, as a frozen
+    dataclass did (:class:`AttributeError`).  A compiled constructor writes the fields
+    natively, past the guard; a Python one goes through it once per field.  The
+    methods are bound through :class:`functools.partialmethod`, so that they work
+    when this module is compiled too.  The rules engine, which imports nothing of
+    pdn-tools outside itself, has its own copy (:mod:`pdn_tools.rules.frozen`).
     """
-    if isinstance(_set_once, FunctionType) and isinstance(
-        cls.__dict__.get("__init__"), FunctionType
-    ):
-        setattr(cls, "__setattr__", _set_once)  # noqa: B010 (mypy refuses a method assignment)
-        setattr(cls, "__delattr__", _refuse_delete)  # noqa: B010
+    setattr(cls, "__setattr__", partialmethod(_set_once))  # noqa: B010 (mypy refuses a method assignment)
+    setattr(cls, "__delattr__", partialmethod(_refuse_delete))  # noqa: B010
     return cls
 
 
@@ -72,10 +70,10 @@ _RANKS: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 class Code:
     """One entry of the catalogue: what the code means and how loud it is by default."""
 
-    code: Final[str]
-    severity: Final[Severity]
-    title: Final[str]
-    description: Final[str]
+    code: str
+    severity: Severity
+    title: str
+    description: str
 
     __slots__ = ("code", "description", "severity", "title")
 
@@ -814,10 +812,10 @@ class GameRef:
     """Where one game is: the input's position among the inputs, its name, the game's
     1-based index in it and its first line."""
 
-    file_no: Final[int]
-    file: Final[str]
-    game: Final[int]
-    line: Final[int]
+    file_no: int
+    file: str
+    game: int
+    line: int
 
     __slots__ = ("file", "file_no", "game", "line")
 

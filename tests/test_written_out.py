@@ -22,9 +22,11 @@ from pdn_tools.collection.events.results import Choose
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.pdn.gametype import GameTypeReading
 from pdn_tools.pdn.model import Comment, MoveText
+from pdn_tools.pdn.reader import read_string
 from pdn_tools.pdn.records import Outcome
 from pdn_tools.pdn.split import Chunk
 from pdn_tools.pdn.tags import DateParts
+from pdn_tools.replay import ReplayOptions, replay_game
 from pdn_tools.replay.options import ReplayResult, ReplayStop
 from pdn_tools.replay.positions import PlyPosition
 from pdn_tools.report.base import Totals
@@ -211,7 +213,7 @@ def test_frozen_records_built_with_positions_refuse_assignment() -> None:
     assert reached == PlyPosition(position, 0) and hash(reached) == hash(PlyPosition(position, 0))
     assert repr(reached) == f"PlyPosition(position={position!r}, reached=0)"
     with pytest.raises(AttributeError):
-        reached.reached = 1  # type: ignore[misc]
+        reached.reached = 1
 
 
 @pytest.mark.parametrize(
@@ -327,3 +329,13 @@ def test_game_facts_round_trip(
         event, None, year, day, "1", "a", "b", variant, outcome, 0, game_id, not complete, moves
     )
     assert other != facts
+
+
+def test_a_game_from_a_set_up_position_replays() -> None:
+    """The start position read from the FEN tag outlives the FEN's record (the
+    compiled build once freed it: a ``Final`` field returned in a tuple)."""
+    text = '[GameType "20"]\n[FEN "W:W31,32:B19,20"]\n1. 32-28 20-25 *\n'
+    (game,) = read_string(text)
+    result = replay_game(game, ReplayOptions())
+    assert result.replayed and result.start_fen == "W:W31,32:B19,20"
+    assert result.final_fen == "W:W28,31:B19,25" and result.plies == 2

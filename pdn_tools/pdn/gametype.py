@@ -16,10 +16,10 @@ from pdn_tools.diagnostics import freeze
 class GameTypeEntry:
     """One row of the GameType table."""
 
-    number: Final[int]
-    name: Final[str]
-    full: Final[str]
-    result_style: Final[str]
+    number: int
+    name: str
+    full: str
+    result_style: str
 
     __slots__ = ("full", "name", "number", "result_style")
 
@@ -122,9 +122,9 @@ _FULL = re.compile(
 class GameTypeReading:
     """What a GameType value says: the variant name and what was odd about it."""
 
-    number: Final[int | None]
-    variant: Final[str]
-    irregular: Final[str | None]
+    number: int | None
+    variant: str
+    irregular: str | None
 
     __slots__ = ("irregular", "number", "variant")
 

@@ -21,7 +21,7 @@ import enum
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, TypeVar, final
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, final
 
 from mypy_extensions import mypyc_attr
 
@@ -139,9 +139,9 @@ class MoveText:
     NAGs on the node).
     """
 
-    squares: Final[tuple[str, ...]]
-    capture: Final[bool]
-    mark: Final[str | None]
+    squares: tuple[str, ...]
+    capture: bool
+    mark: str | None
 
     __slots__ = ("capture", "mark", "squares")
 

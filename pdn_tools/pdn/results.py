@@ -8,7 +8,7 @@ mover's point of view, and to a colour by the variant's start colour
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.gametype import BY_NAME
@@ -32,10 +32,10 @@ _SPACED = re.compile(r"^([012])\s*-\s*([012])$")
 class ResultReading:
     """The meaning of one result string and whether it was written irregularly."""
 
-    raw: Final[str]
-    outcome: Final[Outcome]
-    style: Final[Style]
-    irregular: Final[str | None]
+    raw: str
+    outcome: Outcome
+    style: Style
+    irregular: str | None
 
     __slots__ = ("irregular", "outcome", "raw", "style")
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
-from typing import Any, BinaryIO, Final, final
+from typing import Any, BinaryIO, final
 
 from pdn_tools.diagnostics import Issue, freeze
 from pdn_tools.pdn.archives import MAX_EXPANSION, damage, damaged_kind, decompressed, over_limit
@@ -783,9 +783,9 @@ class Resume:
     of a part's decoder are not those of the whole file and are left unused.
     """
 
-    line: Final[int]
-    legacy_main: Final[bool]
-    legacy: Final[str | None]
+    line: int
+    legacy_main: bool
+    legacy: str | None
 
     __slots__ = ("legacy", "legacy_main", "line")
 

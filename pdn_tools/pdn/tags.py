@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.diagnostics import freeze
 
@@ -102,9 +102,9 @@ class DateParts:
     ``date`` is the full date when all three are known and form a real day.
     """
 
-    year: Final[int | None]
-    month: Final[int | None]
-    day: Final[int | None]
+    year: int | None
+    month: int | None
+    day: int | None
 
     __slots__ = ("day", "month", "year")
 

@@ -10,7 +10,7 @@ where replay stopped.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.model import Game, Node
@@ -24,8 +24,8 @@ class PlyPosition:
     ``reached`` is less than the ply asked for when replay stopped before it.
     """
 
-    position: Final[Position | None]
-    reached: Final[int]
+    position: Position | None
+    reached: int
 
     __slots__ = ("position", "reached")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import Geometry, geometry_for
@@ -31,10 +31,10 @@ class FenError(ValueError):
 class FenResult:
     """A read FEN: the position, whether the turn was given, and tolerated irregularities."""
 
-    position: Final[Position]
-    turn_known: Final[bool]
+    position: Position
+    turn_known: bool
     """False for a ``?`` turn: the position carries the variant's first mover."""
-    warnings: Final[tuple[str, ...]]
+    warnings: tuple[str, ...]
     """One human-readable string per tolerated irregularity (the caller's W26)."""
 
     __slots__ = ("position", "turn_known", "warnings")

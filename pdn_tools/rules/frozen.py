@@ -1,18 +1,18 @@
-"""Immutability of the written-out frozen classes in the pure-Python build.
+"""Immutability of the engine's written-out frozen classes, in both builds.
 
 Several record classes were frozen dataclasses and are now written out as plain
 classes (``dataclasses`` writes each class's methods as source text and compiles it
-at import, which was two fifths of the start-up).  Their fields are ``Final``: mypy
-refuses an assignment, and compiled by mypyc a ``Final`` field has no setter, so
-assigning or deleting one raises :class:`AttributeError`.  A plain Python class has
-no such guard; :func:`freeze` gives it one, so that the pure build refuses what the
-compiled one refuses.  The rules engine imports nothing of pdn-tools outside itself,
-so it has its own copy of :func:`pdn_tools.diagnostics.freeze`, for its classes.
+at import, which was two fifths of the start-up).  Their fields are not ``Final``:
+mypyc 2.4.1 lends out a ``Final`` field without a reference of its own where a
+function returns it inside a tuple, which frees it while in use.  :func:`freeze`
+refuses an assignment or a deletion from Python code instead, as a frozen dataclass
+did.  The rules engine imports nothing of pdn-tools outside itself, so it has its own
+copy of :func:`pdn_tools.diagnostics.freeze`, for its classes.
 """
 
 from __future__ import annotations
 
-from types import FunctionType
+from functools import partialmethod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -33,10 +33,8 @@ def _refuse_delete(self: object, name: str) -> None:
 
 
 def freeze(cls: type[T]) -> type[T]:
-    """Make the fields of *cls* settable once (by its constructor) and never deleted,
-    when *cls* is a Python class; a compiled class (its ``__init__`` native code) is
-    returned unchanged, its ``Final`` fields being read-only already."""
-    if isinstance(cls.__dict__.get("__init__"), FunctionType):
-        setattr(cls, "__setattr__", _set_once)  # noqa: B010 (mypy refuses a method assignment)
-        setattr(cls, "__delattr__", _refuse_delete)  # noqa: B010
+    """Make the fields of *cls* settable once (by its constructor) and never deleted.
+    A compiled constructor writes them natively, past the guard."""
+    setattr(cls, "__setattr__", partialmethod(_set_once))  # noqa: B010 (mypy refuses a method assignment)
+    setattr(cls, "__delattr__", partialmethod(_refuse_delete))  # noqa: B010
     return cls

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.variant import BoardSpec
@@ -30,39 +30,39 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 class Geometry:
     """Numbering and move tables of one board (built by :func:`geometry_for`)."""
 
-    spec: Final[BoardSpec]
-    size: Final[int]
+    spec: BoardSpec
+    size: int
     """Number of playing squares."""
-    bit_of: Final[tuple[int, ...]]
+    bit_of: tuple[int, ...]
     """``bit_of[square]`` is the bit index of square 1..N (index 0 unused)."""
-    square_of: Final[tuple[int, ...]]
+    square_of: tuple[int, ...]
     """``square_of[bit]`` is the square of a bit index, 0 for ghost bits."""
-    coords: Final[tuple[tuple[int, int], ...]]
+    coords: tuple[tuple[int, int], ...]
     """``coords[square]`` is (row, column), row 0 at the top (index 0 unused)."""
-    valid: Final[int]
+    valid: int
     """Mask of all playing-square bits."""
-    deltas: Final[tuple[int, int, int, int]]
+    deltas: tuple[int, int, int, int]
     """Bit-index difference of one step in each direction."""
-    step: Final[tuple[tuple[int, ...], ...]]
+    step: tuple[tuple[int, ...], ...]
     """``step[bit][d]``: neighbouring bit in direction d, or -1 off the board (four
     directions; typed as a tuple of any length so that the compiled build indexes the
     stored tuple rather than building a new one for each look-up)."""
-    rays: Final[tuple[tuple[tuple[int, ...], ...], ...]]
+    rays: tuple[tuple[tuple[int, ...], ...], ...]
     """``rays[bit][d]``: bits from the square (exclusive) to the edge in direction d."""
-    ray_masks: Final[tuple[tuple[int, ...], ...]]
+    ray_masks: tuple[tuple[int, ...], ...]
     """``ray_masks[bit][d]``: the squares of ``rays[bit][d]`` as one mask."""
-    ray_index: Final[tuple[tuple[dict[int, int], ...], ...]]
+    ray_index: tuple[tuple[dict[int, int], ...], ...]
     """``ray_index[bit][d][b]``: position of bit *b* along ``rays[bit][d]``."""
-    increasing: Final[tuple[bool, bool, bool, bool]]
+    increasing: tuple[bool, bool, bool, bool]
     """Whether bit indices grow along each direction (then the nearest piece on a ray
     is its lowest set bit, else its highest)."""
-    white_promotion: Final[int]
+    white_promotion: int
     """Mask of the top row, where White men are crowned."""
-    black_promotion: Final[int]
+    black_promotion: int
     """Mask of the bottom row, where Black men are crowned."""
-    row_masks: Final[tuple[int, ...]]
+    row_masks: tuple[int, ...]
     """Mask of every row, top to bottom."""
-    square_at: Final[dict[tuple[int, int], int]]
+    square_at: dict[tuple[int, int], int]
     """Square on (row, column), for playing squares only."""
 
     __slots__ = (

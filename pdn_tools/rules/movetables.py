@@ -14,7 +14,7 @@ tests.
 
 from __future__ import annotations
 
-from typing import Any, Final, final
+from typing import Any, final
 
 from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry
@@ -129,25 +129,25 @@ class MoveTables:
     side only known at run time, which the generator does on every call.
     """
 
-    code_bits: Final[int]
-    man_capture_dirs: Final[tuple[tuple[int, ...], ...]]
-    step_shifts: Final[tuple[Shifts, ...]]
-    capture_shifts: Final[tuple[Shifts, ...]]
-    king_reach: Final[tuple[tuple[tuple[int, ...], ...], ...]]
+    code_bits: int
+    man_capture_dirs: tuple[tuple[int, ...], ...]
+    step_shifts: tuple[Shifts, ...]
+    capture_shifts: tuple[Shifts, ...]
+    king_reach: tuple[tuple[tuple[int, ...], ...], ...]
     """``king_reach[bit][d]``: bits a king may move to along a ray with nothing in the
     way (the whole ray for flying kings, its first square for short kings)."""
-    king_reach_masks: Final[tuple[tuple[int, ...], ...]]
-    king_codes: Final[tuple[tuple[tuple[int, ...], ...], ...]]
+    king_reach_masks: tuple[tuple[int, ...], ...]
+    king_codes: tuple[tuple[tuple[int, ...], ...], ...]
     """Move codes of ``king_reach``."""
-    quiet: Final[tuple[dict[int, Move], ...]]
+    quiet: tuple[dict[int, Move], ...]
     """The quiet moves of each side by code: every step of its men from the start,
     the moves of a king from a square once :attr:`kings` has made them (the same
     objects in both sides' tables)."""
-    kings: Final[KingMoves]
+    kings: KingMoves
     """Makes the king moves of :attr:`quiet` square by square, as they are needed."""
-    step_chunks: Final[tuple[ChunkTables, ...]]
+    step_chunks: tuple[ChunkTables, ...]
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
-    jumps: Final[tuple[dict[int, Move], ...]]
+    jumps: tuple[dict[int, Move], ...]
     """Every one-jump capture by a man of each side by code."""
 
     __slots__ = (

@@ -21,7 +21,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import Geometry, geometry_for
@@ -51,12 +51,12 @@ class MatchKind(enum.Enum):
 class MoveMatch:
     """The result of :func:`parse_move`."""
 
-    kind: Final[MatchKind]
-    move: Final[Move | None]
+    kind: MatchKind
+    move: Move | None
     """The identified move (exact, abbreviated or non-canonical), else None."""
-    candidates: Final[tuple[Move, ...]]
+    candidates: tuple[Move, ...]
     """Ambiguous: the moves that fit; wrong path: the moves with the same from and to."""
-    separator_mismatch: Final[bool]
+    separator_mismatch: bool
     """The text said capture (``x``/``:``) for a quiet move or ``-`` for a capture."""
 
     __slots__ = ("candidates", "kind", "move", "separator_mismatch")

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.roster import Roster
@@ -272,9 +272,9 @@ class Guess:
     """How an event looks paired: ``match``, ``round robin``, ``swiss`` or
     ``unknown``, the number of times each pair meets (round robin), and why."""
 
-    kind: Final[str]
-    reason: Final[str]
-    cycles: Final[int]
+    kind: str
+    reason: str
+    cycles: int
 
     __slots__ = ("cycles", "kind", "reason")
 
@@ -463,11 +463,11 @@ class Oversized:
     """An event of more records than the ``event-max-games`` rule allows: not put
     together (its size would bound the memory no more), only named and counted."""
 
-    name: Final[str]
-    site: Final[str | None]
-    year: Final[int | None]
-    records: Final[int]
-    ref: Final[GameRef]
+    name: str
+    site: str | None
+    year: int | None
+    records: int
+    ref: GameRef
     """Where its first record is."""
 
     __slots__ = ("name", "records", "ref", "site", "year")

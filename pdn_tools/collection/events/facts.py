@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Any, Final
+from typing import Any
 
 from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.model import Game
@@ -44,19 +44,19 @@ class GameFacts:
     start position, then two per replayed main-line ply (empty when not replayed).
     """
 
-    event: Final[str | None]
-    site: Final[str | None]
-    year: Final[int]
-    day: Final[int]
-    round: Final[str | None]
-    white: Final[str | None]
-    black: Final[str | None]
-    variant: Final[str]
-    outcome: Final[int]
-    style: Final[int]
-    game_id: Final[int]
-    complete: Final[bool]
-    moves: Final[bytes]
+    event: str | None
+    site: str | None
+    year: int
+    day: int
+    round: str | None
+    white: str | None
+    black: str | None
+    variant: str
+    outcome: int
+    style: int
+    game_id: int
+    complete: bool
+    moves: bytes
 
     __slots__ = (
         "black",

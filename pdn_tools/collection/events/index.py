@@ -25,7 +25,7 @@ import unicodedata
 from array import array
 from collections.abc import Iterator
 from hashlib import blake2b
-from typing import IO, Any, Final
+from typing import IO, Any
 
 from pdn_tools.collection.events.facts import GameFacts, unpack
 from pdn_tools.collection.events.rules import EventRules
@@ -68,9 +68,9 @@ def fold(text: str | None) -> str:
 class SelfPaired:
     """A game of no event whose White and Black name one player (E51)."""
 
-    ref: Final[GameRef]
-    white: Final[str]
-    black: Final[str]
+    ref: GameRef
+    white: str
+    black: str
 
     __slots__ = ("black", "ref", "white")
 
