@@ -9,9 +9,46 @@ checked against this one table, so it is the single source of truth.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, NotRequired, TypedDict
+from functools import partialmethod
+from typing import Any, Literal, NotRequired, TypedDict, TypeVar
+
+T = TypeVar("T")
+
+
+def _set_once(self: object, name: str, value: object) -> None:
+    # A field may be set while it has no value (the constructor), never again.
+    try:
+        object.__getattribute__(self, name)
+    except AttributeError:
+        object.__setattr__(self, name, value)
+        return
+    raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+
+
+def _refuse_delete(self: object, name: str) -> None:
+    raise AttributeError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+
+
+def freeze(cls: type[T]) -> type[T]:
+    """Make the fields of *cls*, a written-out frozen class, settable once (by its
+    constructor) and never deleted, in both builds.
+
+    Why: frozen records are written out as plain classes rather than frozen
+    dataclasses (``dataclasses`` writes each class's methods as source text and
+    compiles it at import: two fifths of the start-up).  Their fields are not
+    ``Final``: mypyc 2.4.1 lends out a ``Final`` field without a reference of its own
+    where a function returns it inside a tuple, which frees it while in use.  This
+    guard refuses an assignment or a deletion from Python code instead, as a frozen
+    dataclass did (:class:`AttributeError`).  A compiled constructor writes the fields
+    natively, past the guard; a Python one goes through it once per field.  The
+    methods are bound through :class:`functools.partialmethod`, so that they work
+    when this module is compiled too.  The rules engine, which imports nothing of
+    pdn-tools outside itself, has its own copy (:mod:`pdn_tools.rules.frozen`).
+    """
+    setattr(cls, "__setattr__", partialmethod(_set_once))  # noqa: B010 (mypy refuses a method assignment)
+    setattr(cls, "__delattr__", partialmethod(_refuse_delete))  # noqa: B010
+    return cls
 
 
 class Severity(StrEnum):
@@ -30,7 +67,6 @@ class Severity(StrEnum):
 _RANKS: dict[str, int] = {"info": 0, "warning": 1, "error": 2}
 
 
-@dataclass(frozen=True, slots=True)
 class Code:
     """One entry of the catalogue: what the code means and how loud it is by default."""
 
@@ -39,10 +75,48 @@ class Code:
     title: str
     description: str
 
+    __slots__ = ("code", "description", "severity", "title")
+
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        title: str,
+        description: str,
+    ) -> None:
+        self.code = code
+        self.severity = severity
+        self.title = title
+        self.description = description
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Code) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.code, self.severity, self.title, self.description) == (
+            other.code,
+            other.severity,
+            other.title,
+            other.description,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.severity, self.title, self.description))
+
+    def __repr__(self) -> str:
+        return (
+            f"Code(code={self.code!r}, "
+            f"severity={self.severity!r}, "
+            f"title={self.title!r}, "
+            f"description={self.description!r})"
+        )
+
     def __reduce__(self) -> tuple[type[Code], tuple[str, Severity, str, str]]:
         # By value, through __init__: a compiled frozen class cannot be restored field
         # by field, and findings cross processes (--jobs workers, Dask).
         return (Code, (self.code, self.severity, self.title, self.description))
+
+
+freeze(Code)
 
 
 def _c(code: str, severity: str, title: str, description: str) -> Code:
@@ -585,7 +659,6 @@ CATALOGUE: dict[str, Code] = {
 }
 
 
-@dataclass(slots=True)
 class Issue:
     """One finding, located in the source.
 
@@ -599,12 +672,109 @@ class Issue:
     message: str
     line: int
     column: int
-    severity: Severity | None = None
-    ply: int | None = None
-    move: str | None = None
-    in_variation: bool = False
-    context: str | None = None
-    repair: dict[str, Any] | None = None
+    severity: Severity | None
+    ply: int | None
+    move: str | None
+    in_variation: bool
+    context: str | None
+    repair: dict[str, Any] | None
+
+    __slots__ = (
+        "code",
+        "column",
+        "context",
+        "in_variation",
+        "line",
+        "message",
+        "move",
+        "ply",
+        "repair",
+        "severity",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        line: int,
+        column: int,
+        severity: Severity | None = None,
+        ply: int | None = None,
+        move: str | None = None,
+        in_variation: bool = False,
+        context: str | None = None,
+        repair: dict[str, Any] | None = None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+        self.severity = severity
+        self.ply = ply
+        self.move = move
+        self.in_variation = in_variation
+        self.context = context
+        self.repair = repair
+        self.__post_init__()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Issue) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.code,
+            self.message,
+            self.line,
+            self.column,
+            self.severity,
+            self.ply,
+            self.move,
+            self.in_variation,
+            self.context,
+            self.repair,
+        ) == (
+            other.code,
+            other.message,
+            other.line,
+            other.column,
+            other.severity,
+            other.ply,
+            other.move,
+            other.in_variation,
+            other.context,
+            other.repair,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Issue(code={self.code!r}, "
+            f"message={self.message!r}, "
+            f"line={self.line!r}, "
+            f"column={self.column!r}, "
+            f"severity={self.severity!r}, "
+            f"ply={self.ply!r}, "
+            f"move={self.move!r}, "
+            f"in_variation={self.in_variation!r}, "
+            f"context={self.context!r}, "
+            f"repair={self.repair!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Issue], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Issue,
+            (
+                self.code,
+                self.message,
+                self.line,
+                self.column,
+                self.severity,
+                self.ply,
+                self.move,
+                self.in_variation,
+                self.context,
+                self.repair,
+            ),
+        )
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:
@@ -638,7 +808,6 @@ class Issue:
         return data
 
 
-@dataclass(frozen=True, slots=True)
 class GameRef:
     """Where one game is: the input's position among the inputs, its name, the game's
     1-based index in it and its first line."""
@@ -647,6 +816,41 @@ class GameRef:
     file: str
     game: int
     line: int
+
+    __slots__ = ("file", "file_no", "game", "line")
+
+    def __init__(
+        self,
+        file_no: int,
+        file: str,
+        game: int,
+        line: int,
+    ) -> None:
+        self.file_no = file_no
+        self.file = file
+        self.game = game
+        self.line = line
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameRef) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.file_no, self.file, self.game, self.line) == (
+            other.file_no,
+            other.file,
+            other.game,
+            other.line,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.file_no, self.file, self.game, self.line))
+
+    def __repr__(self) -> str:
+        return (
+            f"GameRef(file_no={self.file_no!r}, "
+            f"file={self.file!r}, "
+            f"game={self.game!r}, "
+            f"line={self.line!r})"
+        )
 
     def __reduce__(self) -> tuple[type[GameRef], tuple[int, str, int, int]]:
         # By value, through __init__ (see Code.__reduce__): events found on a cluster
@@ -658,7 +862,9 @@ class GameRef:
         return {"file": self.file, "game": self.game, "line": self.line}
 
 
-@dataclass(slots=True)
+freeze(GameRef)
+
+
 class EventFinding:
     """A finding about an event as a whole (codes W50-W59, E50-E59), located by the
     event (its name, site and year as written), the round (None when it is about no
@@ -671,11 +877,85 @@ class EventFinding:
     code: str
     message: str
     event: str | None
-    site: str | None = None
-    year: int | None = None
-    round: str | None = None
-    games: tuple[GameRef, ...] = ()
-    severity: Severity | None = None
+    site: str | None
+    year: int | None
+    round: str | None
+    games: tuple[GameRef, ...]
+    severity: Severity | None
+
+    __slots__ = ("code", "event", "games", "message", "round", "severity", "site", "year")
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        event: str | None,
+        site: str | None = None,
+        year: int | None = None,
+        round: str | None = None,
+        games: tuple[GameRef, ...] = (),
+        severity: Severity | None = None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.event = event
+        self.site = site
+        self.year = year
+        self.round = round
+        self.games = games
+        self.severity = severity
+        self.__post_init__()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EventFinding) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.code,
+            self.message,
+            self.event,
+            self.site,
+            self.year,
+            self.round,
+            self.games,
+            self.severity,
+        ) == (
+            other.code,
+            other.message,
+            other.event,
+            other.site,
+            other.year,
+            other.round,
+            other.games,
+            other.severity,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"EventFinding(code={self.code!r}, "
+            f"message={self.message!r}, "
+            f"event={self.event!r}, "
+            f"site={self.site!r}, "
+            f"year={self.year!r}, "
+            f"round={self.round!r}, "
+            f"games={self.games!r}, "
+            f"severity={self.severity!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[EventFinding], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            EventFinding,
+            (
+                self.code,
+                self.message,
+                self.event,
+                self.site,
+                self.year,
+                self.round,
+                self.games,
+                self.severity,
+            ),
+        )
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:

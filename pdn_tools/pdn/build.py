@@ -12,7 +12,6 @@ guarantees a bounded nesting depth, so hostile input cannot exhaust the stack.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple, cast, final
 
 from pdn_tools.diagnostics import STRICT_EXEMPT, Issue, Severity
@@ -60,21 +59,97 @@ _SETUP = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
 _SYNTAX_ERRORS = frozenset({"E01", "E02", "E03"})
 
 
-@dataclass
 class _Level:
     """Building state of one line of play (the main line or a variation)."""
 
     current: Node
     #: the level's root, held here because nodes hold their parents only weakly
-    root: Node | None = None
-    last: Node | None = None
-    number: tuple[int, str, int, int] | None = None  # value, dots, line, column
-    skip_first: bool = False
-    before: list[Comment] = field(default_factory=list)
-    deferred: list[Node] = field(default_factory=list)
-    in_variation: bool = False
+    root: Node | None
+    last: Node | None
+    number: tuple[int, str, int, int] | None
+    skip_first: bool
+    before: list[Comment]
+    deferred: list[Node]
+    in_variation: bool
     #: results ignored in this variation (W06), kept should it never be closed
-    results: list[Unread] = field(default_factory=list)
+    results: list[Unread]
+
+    def __init__(
+        self,
+        current: Node,
+        root: Node | None = None,
+        last: Node | None = None,
+        number: tuple[int, str, int, int] | None = None,
+        skip_first: bool = False,
+        before: list[Comment] | None = None,
+        deferred: list[Node] | None = None,
+        in_variation: bool = False,
+        results: list[Unread] | None = None,
+    ) -> None:
+        self.current = current
+        self.root = root
+        self.last = last
+        self.number = number
+        self.skip_first = skip_first
+        self.before = [] if before is None else before
+        self.deferred = [] if deferred is None else deferred
+        self.in_variation = in_variation
+        self.results = [] if results is None else results
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Level) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.current,
+            self.root,
+            self.last,
+            self.number,
+            self.skip_first,
+            self.before,
+            self.deferred,
+            self.in_variation,
+            self.results,
+        ) == (
+            other.current,
+            other.root,
+            other.last,
+            other.number,
+            other.skip_first,
+            other.before,
+            other.deferred,
+            other.in_variation,
+            other.results,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"_Level(current={self.current!r}, "
+            f"root={self.root!r}, "
+            f"last={self.last!r}, "
+            f"number={self.number!r}, "
+            f"skip_first={self.skip_first!r}, "
+            f"before={self.before!r}, "
+            f"deferred={self.deferred!r}, "
+            f"in_variation={self.in_variation!r}, "
+            f"results={self.results!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[_Level], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            _Level,
+            (
+                self.current,
+                self.root,
+                self.last,
+                self.number,
+                self.skip_first,
+                self.before,
+                self.deferred,
+                self.in_variation,
+                self.results,
+            ),
+        )
 
 
 class _Locator:

@@ -23,7 +23,6 @@ Everything here is a matter of the record, not of the rules: the reader's layer.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.gametype import FEN_ALGEBRAIC, LAST_8X8, LAST_10X10, fen_pieces
@@ -424,9 +423,7 @@ def _turn_board(game: Game) -> None:
     places (py-draughts' White is the standard's Black, the side that moves first)."""
     for node in _nodes(game):
         if node.move is not None and all(s.isdigit() for s in node.move.squares):
-            node.move = replace(
-                node.move, squares=tuple(str(33 - int(s)) for s in node.move.squares)
-            )
+            node.move = node.move.with_squares(tuple(str(33 - int(s)) for s in node.move.squares))
     fen = _tag(game, "FEN")
     read_fen = ""
     if fen is not None and fen.value.strip() not in ("", "?"):
@@ -496,7 +493,7 @@ def _playstrategy(game: Game) -> None:
         return
     for node in moves:
         assert node.move is not None
-        node.move = replace(node.move, squares=tuple(_english_number(s) for s in node.move.squares))
+        node.move = node.move.with_squares(tuple(_english_number(s) for s in node.move.squares))
     game.variant = "english"
     game.issues[:] = [i for i in game.issues if not (i.code == "W27" and "inferred" in i.message)]
     _said(

@@ -8,18 +8,60 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+
+from pdn_tools.diagnostics import freeze
 
 
-@dataclass(frozen=True, slots=True)
 class GameTypeEntry:
     """One row of the GameType table."""
 
     number: int
     name: str
     full: str
-    result_style: str  # "international" (2-0/1-1/0-2) or "default" (1-0/1/2-1/2/0-1)
+    result_style: str
+
+    __slots__ = ("full", "name", "number", "result_style")
+
+    def __init__(
+        self,
+        number: int,
+        name: str,
+        full: str,
+        result_style: str,
+    ) -> None:
+        self.number = number
+        self.name = name
+        self.full = full
+        self.result_style = result_style
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameTypeEntry) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.number, self.name, self.full, self.result_style) == (
+            other.number,
+            other.name,
+            other.full,
+            other.result_style,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.name, self.full, self.result_style))
+
+    def __repr__(self) -> str:
+        return (
+            f"GameTypeEntry(number={self.number!r}, "
+            f"name={self.name!r}, "
+            f"full={self.full!r}, "
+            f"result_style={self.result_style!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[GameTypeEntry], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (GameTypeEntry, (self.number, self.name, self.full, self.result_style))
+
+
+freeze(GameTypeEntry)
 
 
 _TABLE = (
@@ -77,13 +119,50 @@ _FULL = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
 class GameTypeReading:
     """What a GameType value says: the variant name and what was odd about it."""
 
     number: int | None
     variant: str
-    irregular: str | None = None  # a reason for W27
+    irregular: str | None
+
+    __slots__ = ("irregular", "number", "variant")
+
+    def __init__(
+        self,
+        number: int | None,
+        variant: str,
+        irregular: str | None = None,
+    ) -> None:
+        self.number = number
+        self.variant = variant
+        self.irregular = irregular
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameTypeReading) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.number, self.variant, self.irregular) == (
+            other.number,
+            other.variant,
+            other.irregular,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.variant, self.irregular))
+
+    def __repr__(self) -> str:
+        return (
+            f"GameTypeReading(number={self.number!r}, "
+            f"variant={self.variant!r}, "
+            f"irregular={self.irregular!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[GameTypeReading], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (GameTypeReading, (self.number, self.variant, self.irregular))
+
+
+freeze(GameTypeReading)
 
 
 def read_gametype(value: str) -> GameTypeReading:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, final
 
 from mypy_extensions import mypyc_attr
 
-from pdn_tools.diagnostics import DrawEvent, Issue, status_of
+from pdn_tools.diagnostics import DrawEvent, Issue, freeze, status_of
 from pdn_tools.pdn.archives import MAX_EXPANSION
 
 if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
@@ -78,14 +78,49 @@ class Tag:
         )
 
 
-@dataclass(slots=True)
 class Comment:
     """A comment: ``{…}`` (brace), ``%…`` in column 1 (line) or ``;…`` (semicolon)."""
 
     text: str
-    kind: Literal["brace", "line", "semicolon"] = "brace"
-    line: int = 0
-    column: int = 0
+    kind: Literal["brace", "line", "semicolon"]
+    line: int
+    column: int
+
+    __slots__ = ("column", "kind", "line", "text")
+
+    def __init__(
+        self,
+        text: str,
+        kind: Literal["brace", "line", "semicolon"] = "brace",
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        self.text = text
+        self.kind = kind
+        self.line = line
+        self.column = column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Comment) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.text, self.kind, self.line, self.column) == (
+            other.text,
+            other.kind,
+            other.line,
+            other.column,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Comment(text={self.text!r}, "
+            f"kind={self.kind!r}, "
+            f"line={self.line!r}, "
+            f"column={self.column!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Comment], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Comment, (self.text, self.kind, self.line, self.column))
 
     def commands(self) -> list[tuple[str, str]]:
         """Embedded ``[%name value]`` commands, in order, as (name, value) pairs."""
@@ -94,7 +129,6 @@ class Comment:
         return parse_commands(self.text)
 
 
-@dataclass(frozen=True, slots=True)
 class MoveText:
     """A move as written, split into squares.
 
@@ -107,7 +141,38 @@ class MoveText:
 
     squares: tuple[str, ...]
     capture: bool
-    mark: str | None = None
+    mark: str | None
+
+    __slots__ = ("capture", "mark", "squares")
+
+    def __init__(
+        self,
+        squares: tuple[str, ...],
+        capture: bool,
+        mark: str | None = None,
+    ) -> None:
+        self.squares = squares
+        self.capture = capture
+        self.mark = mark
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MoveText) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.squares, self.capture, self.mark) == (other.squares, other.capture, other.mark)
+
+    def __hash__(self) -> int:
+        return hash((self.squares, self.capture, self.mark))
+
+    def __repr__(self) -> str:
+        return f"MoveText(squares={self.squares!r}, capture={self.capture!r}, mark={self.mark!r})"
+
+    def __reduce__(self) -> tuple[type[MoveText], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (MoveText, (self.squares, self.capture, self.mark))
+
+    def with_squares(self, squares: tuple[str, ...]) -> MoveText:
+        """The same move written on other squares (a board turned or renumbered)."""
+        return MoveText(squares, self.capture, self.mark)
 
     def text(self, separator: str | None = None) -> str:
         """The move in normalised spelling, e.g. ``32-28`` or ``28x17x8``."""
@@ -116,6 +181,9 @@ class MoveText:
 
     def __str__(self) -> str:
         return self.text()
+
+
+freeze(MoveText)
 
 
 NodeKind = Literal["root", "move", "placeholder", "setup"]

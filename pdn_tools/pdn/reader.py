@@ -16,8 +16,8 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import IO, BinaryIO
+from dataclasses import replace
+from typing import IO, Any, BinaryIO
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.archives import open_input, path_of_name
@@ -31,14 +31,47 @@ from pdn_tools.pdn.split import Chunk, split_chunks
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
 
-@dataclass
 class FileReport:
     """What reading one file gave: file-level findings and the number of games."""
 
     name: str
-    games: int = 0
-    issues: list[Issue] = field(default_factory=list)
-    encoding: str = "utf-8"
+    games: int
+    issues: list[Issue]
+    encoding: str
+
+    def __init__(
+        self,
+        name: str,
+        games: int = 0,
+        issues: list[Issue] | None = None,
+        encoding: str = "utf-8",
+    ) -> None:
+        self.name = name
+        self.games = games
+        self.issues = [] if issues is None else issues
+        self.encoding = encoding
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FileReport) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.games, self.issues, self.encoding) == (
+            other.name,
+            other.games,
+            other.issues,
+            other.encoding,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"FileReport(name={self.name!r}, "
+            f"games={self.games!r}, "
+            f"issues={self.issues!r}, "
+            f"encoding={self.encoding!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[FileReport], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (FileReport, (self.name, self.games, self.issues, self.encoding))
 
     @property
     def without_games(self) -> bool:

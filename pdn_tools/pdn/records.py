@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from typing import Any
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.source import Decoding
@@ -76,7 +76,6 @@ def _visible_text(chunk: Chunk) -> bool:
     return bool(chunk.text and chunk.text.strip())
 
 
-@dataclass(slots=True)
 class Record:
     """A game chunk with the findings the reader puts before and after its own.
 
@@ -87,16 +86,73 @@ class Record:
 
     index: int
     chunk: Chunk
-    before: list[Issue] = field(default_factory=list)
-    after: list[Issue] = field(default_factory=list)
+    before: list[Issue]
+    after: list[Issue]
+
+    __slots__ = ("after", "before", "chunk", "index")
+
+    def __init__(
+        self,
+        index: int,
+        chunk: Chunk,
+        before: list[Issue] | None = None,
+        after: list[Issue] | None = None,
+    ) -> None:
+        self.index = index
+        self.chunk = chunk
+        self.before = [] if before is None else before
+        self.after = [] if after is None else after
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.index, self.chunk, self.before, self.after) == (
+            other.index,
+            other.chunk,
+            other.before,
+            other.after,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Record(index={self.index!r}, "
+            f"chunk={self.chunk!r}, "
+            f"before={self.before!r}, "
+            f"after={self.after!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Record], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Record, (self.index, self.chunk, self.before, self.after))
 
 
-@dataclass(slots=True)
 class Outcome:
     """What a whole file gave: its number of games and, when it has none, its findings."""
 
-    games: int = 0
-    issues: list[Issue] = field(default_factory=list)
+    games: int
+    issues: list[Issue]
+
+    __slots__ = ("games", "issues")
+
+    def __init__(
+        self,
+        games: int = 0,
+        issues: list[Issue] | None = None,
+    ) -> None:
+        self.games = games
+        self.issues = [] if issues is None else issues
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.games, self.issues) == (other.games, other.issues)
+
+    def __repr__(self) -> str:
+        return f"Outcome(games={self.games!r}, issues={self.issues!r})"
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Outcome, (self.games, self.issues))
 
 
 class _Outside:

@@ -8,9 +8,9 @@ mover's point of view, and to a colour by the variant's start colour
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.gametype import BY_NAME
 
 Outcome = Literal["first-wins", "second-wins", "draw", "both-lost", "unknown"]
@@ -29,14 +29,55 @@ _STANDARD: dict[str, tuple[Outcome, Style]] = {
 _SPACED = re.compile(r"^([012])\s*-\s*([012])$")
 
 
-@dataclass(frozen=True, slots=True)
 class ResultReading:
     """The meaning of one result string and whether it was written irregularly."""
 
     raw: str
     outcome: Outcome
     style: Style
-    irregular: str | None = None  # reason for W04
+    irregular: str | None
+
+    __slots__ = ("irregular", "outcome", "raw", "style")
+
+    def __init__(
+        self,
+        raw: str,
+        outcome: Outcome,
+        style: Style,
+        irregular: str | None = None,
+    ) -> None:
+        self.raw = raw
+        self.outcome = outcome
+        self.style = style
+        self.irregular = irregular
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResultReading) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.raw, self.outcome, self.style, self.irregular) == (
+            other.raw,
+            other.outcome,
+            other.style,
+            other.irregular,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.raw, self.outcome, self.style, self.irregular))
+
+    def __repr__(self) -> str:
+        return (
+            f"ResultReading(raw={self.raw!r}, "
+            f"outcome={self.outcome!r}, "
+            f"style={self.style!r}, "
+            f"irregular={self.irregular!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[ResultReading], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (ResultReading, (self.raw, self.outcome, self.style, self.irregular))
+
+
+freeze(ResultReading)
 
 
 def read_result(raw: str) -> ResultReading:

@@ -30,10 +30,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import BinaryIO, final
+from typing import Any, BinaryIO, final
 
-from pdn_tools.diagnostics import Issue
+from pdn_tools.diagnostics import Issue, freeze
 from pdn_tools.pdn.archives import MAX_EXPANSION, damage, damaged_kind, decompressed, over_limit
 from pdn_tools.pdn.codepages import detect_codepage
 
@@ -152,7 +151,6 @@ class Piece:
         )
 
 
-@dataclass(slots=True)
 class Decoding:
     """What the decoder found out about a file, filled while it streams.
 
@@ -162,17 +160,71 @@ class Decoding:
     each finding out once.
     """
 
-    encoding: str = "utf-8"
+    encoding: str
     """The file's main encoding (the code page of most of it, or UTF-8)."""
-    issues: list[Issue] = field(default_factory=list)
-    taken: int = 0
+    issues: list[Issue]
+    taken: int
     """How many of ``issues`` have been handed out by :meth:`take`."""
-    binary: bool = False
+    binary: bool
     """The input was not read: it looked binary (E12) or is JSON (E15)."""
-    legacy: str | None = None
+    legacy: str | None
     """The code page of the lines that are not UTF-8, once one was met."""
-    compression: str | None = None
+    compression: str | None
     """``gzip``, ``bzip2`` or ``xz`` when the input was decompressed."""
+
+    __slots__ = ("binary", "compression", "encoding", "issues", "legacy", "taken")
+
+    def __init__(
+        self,
+        encoding: str = "utf-8",
+        issues: list[Issue] | None = None,
+        taken: int = 0,
+        binary: bool = False,
+        legacy: str | None = None,
+        compression: str | None = None,
+    ) -> None:
+        self.encoding = encoding
+        self.issues = [] if issues is None else issues
+        self.taken = taken
+        self.binary = binary
+        self.legacy = legacy
+        self.compression = compression
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decoding) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.encoding,
+            self.issues,
+            self.taken,
+            self.binary,
+            self.legacy,
+            self.compression,
+        ) == (
+            other.encoding,
+            other.issues,
+            other.taken,
+            other.binary,
+            other.legacy,
+            other.compression,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Decoding(encoding={self.encoding!r}, "
+            f"issues={self.issues!r}, "
+            f"taken={self.taken!r}, "
+            f"binary={self.binary!r}, "
+            f"legacy={self.legacy!r}, "
+            f"compression={self.compression!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Decoding], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Decoding,
+            (self.encoding, self.issues, self.taken, self.binary, self.legacy, self.compression),
+        )
 
     def take(self, last_line: int | None = None, last_column: int = 0) -> list[Issue]:
         """The findings not handed out yet that lie on or before *last_line* (all of
@@ -719,7 +771,6 @@ def read_pieces(
         )
 
 
-@dataclass(frozen=True, slots=True)
 class Resume:
     """How to go on decoding a file from the start of one of its lines, as reading it
     from its beginning would (a game-aligned part of a file read on its own:
@@ -735,6 +786,42 @@ class Resume:
     line: int
     legacy_main: bool
     legacy: str | None
+
+    __slots__ = ("legacy", "legacy_main", "line")
+
+    def __init__(
+        self,
+        line: int,
+        legacy_main: bool,
+        legacy: str | None,
+    ) -> None:
+        self.line = line
+        self.legacy_main = legacy_main
+        self.legacy = legacy
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Resume) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.line, self.legacy_main, self.legacy) == (
+            other.line,
+            other.legacy_main,
+            other.legacy,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.legacy_main, self.legacy))
+
+    def __repr__(self) -> str:
+        return (
+            f"Resume(line={self.line!r}, legacy_main={self.legacy_main!r}, legacy={self.legacy!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Resume], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Resume, (self.line, self.legacy_main, self.legacy))
+
+
+freeze(Resume)
 
 
 def resume_state(decoding: Decoding, line: int) -> Resume:

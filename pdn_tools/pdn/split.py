@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from typing import Any
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.source import Piece
@@ -27,7 +27,6 @@ from pdn_tools.pdn.terminals import pattern, terminal
 MAX_TAG_LINES = 8
 
 
-@dataclass(slots=True)
 class Chunk:
     """The text of one game and what the scanner saw of it.
 
@@ -41,18 +40,142 @@ class Chunk:
 
     line: int
     column: int
-    text: str | None = None
-    end_line: int = 0
-    terminated: bool = False
-    next_game: bool = False
-    has_tags: bool = False
-    has_movetext: bool = False
-    oversize: bool = False
-    max_depth: int = 0
-    unclosed_comment: bool = False
-    issues: list[Issue] = field(default_factory=list)
-    first_line: int = 0
-    first_column: int = 0
+    text: str | None
+    end_line: int
+    terminated: bool
+    next_game: bool
+    has_tags: bool
+    has_movetext: bool
+    oversize: bool
+    max_depth: int
+    unclosed_comment: bool
+    issues: list[Issue]
+    first_line: int
+    first_column: int
+
+    __slots__ = (
+        "column",
+        "end_line",
+        "first_column",
+        "first_line",
+        "has_movetext",
+        "has_tags",
+        "issues",
+        "line",
+        "max_depth",
+        "next_game",
+        "oversize",
+        "terminated",
+        "text",
+        "unclosed_comment",
+    )
+
+    def __init__(
+        self,
+        line: int,
+        column: int,
+        text: str | None = None,
+        end_line: int = 0,
+        terminated: bool = False,
+        next_game: bool = False,
+        has_tags: bool = False,
+        has_movetext: bool = False,
+        oversize: bool = False,
+        max_depth: int = 0,
+        unclosed_comment: bool = False,
+        issues: list[Issue] | None = None,
+        first_line: int = 0,
+        first_column: int = 0,
+    ) -> None:
+        self.line = line
+        self.column = column
+        self.text = text
+        self.end_line = end_line
+        self.terminated = terminated
+        self.next_game = next_game
+        self.has_tags = has_tags
+        self.has_movetext = has_movetext
+        self.oversize = oversize
+        self.max_depth = max_depth
+        self.unclosed_comment = unclosed_comment
+        self.issues = [] if issues is None else issues
+        self.first_line = first_line
+        self.first_column = first_column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Chunk) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.line,
+            self.column,
+            self.text,
+            self.end_line,
+            self.terminated,
+            self.next_game,
+            self.has_tags,
+            self.has_movetext,
+            self.oversize,
+            self.max_depth,
+            self.unclosed_comment,
+            self.issues,
+            self.first_line,
+            self.first_column,
+        ) == (
+            other.line,
+            other.column,
+            other.text,
+            other.end_line,
+            other.terminated,
+            other.next_game,
+            other.has_tags,
+            other.has_movetext,
+            other.oversize,
+            other.max_depth,
+            other.unclosed_comment,
+            other.issues,
+            other.first_line,
+            other.first_column,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Chunk(line={self.line!r}, "
+            f"column={self.column!r}, "
+            f"text={self.text!r}, "
+            f"end_line={self.end_line!r}, "
+            f"terminated={self.terminated!r}, "
+            f"next_game={self.next_game!r}, "
+            f"has_tags={self.has_tags!r}, "
+            f"has_movetext={self.has_movetext!r}, "
+            f"oversize={self.oversize!r}, "
+            f"max_depth={self.max_depth!r}, "
+            f"unclosed_comment={self.unclosed_comment!r}, "
+            f"issues={self.issues!r}, "
+            f"first_line={self.first_line!r}, "
+            f"first_column={self.first_column!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Chunk], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Chunk,
+            (
+                self.line,
+                self.column,
+                self.text,
+                self.end_line,
+                self.terminated,
+                self.next_game,
+                self.has_tags,
+                self.has_movetext,
+                self.oversize,
+                self.max_depth,
+                self.unclosed_comment,
+                self.issues,
+                self.first_line,
+                self.first_column,
+            ),
+        )
 
 
 class _Builder:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
+from typing import Any
+
+from pdn_tools.diagnostics import freeze
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -94,16 +96,42 @@ def date_is_standard(value: str) -> bool:
     return value in ("", "?") or _DATE.fullmatch(value) is not None
 
 
-@dataclass(frozen=True, slots=True)
 class DateParts:
     """What a Date value says: year, month and day, each None when not known.
 
     ``date`` is the full date when all three are known and form a real day.
     """
 
-    year: int | None = None
-    month: int | None = None
-    day: int | None = None
+    year: int | None
+    month: int | None
+    day: int | None
+
+    __slots__ = ("day", "month", "year")
+
+    def __init__(
+        self,
+        year: int | None = None,
+        month: int | None = None,
+        day: int | None = None,
+    ) -> None:
+        self.year = year
+        self.month = month
+        self.day = day
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DateParts) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.year, self.month, self.day) == (other.year, other.month, other.day)
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.month, self.day))
+
+    def __repr__(self) -> str:
+        return f"DateParts(year={self.year!r}, month={self.month!r}, day={self.day!r})"
+
+    def __reduce__(self) -> tuple[type[DateParts], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (DateParts, (self.year, self.month, self.day))
 
     @property
     def date(self) -> datetime.date | None:
@@ -121,6 +149,9 @@ class DateParts:
         month = f"{self.month:02d}" if self.month is not None else "??"
         day = f"{self.day:02d}" if self.day is not None else "??"
         return f"{year}.{month}.{day}"
+
+
+freeze(DateParts)
 
 
 #: Month names of the languages seen in Date values (``17 april 2009``).

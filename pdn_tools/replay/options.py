@@ -10,8 +10,8 @@ it without knowing how replay works.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Final, Literal, final
+from dataclasses import dataclass
+from typing import Any, Final, Literal, final
 
 from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node, variant_text_expected
@@ -133,7 +133,6 @@ class ReplayedMove:
         )
 
 
-@dataclass(slots=True)
 class Mend:
     """One edit of the record, on its nodes: at ``node`` (the move edited, or the one
     an omitted move goes before), ``move`` was meant (None: the node is deleted), to
@@ -150,10 +149,82 @@ class Mend:
     move: Move | None
     text: str | None
     position: Position
-    second: Mend | None = None
+    second: Mend | None
+
+    __slots__ = ("kind", "move", "node", "ply", "position", "second", "text", "written")
+
+    def __init__(
+        self,
+        kind: str,
+        ply: int,
+        node: Node,
+        written: str | None,
+        move: Move | None,
+        text: str | None,
+        position: Position,
+        second: Mend | None = None,
+    ) -> None:
+        self.kind = kind
+        self.ply = ply
+        self.node = node
+        self.written = written
+        self.move = move
+        self.text = text
+        self.position = position
+        self.second = second
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mend) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.kind,
+            self.ply,
+            self.node,
+            self.written,
+            self.move,
+            self.text,
+            self.position,
+            self.second,
+        ) == (
+            other.kind,
+            other.ply,
+            other.node,
+            other.written,
+            other.move,
+            other.text,
+            other.position,
+            other.second,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Mend(kind={self.kind!r}, "
+            f"ply={self.ply!r}, "
+            f"node={self.node!r}, "
+            f"written={self.written!r}, "
+            f"move={self.move!r}, "
+            f"text={self.text!r}, "
+            f"position={self.position!r}, "
+            f"second={self.second!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Mend], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Mend,
+            (
+                self.kind,
+                self.ply,
+                self.node,
+                self.written,
+                self.move,
+                self.text,
+                self.position,
+                self.second,
+            ),
+        )
 
 
-@dataclass(slots=True)
 class Repair:
     """The best edits the search found for one finding (several when they tie)."""
 
@@ -166,8 +237,43 @@ class Repair:
     """Whether later moves confirm it (False for an edit of the line's last move,
     which any legal move would "mend")."""
 
+    __slots__ = ("confirmed", "edits", "fits", "replays")
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        edits: list[Mend],
+        replays: int | None,
+        fits: bool,
+        confirmed: bool,
+    ) -> None:
+        self.edits = edits
+        self.replays = replays
+        self.fits = fits
+        self.confirmed = confirmed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Repair) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.edits, self.replays, self.fits, self.confirmed) == (
+            other.edits,
+            other.replays,
+            other.fits,
+            other.confirmed,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Repair(edits={self.edits!r}, "
+            f"replays={self.replays!r}, "
+            f"fits={self.fits!r}, "
+            f"confirmed={self.confirmed!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Repair], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Repair, (self.edits, self.replays, self.fits, self.confirmed))
+
+
 class ReplayStop:
     """Where and why replay of the main line stopped before its end."""
 
@@ -175,11 +281,50 @@ class ReplayStop:
     line: int
     column: int
     reason: str
-    code: str | None = None
+    code: str | None
     """The diagnostic code of the finding that stopped replay (None for a placeholder)."""
 
+    __slots__ = ("code", "column", "line", "ply", "reason")
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        ply: int,
+        line: int,
+        column: int,
+        reason: str,
+        code: str | None = None,
+    ) -> None:
+        self.ply = ply
+        self.line = line
+        self.column = column
+        self.reason = reason
+        self.code = code
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplayStop) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.ply, self.line, self.column, self.reason, self.code) == (
+            other.ply,
+            other.line,
+            other.column,
+            other.reason,
+            other.code,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ReplayStop(ply={self.ply!r}, "
+            f"line={self.line!r}, "
+            f"column={self.column!r}, "
+            f"reason={self.reason!r}, "
+            f"code={self.code!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[ReplayStop], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (ReplayStop, (self.ply, self.line, self.column, self.reason, self.code))
+
+
 class ReplayResult:
     """What replaying one game established.
 
@@ -187,37 +332,175 @@ class ReplayResult:
     profile, unknown variant, invalid FEN tag); ``skipped`` then says why.
     """
 
-    replayed: bool = False
-    skipped: str | None = None
-    plies: int = 0
+    replayed: bool
+    skipped: str | None
+    plies: int
     """Main-line plies replayed (a merged split capture counts once)."""
-    merged: int = 0
+    merged: int
     """Main-line ply slots of the later jumps of the captures written jump by jump
     that the replay merged into one move (W24): what :attr:`Game.plies` takes off
     the slots, counted as the replay goes rather than walked for afterwards."""
-    completed: bool = False
+    completed: bool
     """Whether the whole main line replayed (no illegal move, no placeholder)."""
-    stop: ReplayStop | None = None
-    final_fen: str | None = None
+    stop: ReplayStop | None
+    final_fen: str | None
     """FEN of the position after the last replayed main-line ply."""
-    final_side_has_moves: bool | None = None
+    final_side_has_moves: bool | None
     """Whether the side to move in the final position has a legal move."""
-    draws: list[DrawEvent] = field(default_factory=list)
-    continued_after_draw: int | None = None
+    draws: list[DrawEvent]
+    continued_after_draw: int | None
     """Ply of the first main-line move played after a draw condition held."""
-    moves: list[ReplayedMove] = field(default_factory=list)
-    repairs: dict[tuple[int, int], Repair] = field(default_factory=dict)
+    moves: list[ReplayedMove]
+    repairs: dict[tuple[int, int], Repair]
     """The edits the search for the mis-recorded move proposes, by the (line, column)
     of the finding they mend (an illegal move, main line or variation; the result
     that contradicts the final position)."""
-    searched: int = 0
+    searched: int
     """Plies the searches for mis-recorded moves replayed (against the game's
     ``repair_budget``)."""
-    variant: str | None = None
+    variant: str | None
     """Name of the rule profile the game was replayed under (None: not replayed)."""
-    refuted: bool = False
+    refuted: bool
     """The reader's guess of the variant (no GameType tag) was found wrong and the game
     not replayed (W40, or a FEN that does not fit the guess): a writer must not state
     that variant as the game's."""
-    start_fen: str | None = None
+    start_fen: str | None
     """Canonical FEN of the start position (the FEN tag's, else the variant's initial)."""
+
+    __slots__ = (
+        "completed",
+        "continued_after_draw",
+        "draws",
+        "final_fen",
+        "final_side_has_moves",
+        "merged",
+        "moves",
+        "plies",
+        "refuted",
+        "repairs",
+        "replayed",
+        "searched",
+        "skipped",
+        "start_fen",
+        "stop",
+        "variant",
+    )
+
+    def __init__(
+        self,
+        replayed: bool = False,
+        skipped: str | None = None,
+        plies: int = 0,
+        merged: int = 0,
+        completed: bool = False,
+        stop: ReplayStop | None = None,
+        final_fen: str | None = None,
+        final_side_has_moves: bool | None = None,
+        draws: list[DrawEvent] | None = None,
+        continued_after_draw: int | None = None,
+        moves: list[ReplayedMove] | None = None,
+        repairs: dict[tuple[int, int], Repair] | None = None,
+        searched: int = 0,
+        variant: str | None = None,
+        refuted: bool = False,
+        start_fen: str | None = None,
+    ) -> None:
+        self.replayed = replayed
+        self.skipped = skipped
+        self.plies = plies
+        self.merged = merged
+        self.completed = completed
+        self.stop = stop
+        self.final_fen = final_fen
+        self.final_side_has_moves = final_side_has_moves
+        self.draws = [] if draws is None else draws
+        self.continued_after_draw = continued_after_draw
+        self.moves = [] if moves is None else moves
+        self.repairs = {} if repairs is None else repairs
+        self.searched = searched
+        self.variant = variant
+        self.refuted = refuted
+        self.start_fen = start_fen
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplayResult) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.replayed,
+            self.skipped,
+            self.plies,
+            self.merged,
+            self.completed,
+            self.stop,
+            self.final_fen,
+            self.final_side_has_moves,
+            self.draws,
+            self.continued_after_draw,
+            self.moves,
+            self.repairs,
+            self.searched,
+            self.variant,
+            self.refuted,
+            self.start_fen,
+        ) == (
+            other.replayed,
+            other.skipped,
+            other.plies,
+            other.merged,
+            other.completed,
+            other.stop,
+            other.final_fen,
+            other.final_side_has_moves,
+            other.draws,
+            other.continued_after_draw,
+            other.moves,
+            other.repairs,
+            other.searched,
+            other.variant,
+            other.refuted,
+            other.start_fen,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ReplayResult(replayed={self.replayed!r}, "
+            f"skipped={self.skipped!r}, "
+            f"plies={self.plies!r}, "
+            f"merged={self.merged!r}, "
+            f"completed={self.completed!r}, "
+            f"stop={self.stop!r}, "
+            f"final_fen={self.final_fen!r}, "
+            f"final_side_has_moves={self.final_side_has_moves!r}, "
+            f"draws={self.draws!r}, "
+            f"continued_after_draw={self.continued_after_draw!r}, "
+            f"moves={self.moves!r}, "
+            f"repairs={self.repairs!r}, "
+            f"searched={self.searched!r}, "
+            f"variant={self.variant!r}, "
+            f"refuted={self.refuted!r}, "
+            f"start_fen={self.start_fen!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[ReplayResult], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            ReplayResult,
+            (
+                self.replayed,
+                self.skipped,
+                self.plies,
+                self.merged,
+                self.completed,
+                self.stop,
+                self.final_fen,
+                self.final_side_has_moves,
+                self.draws,
+                self.continued_after_draw,
+                self.moves,
+                self.repairs,
+                self.searched,
+                self.variant,
+                self.refuted,
+                self.start_fen,
+            ),
+        )

@@ -10,14 +10,14 @@ where replay stopped.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import Any
 
+from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.replay.options import ReplayResult
 from pdn_tools.rules import FenError, Position, Variant, parse_fen
 
 
-@dataclass(frozen=True, slots=True)
 class PlyPosition:
     """The position after ``reached`` plies (0: the start), None when unknown.
 
@@ -26,6 +26,34 @@ class PlyPosition:
 
     position: Position | None
     reached: int
+
+    __slots__ = ("position", "reached")
+
+    def __init__(
+        self,
+        position: Position | None,
+        reached: int,
+    ) -> None:
+        self.position = position
+        self.reached = reached
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlyPosition) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.position, self.reached) == (other.position, other.reached)
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.reached))
+
+    def __repr__(self) -> str:
+        return f"PlyPosition(position={self.position!r}, reached={self.reached!r})"
+
+    def __reduce__(self) -> tuple[type[PlyPosition], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (PlyPosition, (self.position, self.reached))
+
+
+freeze(PlyPosition)
 
 
 def main_line(game: Game) -> list[Node]:

@@ -16,7 +16,7 @@ one match and one position per ply.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
@@ -95,7 +95,6 @@ _SHORT_TEXTS: Final[dict[str, dict[int, str]]] = {}
 numbers would cost more."""
 
 
-@dataclass(slots=True)
 class _State:
     """Where a line of play stands: the position (None once replay of the line has
     stopped), its legal moves, the draw counters and the expected move number."""
@@ -104,12 +103,79 @@ class _State:
     legal: list[Move] | None
     tracker: DrawTracker | None
     fullmove: int | None
-    drawn: DrawEvent | None = None
+    drawn: DrawEvent | None
     """The first draw condition that held on this line (or the line it branched from)."""
-    continued: bool = False
+    continued: bool
     """Whether a move was played after ``drawn`` held (W36 given)."""
-    king_moves: KingMoveLimit | None = None
+    king_moves: KingMoveLimit | None
     """The Frisian run of consecutive king moves (None when the variant has no limit)."""
+
+    __slots__ = ("continued", "drawn", "fullmove", "king_moves", "legal", "position", "tracker")
+
+    def __init__(
+        self,
+        position: Position | None,
+        legal: list[Move] | None,
+        tracker: DrawTracker | None,
+        fullmove: int | None,
+        drawn: DrawEvent | None = None,
+        continued: bool = False,
+        king_moves: KingMoveLimit | None = None,
+    ) -> None:
+        self.position = position
+        self.legal = legal
+        self.tracker = tracker
+        self.fullmove = fullmove
+        self.drawn = drawn
+        self.continued = continued
+        self.king_moves = king_moves
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _State) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.position,
+            self.legal,
+            self.tracker,
+            self.fullmove,
+            self.drawn,
+            self.continued,
+            self.king_moves,
+        ) == (
+            other.position,
+            other.legal,
+            other.tracker,
+            other.fullmove,
+            other.drawn,
+            other.continued,
+            other.king_moves,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"_State(position={self.position!r}, "
+            f"legal={self.legal!r}, "
+            f"tracker={self.tracker!r}, "
+            f"fullmove={self.fullmove!r}, "
+            f"drawn={self.drawn!r}, "
+            f"continued={self.continued!r}, "
+            f"king_moves={self.king_moves!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[_State], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            _State,
+            (
+                self.position,
+                self.legal,
+                self.tracker,
+                self.fullmove,
+                self.drawn,
+                self.continued,
+                self.king_moves,
+            ),
+        )
 
     def copy(self) -> _State:
         """An independent state for a variation branching here."""

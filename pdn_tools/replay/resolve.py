@@ -13,7 +13,7 @@ rule profile for its variant, invalid FEN) resolves nothing and is written as re
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 from pdn_tools.pdn.gametype import PROFILE_BASES
 from pdn_tools.pdn.model import Game, Node
@@ -35,29 +35,103 @@ from pdn_tools.rules import (
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 
 
-@dataclass(slots=True)
 class ResolvedMove:
     """The engine move a node stands for, its canonical text and the position after."""
 
     move: Move
     text: str
     after: Position
-    ply: int | None = None
+    ply: int | None
     """Main-line half-move slot (None in a variation)."""
 
+    __slots__ = ("after", "move", "ply", "text")
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        move: Move,
+        text: str,
+        after: Position,
+        ply: int | None = None,
+    ) -> None:
+        self.move = move
+        self.text = text
+        self.after = after
+        self.ply = ply
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ResolvedMove) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.move, self.text, self.after, self.ply) == (
+            other.move,
+            other.text,
+            other.after,
+            other.ply,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"ResolvedMove(move={self.move!r}, "
+            f"text={self.text!r}, "
+            f"after={self.after!r}, "
+            f"ply={self.ply!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[ResolvedMove], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (ResolvedMove, (self.move, self.text, self.after, self.ply))
+
+
 class Resolution:
     """Resolved moves keyed by ``id(node)``; ``merged`` maps the later nodes of a
     capture written jump by jump (W24) to the node that carries the merged move."""
 
-    variant: Variant | None = None
-    start: Position | None = None
-    moves: dict[int, ResolvedMove] = field(default_factory=dict)
-    merged: dict[int, Node] = field(default_factory=dict)
-    refuted: bool = False
+    variant: Variant | None
+    start: Position | None
+    moves: dict[int, ResolvedMove]
+    merged: dict[int, Node]
+    refuted: bool
     """The replay refuted the reader's guess of the variant (``ReplayResult.refuted``):
     the game's variant is not known, whatever the reader guessed."""
+
+    __slots__ = ("merged", "moves", "refuted", "start", "variant")
+
+    def __init__(
+        self,
+        variant: Variant | None = None,
+        start: Position | None = None,
+        moves: dict[int, ResolvedMove] | None = None,
+        merged: dict[int, Node] | None = None,
+        refuted: bool = False,
+    ) -> None:
+        self.variant = variant
+        self.start = start
+        self.moves = {} if moves is None else moves
+        self.merged = {} if merged is None else merged
+        self.refuted = refuted
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Resolution) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.variant, self.start, self.moves, self.merged, self.refuted) == (
+            other.variant,
+            other.start,
+            other.moves,
+            other.merged,
+            other.refuted,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Resolution(variant={self.variant!r}, "
+            f"start={self.start!r}, "
+            f"moves={self.moves!r}, "
+            f"merged={self.merged!r}, "
+            f"refuted={self.refuted!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Resolution], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Resolution, (self.variant, self.start, self.moves, self.merged, self.refuted))
 
     def get(self, node: Node) -> ResolvedMove | None:
         """The resolved move of *node*, or None when it was not resolved."""

@@ -10,7 +10,6 @@ which is what ``node.board()``, ``game.draws`` and the canonical writers read.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from pdn_tools.diagnostics import Issue, escalate
@@ -22,7 +21,6 @@ from pdn_tools.replay.resolve import Resolution, resolve
 from pdn_tools.rules import Board, FenError, Move, Position, parse_fen, variant_by_name
 
 
-@dataclass(slots=True)
 class GameReplay:
     """What replaying one game established, kept on it as ``game.replay_state``.
 
@@ -32,9 +30,37 @@ class GameReplay:
     """
 
     result: ReplayResult | None
-    default_variant: str | None = None
+    default_variant: str | None
     """The variant assumed for a game of unknown variant (``ReplayOptions.variant``)."""
-    _resolution: Resolution | None = field(default=None, repr=False)
+    _resolution: Resolution | None
+
+    __slots__ = ("_resolution", "default_variant", "result")
+
+    def __init__(
+        self,
+        result: ReplayResult | None,
+        default_variant: str | None = None,
+        _resolution: Resolution | None = None,
+    ) -> None:
+        self.result = result
+        self.default_variant = default_variant
+        self._resolution = _resolution
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameReplay) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.result, self.default_variant, self._resolution) == (
+            other.result,
+            other.default_variant,
+            other._resolution,
+        )
+
+    def __repr__(self) -> str:
+        return f"GameReplay(result={self.result!r}, default_variant={self.default_variant!r})"
+
+    def __reduce__(self) -> tuple[type[GameReplay], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (GameReplay, (self.result, self.default_variant, self._resolution))
 
     def resolution(self, game: Game) -> Resolution:
         """The engine move and position behind each node of *game* (cached)."""

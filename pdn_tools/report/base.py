@@ -11,7 +11,6 @@ once every game is read.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pdn_tools.diagnostics import EventFinding, Issue, Severity, status_of
@@ -20,7 +19,6 @@ from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
 
 
-@dataclass(slots=True)
 class GameReport:
     """One game (``game`` 0: a file without games) as the reports show it."""
 
@@ -33,8 +31,97 @@ class GameReport:
     failed: bool
     record: dict[str, Any]
     """The JSON record (``--format jsonl``) with the reported findings and status."""
-    detail: GameDetail | None = None
+    detail: GameDetail | None
     """Tags, moves and boards (HTML report), aligned with the reported findings."""
+
+    __slots__ = (
+        "detail",
+        "failed",
+        "file",
+        "file_no",
+        "game",
+        "issues",
+        "line",
+        "record",
+        "status",
+    )
+
+    def __init__(
+        self,
+        file_no: int,
+        file: str,
+        game: int,
+        line: int,
+        issues: list[Issue],
+        status: str,
+        failed: bool,
+        record: dict[str, Any],
+        detail: GameDetail | None = None,
+    ) -> None:
+        self.file_no = file_no
+        self.file = file
+        self.game = game
+        self.line = line
+        self.issues = issues
+        self.status = status
+        self.failed = failed
+        self.record = record
+        self.detail = detail
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameReport) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.file_no,
+            self.file,
+            self.game,
+            self.line,
+            self.issues,
+            self.status,
+            self.failed,
+            self.record,
+            self.detail,
+        ) == (
+            other.file_no,
+            other.file,
+            other.game,
+            other.line,
+            other.issues,
+            other.status,
+            other.failed,
+            other.record,
+            other.detail,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"GameReport(file_no={self.file_no!r}, "
+            f"file={self.file!r}, "
+            f"game={self.game!r}, "
+            f"line={self.line!r}, "
+            f"issues={self.issues!r}, "
+            f"status={self.status!r}, "
+            f"failed={self.failed!r}, "
+            f"record={self.record!r}, "
+            f"detail={self.detail!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[GameReport], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            GameReport,
+            (
+                self.file_no,
+                self.file,
+                self.game,
+                self.line,
+                self.issues,
+                self.status,
+                self.failed,
+                self.record,
+                self.detail,
+            ),
+        )
 
 
 def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> GameReport:
@@ -61,26 +148,123 @@ def game_report(checked: Checked, selection: Selection, fail_on: Severity) -> Ga
     )
 
 
-@dataclass(slots=True)
 class Totals:
     """Counts over a whole run, for the summary line and the exit status."""
 
-    files: int = 0
-    games: int = 0
-    counts: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
-    with_errors: int = 0
-    failed: int = 0
-    filtered: int | None = None
+    files: int
+    games: int
+    counts: dict[str, int]
+    with_errors: int
+    failed: int
+    filtered: int | None
     """Games the filter options left out (None: no filter option was given)."""
-    codes: dict[str, Counter[str]] = field(
-        default_factory=lambda: {"error": Counter(), "warning": Counter(), "info": Counter()}
-    )
+    codes: dict[str, Counter[str]]
     """Reported findings by severity and code."""
-    events: int | None = None
+    events: int | None
     """Events checked (None: the event checks did not run)."""
-    event_findings: int = 0
-    failed_events: int = 0
+    event_findings: int
+    failed_events: int
     """Event findings that fail the run (``--fail-on``)."""
+
+    __slots__ = (
+        "codes",
+        "counts",
+        "event_findings",
+        "events",
+        "failed",
+        "failed_events",
+        "files",
+        "filtered",
+        "games",
+        "with_errors",
+    )
+
+    def __init__(
+        self,
+        files: int = 0,
+        games: int = 0,
+        counts: dict[str, int] | None = None,
+        with_errors: int = 0,
+        failed: int = 0,
+        filtered: int | None = None,
+        codes: dict[str, Counter[str]] | None = None,
+        events: int | None = None,
+        event_findings: int = 0,
+        failed_events: int = 0,
+    ) -> None:
+        self.files = files
+        self.games = games
+        self.counts = {"error": 0, "warning": 0, "info": 0} if counts is None else counts
+        self.with_errors = with_errors
+        self.failed = failed
+        self.filtered = filtered
+        self.codes = (
+            {"error": Counter(), "warning": Counter(), "info": Counter()}
+            if codes is None
+            else codes
+        )
+        self.events = events
+        self.event_findings = event_findings
+        self.failed_events = failed_events
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Totals) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.files,
+            self.games,
+            self.counts,
+            self.with_errors,
+            self.failed,
+            self.filtered,
+            self.codes,
+            self.events,
+            self.event_findings,
+            self.failed_events,
+        ) == (
+            other.files,
+            other.games,
+            other.counts,
+            other.with_errors,
+            other.failed,
+            other.filtered,
+            other.codes,
+            other.events,
+            other.event_findings,
+            other.failed_events,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Totals(files={self.files!r}, "
+            f"games={self.games!r}, "
+            f"counts={self.counts!r}, "
+            f"with_errors={self.with_errors!r}, "
+            f"failed={self.failed!r}, "
+            f"filtered={self.filtered!r}, "
+            f"codes={self.codes!r}, "
+            f"events={self.events!r}, "
+            f"event_findings={self.event_findings!r}, "
+            f"failed_events={self.failed_events!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Totals], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Totals,
+            (
+                self.files,
+                self.games,
+                self.counts,
+                self.with_errors,
+                self.failed,
+                self.filtered,
+                self.codes,
+                self.events,
+                self.event_findings,
+                self.failed_events,
+            ),
+        )
 
     @property
     def failing(self) -> int:

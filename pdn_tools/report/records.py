@@ -7,7 +7,6 @@ holds no game at all gets one record with ``game`` 0, so that its findings
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pdn_tools.diagnostics import Issue
@@ -58,7 +57,6 @@ def file_record(name: str, issues: list[Issue]) -> dict[str, Any]:
     }
 
 
-@dataclass(slots=True)
 class Checked:
     """One checked game (or the record of a file without games, ``game`` 0).
 
@@ -78,10 +76,83 @@ class Checked:
     file_no: int
     record: dict[str, Any]
     issues: list[Issue]
-    detail: GameDetail | None = None
-    key: bytes | None = None
-    filtered: bool = False
-    facts: bytes | None = None
+    detail: GameDetail | None
+    key: bytes | None
+    filtered: bool
+    facts: bytes | None
+
+    __slots__ = ("detail", "facts", "file_no", "filtered", "issues", "key", "record")
+
+    def __init__(
+        self,
+        file_no: int,
+        record: dict[str, Any],
+        issues: list[Issue],
+        detail: GameDetail | None = None,
+        key: bytes | None = None,
+        filtered: bool = False,
+        facts: bytes | None = None,
+    ) -> None:
+        self.file_no = file_no
+        self.record = record
+        self.issues = issues
+        self.detail = detail
+        self.key = key
+        self.filtered = filtered
+        self.facts = facts
+
+    def without_facts(self) -> Checked:
+        """The same game with its event facts let go (once the event index has them)."""
+        return Checked(
+            self.file_no, self.record, self.issues, self.detail, self.key, self.filtered, None
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Checked) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.file_no,
+            self.record,
+            self.issues,
+            self.detail,
+            self.key,
+            self.filtered,
+            self.facts,
+        ) == (
+            other.file_no,
+            other.record,
+            other.issues,
+            other.detail,
+            other.key,
+            other.filtered,
+            other.facts,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Checked(file_no={self.file_no!r}, "
+            f"record={self.record!r}, "
+            f"issues={self.issues!r}, "
+            f"detail={self.detail!r}, "
+            f"key={self.key!r}, "
+            f"filtered={self.filtered!r}, "
+            f"facts={self.facts!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Checked], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Checked,
+            (
+                self.file_no,
+                self.record,
+                self.issues,
+                self.detail,
+                self.key,
+                self.filtered,
+                self.facts,
+            ),
+        )
 
     @property
     def file(self) -> str:

@@ -15,9 +15,10 @@ Writing produces the canonical form: ``W:W...:B...``, White first, ascending squ
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.position import Position
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
@@ -27,7 +28,6 @@ class FenError(ValueError):
     """A FEN that cannot be read or describes an invalid position; the message says why."""
 
 
-@dataclass(frozen=True, slots=True)
 class FenResult:
     """A read FEN: the position, whether the turn was given, and tolerated irregularities."""
 
@@ -36,6 +36,44 @@ class FenResult:
     """False for a ``?`` turn: the position carries the variant's first mover."""
     warnings: tuple[str, ...]
     """One human-readable string per tolerated irregularity (the caller's W26)."""
+
+    __slots__ = ("position", "turn_known", "warnings")
+
+    def __init__(
+        self,
+        position: Position,
+        turn_known: bool,
+        warnings: tuple[str, ...],
+    ) -> None:
+        self.position = position
+        self.turn_known = turn_known
+        self.warnings = warnings
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FenResult) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.position, self.turn_known, self.warnings) == (
+            other.position,
+            other.turn_known,
+            other.warnings,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.turn_known, self.warnings))
+
+    def __repr__(self) -> str:
+        return (
+            f"FenResult(position={self.position!r}, "
+            f"turn_known={self.turn_known!r}, "
+            f"warnings={self.warnings!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[FenResult], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (FenResult, (self.position, self.turn_known, self.warnings))
+
+
+freeze(FenResult)
 
 
 _ITEM = re.compile(r"(K?)(?:(\d+)(?:-(\d+))?|([A-Za-z])(\d+))\Z")

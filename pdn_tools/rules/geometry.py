@@ -15,10 +15,10 @@ hard-coded, and cached per spec.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.variant import BoardSpec
 
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
@@ -27,7 +27,6 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 """(row step, column step) of each direction; row 0 is the top (Black's side)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Geometry:
     """Numbering and move tables of one board (built by :func:`geometry_for`)."""
 
@@ -65,6 +64,61 @@ class Geometry:
     """Mask of every row, top to bottom."""
     square_at: dict[tuple[int, int], int]
     """Square on (row, column), for playing squares only."""
+
+    __slots__ = (
+        "bit_of",
+        "black_promotion",
+        "coords",
+        "deltas",
+        "increasing",
+        "ray_index",
+        "ray_masks",
+        "rays",
+        "row_masks",
+        "size",
+        "spec",
+        "square_at",
+        "square_of",
+        "step",
+        "valid",
+        "white_promotion",
+    )
+
+    def __init__(
+        self,
+        spec: BoardSpec,
+        size: int,
+        bit_of: tuple[int, ...],
+        square_of: tuple[int, ...],
+        coords: tuple[tuple[int, int], ...],
+        valid: int,
+        deltas: tuple[int, int, int, int],
+        step: tuple[tuple[int, ...], ...],
+        rays: tuple[tuple[tuple[int, ...], ...], ...],
+        ray_masks: tuple[tuple[int, ...], ...],
+        ray_index: tuple[tuple[dict[int, int], ...], ...],
+        increasing: tuple[bool, bool, bool, bool],
+        white_promotion: int,
+        black_promotion: int,
+        row_masks: tuple[int, ...],
+        square_at: dict[tuple[int, int], int],
+    ) -> None:
+        self.spec = spec
+        self.size = size
+        self.bit_of = bit_of
+        self.square_of = square_of
+        self.coords = coords
+        self.valid = valid
+        self.deltas = deltas
+        self.step = step
+        self.rays = rays
+        self.ray_masks = ray_masks
+        self.ray_index = ray_index
+        self.increasing = increasing
+        self.white_promotion = white_promotion
+        self.black_promotion = black_promotion
+        self.row_masks = row_masks
+        self.square_at = square_at
 
     def __reduce__(self) -> tuple[Any, ...]:
         # One geometry per board lives for the run (compared by identity): unpickle as it.
@@ -109,6 +163,9 @@ class Geometry:
     def on_board(self, square: int) -> bool:
         """Whether *square* is a playing-square number of this board."""
         return 1 <= square <= self.size
+
+
+freeze(Geometry)
 
 
 def iter_bits(mask: int) -> Iterator[int]:

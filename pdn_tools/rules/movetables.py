@@ -14,9 +14,9 @@ tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import final
+from typing import Any, final
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import DOWN_LEFT, DOWN_RIGHT, UP_LEFT, UP_RIGHT, Geometry
 from pdn_tools.rules.move import NO_CAPTURES, Move
 from pdn_tools.rules.variant import KingRange, Variant
@@ -120,7 +120,6 @@ class KingMoves:
         self.made[frm] = True  # last: the tables are whole before anyone skips this
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class MoveTables:
     """Everything :class:`~pdn_tools.rules.movegen.Generator` precomputes.
 
@@ -150,6 +149,83 @@ class MoveTables:
     """Men steps: target masks to codes, :data:`CHUNK` bits at a time."""
     jumps: tuple[dict[int, Move], ...]
     """Every one-jump capture by a man of each side by code."""
+
+    __slots__ = (
+        "capture_shifts",
+        "code_bits",
+        "jumps",
+        "king_codes",
+        "king_reach",
+        "king_reach_masks",
+        "kings",
+        "man_capture_dirs",
+        "quiet",
+        "step_chunks",
+        "step_shifts",
+    )
+
+    def __init__(
+        self,
+        code_bits: int,
+        man_capture_dirs: tuple[tuple[int, ...], ...],
+        step_shifts: tuple[Shifts, ...],
+        capture_shifts: tuple[Shifts, ...],
+        king_reach: tuple[tuple[tuple[int, ...], ...], ...],
+        king_reach_masks: tuple[tuple[int, ...], ...],
+        king_codes: tuple[tuple[tuple[int, ...], ...], ...],
+        quiet: tuple[dict[int, Move], ...],
+        kings: KingMoves,
+        step_chunks: tuple[ChunkTables, ...],
+        jumps: tuple[dict[int, Move], ...],
+    ) -> None:
+        self.code_bits = code_bits
+        self.man_capture_dirs = man_capture_dirs
+        self.step_shifts = step_shifts
+        self.capture_shifts = capture_shifts
+        self.king_reach = king_reach
+        self.king_reach_masks = king_reach_masks
+        self.king_codes = king_codes
+        self.quiet = quiet
+        self.kings = kings
+        self.step_chunks = step_chunks
+        self.jumps = jumps
+
+    def __repr__(self) -> str:
+        return (
+            f"MoveTables(code_bits={self.code_bits!r}, "
+            f"man_capture_dirs={self.man_capture_dirs!r}, "
+            f"step_shifts={self.step_shifts!r}, "
+            f"capture_shifts={self.capture_shifts!r}, "
+            f"king_reach={self.king_reach!r}, "
+            f"king_reach_masks={self.king_reach_masks!r}, "
+            f"king_codes={self.king_codes!r}, "
+            f"quiet={self.quiet!r}, "
+            f"kings={self.kings!r}, "
+            f"step_chunks={self.step_chunks!r}, "
+            f"jumps={self.jumps!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[MoveTables], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            MoveTables,
+            (
+                self.code_bits,
+                self.man_capture_dirs,
+                self.step_shifts,
+                self.capture_shifts,
+                self.king_reach,
+                self.king_reach_masks,
+                self.king_codes,
+                self.quiet,
+                self.kings,
+                self.step_chunks,
+                self.jumps,
+            ),
+        )
+
+
+freeze(MoveTables)
 
 
 def move_code(frm: int, to: int, king: bool, code_bits: int) -> int:

@@ -21,8 +21,9 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.move import Move
 from pdn_tools.rules.variant import INTERNATIONAL, Variant
@@ -47,22 +48,63 @@ class MatchKind(enum.Enum):
     """No legal move has this from and to square."""
 
 
-@dataclass(frozen=True, slots=True)
 class MoveMatch:
     """The result of :func:`parse_move`."""
 
     kind: MatchKind
     move: Move | None
     """The identified move (exact, abbreviated or non-canonical), else None."""
-    candidates: tuple[Move, ...] = ()
+    candidates: tuple[Move, ...]
     """Ambiguous: the moves that fit; wrong path: the moves with the same from and to."""
-    separator_mismatch: bool = False
+    separator_mismatch: bool
     """The text said capture (``x``/``:``) for a quiet move or ``-`` for a capture."""
+
+    __slots__ = ("candidates", "kind", "move", "separator_mismatch")
+
+    def __init__(
+        self,
+        kind: MatchKind,
+        move: Move | None,
+        candidates: tuple[Move, ...] = (),
+        separator_mismatch: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.move = move
+        self.candidates = candidates
+        self.separator_mismatch = separator_mismatch
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MoveMatch) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.move, self.candidates, self.separator_mismatch) == (
+            other.kind,
+            other.move,
+            other.candidates,
+            other.separator_mismatch,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.move, self.candidates, self.separator_mismatch))
+
+    def __repr__(self) -> str:
+        return (
+            f"MoveMatch(kind={self.kind!r}, "
+            f"move={self.move!r}, "
+            f"candidates={self.candidates!r}, "
+            f"separator_mismatch={self.separator_mismatch!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[MoveMatch], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (MoveMatch, (self.kind, self.move, self.candidates, self.separator_mismatch))
 
     @property
     def accepted(self) -> bool:
         """Whether the text identifies one legal move."""
         return self.move is not None
+
+
+freeze(MoveMatch)
 
 
 _SPLIT = re.compile(r"\s*([-xX:])\s*")

@@ -19,8 +19,6 @@ Only the results come back, put in order by
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.results import Assessment, Choice, assess
 from pdn_tools.collection.events.rules import EventRules
@@ -84,7 +82,7 @@ def unit_with_events(
     for game in checked:
         if game.facts is not None:
             index.add(game.facts, game.file_no, game.file, game.game, int(game.record["line"]))
-            game = replace(game, facts=None)
+            game = game.without_facts()
         stripped.append(game)
     return weight, stripped, index.split(parts)
 

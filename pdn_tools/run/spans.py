@@ -41,10 +41,10 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from functools import lru_cache
 from itertools import chain
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
@@ -75,7 +75,6 @@ class SpanChanged(OSError):
     """The file is not what its scan saw (it changed since): the span cannot be read."""
 
 
-@dataclass(frozen=True, slots=True)
 class Span:
     """A game-aligned byte range of a file and what reading it needs.
 
@@ -115,6 +114,212 @@ class Span:
     version: str
     head: bytes
     weight: int
+
+    __slots__ = (
+        "binary",
+        "decoded",
+        "encoding",
+        "end_line",
+        "file_no",
+        "games_before",
+        "head",
+        "last",
+        "legacy",
+        "legacy_main",
+        "line",
+        "literal_reported",
+        "name",
+        "path",
+        "prefix",
+        "prefix_column",
+        "prefix_line",
+        "size",
+        "start",
+        "version",
+        "weight",
+    )
+
+    def __init__(
+        self,
+        file_no: int,
+        path: str,
+        name: str,
+        start: int,
+        line: int,
+        end_line: int,
+        games_before: int,
+        encoding: str,
+        legacy_main: bool,
+        legacy: str | None,
+        prefix: str,
+        prefix_line: int,
+        prefix_column: int,
+        literal_reported: bool,
+        decoded: tuple[Issue, ...],
+        last: bool,
+        binary: bool,
+        size: int,
+        version: str,
+        head: bytes,
+        weight: int,
+    ) -> None:
+        object.__setattr__(self, "file_no", file_no)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "end_line", end_line)
+        object.__setattr__(self, "games_before", games_before)
+        object.__setattr__(self, "encoding", encoding)
+        object.__setattr__(self, "legacy_main", legacy_main)
+        object.__setattr__(self, "legacy", legacy)
+        object.__setattr__(self, "prefix", prefix)
+        object.__setattr__(self, "prefix_line", prefix_line)
+        object.__setattr__(self, "prefix_column", prefix_column)
+        object.__setattr__(self, "literal_reported", literal_reported)
+        object.__setattr__(self, "decoded", decoded)
+        object.__setattr__(self, "last", last)
+        object.__setattr__(self, "binary", binary)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "head", head)
+        object.__setattr__(self, "weight", weight)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.file_no,
+            self.path,
+            self.name,
+            self.start,
+            self.line,
+            self.end_line,
+            self.games_before,
+            self.encoding,
+            self.legacy_main,
+            self.legacy,
+            self.prefix,
+            self.prefix_line,
+            self.prefix_column,
+            self.literal_reported,
+            self.decoded,
+            self.last,
+            self.binary,
+            self.size,
+            self.version,
+            self.head,
+            self.weight,
+        ) == (
+            other.file_no,
+            other.path,
+            other.name,
+            other.start,
+            other.line,
+            other.end_line,
+            other.games_before,
+            other.encoding,
+            other.legacy_main,
+            other.legacy,
+            other.prefix,
+            other.prefix_line,
+            other.prefix_column,
+            other.literal_reported,
+            other.decoded,
+            other.last,
+            other.binary,
+            other.size,
+            other.version,
+            other.head,
+            other.weight,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.file_no,
+                self.path,
+                self.name,
+                self.start,
+                self.line,
+                self.end_line,
+                self.games_before,
+                self.encoding,
+                self.legacy_main,
+                self.legacy,
+                self.prefix,
+                self.prefix_line,
+                self.prefix_column,
+                self.literal_reported,
+                self.decoded,
+                self.last,
+                self.binary,
+                self.size,
+                self.version,
+                self.head,
+                self.weight,
+            )
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return (
+            f"Span(file_no={self.file_no!r}, "
+            f"path={self.path!r}, "
+            f"name={self.name!r}, "
+            f"start={self.start!r}, "
+            f"line={self.line!r}, "
+            f"end_line={self.end_line!r}, "
+            f"games_before={self.games_before!r}, "
+            f"encoding={self.encoding!r}, "
+            f"legacy_main={self.legacy_main!r}, "
+            f"legacy={self.legacy!r}, "
+            f"prefix={self.prefix!r}, "
+            f"prefix_line={self.prefix_line!r}, "
+            f"prefix_column={self.prefix_column!r}, "
+            f"literal_reported={self.literal_reported!r}, "
+            f"decoded={self.decoded!r}, "
+            f"last={self.last!r}, "
+            f"binary={self.binary!r}, "
+            f"size={self.size!r}, "
+            f"version={self.version!r}, "
+            f"head={self.head!r}, "
+            f"weight={self.weight!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Span], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (
+            Span,
+            (
+                self.file_no,
+                self.path,
+                self.name,
+                self.start,
+                self.line,
+                self.end_line,
+                self.games_before,
+                self.encoding,
+                self.legacy_main,
+                self.legacy,
+                self.prefix,
+                self.prefix_line,
+                self.prefix_column,
+                self.literal_reported,
+                self.decoded,
+                self.last,
+                self.binary,
+                self.size,
+                self.version,
+                self.head,
+                self.weight,
+            ),
+        )
 
 
 @lru_cache(maxsize=64)
@@ -277,7 +482,6 @@ def cut_spans(
             index.close()
 
 
-@dataclass(frozen=True, slots=True)
 class GoOn:
     """Where a scan that stopped at a cut goes on (:func:`scan_part`): the beginning
     of the next span, and the version of the file the scan read (a file changed since
@@ -285,6 +489,37 @@ class GoOn:
 
     begin: SpanStart
     version: str
+
+    __slots__ = ("begin", "version")
+
+    def __init__(
+        self,
+        begin: SpanStart,
+        version: str,
+    ) -> None:
+        object.__setattr__(self, "begin", begin)
+        object.__setattr__(self, "version", version)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GoOn) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.begin, self.version) == (other.begin, other.version)
+
+    def __hash__(self) -> int:
+        return hash((self.begin, self.version))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"GoOn(begin={self.begin!r}, version={self.version!r})"
+
+    def __reduce__(self) -> tuple[type[GoOn], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (GoOn, (self.begin, self.version))
 
 
 def scan_part(
@@ -459,22 +694,131 @@ def _scan(
     yield begin.span(file_no, path, name, decoding, decoded, size, version, None)
 
 
-@dataclass(frozen=True, slots=True)
 class SpanStart:
     """Where a span begins: the byte offset and line, the games before, whether the
     file is mostly in its code page, the blank prefix replayed (its text, line and
     column), the literal finding's flag and the bytes at the cut.  Also where a scan
     that stopped there goes on (:class:`GoOn`)."""
 
-    start: int = 0
-    line: int = 1
-    games_before: int = 0
-    legacy_main: bool = False
-    prefix: str = ""
-    prefix_line: int = 1
-    prefix_column: int = 0
-    literal_reported: bool = False
-    head: bytes = b""
+    start: int
+    line: int
+    games_before: int
+    legacy_main: bool
+    prefix: str
+    prefix_line: int
+    prefix_column: int
+    literal_reported: bool
+    head: bytes
+
+    __slots__ = (
+        "games_before",
+        "head",
+        "legacy_main",
+        "line",
+        "literal_reported",
+        "prefix",
+        "prefix_column",
+        "prefix_line",
+        "start",
+    )
+
+    def __init__(
+        self,
+        start: int = 0,
+        line: int = 1,
+        games_before: int = 0,
+        legacy_main: bool = False,
+        prefix: str = "",
+        prefix_line: int = 1,
+        prefix_column: int = 0,
+        literal_reported: bool = False,
+        head: bytes = b"",
+    ) -> None:
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "games_before", games_before)
+        object.__setattr__(self, "legacy_main", legacy_main)
+        object.__setattr__(self, "prefix", prefix)
+        object.__setattr__(self, "prefix_line", prefix_line)
+        object.__setattr__(self, "prefix_column", prefix_column)
+        object.__setattr__(self, "literal_reported", literal_reported)
+        object.__setattr__(self, "head", head)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SpanStart) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.start,
+            self.line,
+            self.games_before,
+            self.legacy_main,
+            self.prefix,
+            self.prefix_line,
+            self.prefix_column,
+            self.literal_reported,
+            self.head,
+        ) == (
+            other.start,
+            other.line,
+            other.games_before,
+            other.legacy_main,
+            other.prefix,
+            other.prefix_line,
+            other.prefix_column,
+            other.literal_reported,
+            other.head,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.start,
+                self.line,
+                self.games_before,
+                self.legacy_main,
+                self.prefix,
+                self.prefix_line,
+                self.prefix_column,
+                self.literal_reported,
+                self.head,
+            )
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return (
+            f"SpanStart(start={self.start!r}, "
+            f"line={self.line!r}, "
+            f"games_before={self.games_before!r}, "
+            f"legacy_main={self.legacy_main!r}, "
+            f"prefix={self.prefix!r}, "
+            f"prefix_line={self.prefix_line!r}, "
+            f"prefix_column={self.prefix_column!r}, "
+            f"literal_reported={self.literal_reported!r}, "
+            f"head={self.head!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[SpanStart], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (
+            SpanStart,
+            (
+                self.start,
+                self.line,
+                self.games_before,
+                self.legacy_main,
+                self.prefix,
+                self.prefix_line,
+                self.prefix_column,
+                self.literal_reported,
+                self.head,
+            ),
+        )
 
     def span(
         self,

@@ -17,8 +17,8 @@ is silently dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+from dataclasses import FrozenInstanceError
+from typing import Any, BinaryIO
 
 from pdn_tools.atomic import printable
 from pdn_tools.diagnostics import Issue
@@ -41,7 +41,6 @@ GROUP_BYTES = 1 << 16
 GROUP_FILES = 64
 
 
-@dataclass(frozen=True, slots=True)
 class Input:
     """One input: its position among the inputs, its path (``-``: stdin) and name.
 
@@ -52,6 +51,39 @@ class Input:
     path: str
     name: str
 
+    __slots__ = ("file_no", "name", "path")
+
+    def __init__(
+        self,
+        file_no: int,
+        path: str,
+        name: str,
+    ) -> None:
+        object.__setattr__(self, "file_no", file_no)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "name", name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Input) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.file_no, self.path, self.name) == (other.file_no, other.path, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.file_no, self.path, self.name))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Input(file_no={self.file_no!r}, path={self.path!r}, name={self.name!r})"
+
+    def __reduce__(self) -> tuple[type[Input], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (Input, (self.file_no, self.path, self.name))
+
     @property
     def size(self) -> int:
         """Size in bytes (0 for standard input or when it cannot be known)."""
@@ -60,20 +92,80 @@ class Input:
         return storage.size(self.path)
 
 
-@dataclass(frozen=True, slots=True)
 class WholeFile:
     """A file read whole by a worker."""
 
     source: Input
     weight: int
 
+    __slots__ = ("source", "weight")
 
-@dataclass(frozen=True, slots=True)
+    def __init__(
+        self,
+        source: Input,
+        weight: int,
+    ) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "weight", weight)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WholeFile) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.source, self.weight) == (other.source, other.weight)
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.weight))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"WholeFile(source={self.source!r}, weight={self.weight!r})"
+
+    def __reduce__(self) -> tuple[type[WholeFile], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (WholeFile, (self.source, self.weight))
+
+
 class Batch:
     """Games of standard input, cut and shipped by this process."""
 
     source: Input
     batch: SlotBatch
+
+    __slots__ = ("batch", "source")
+
+    def __init__(
+        self,
+        source: Input,
+        batch: SlotBatch,
+    ) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "batch", batch)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.source, self.batch) == (other.source, other.batch)
+
+    def __hash__(self) -> int:
+        return hash((self.source, self.batch))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Batch(source={self.source!r}, batch={self.batch!r})"
+
+    def __reduce__(self) -> tuple[type[Batch], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (Batch, (self.source, self.batch))
 
 
 Task = WholeFile | Span | Batch

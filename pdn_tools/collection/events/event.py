@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from typing import Any
 
 from pdn_tools.collection.events.index import EventIndex
 from pdn_tools.collection.events.roster import Roster
 from pdn_tools.collection.events.rounds import parse_round, round_text
 from pdn_tools.collection.events.rules import EventRules
-from pdn_tools.diagnostics import GameRef
+from pdn_tools.diagnostics import GameRef, freeze
 
 SAME_GAME_PLIES = 20
 """Records of one game (same players and moves) given different rounds are taken for
@@ -49,7 +49,6 @@ ROUND_ROBIN_COVERAGE = 0.75
 like a round robin."""
 
 
-@dataclass(slots=True)
 class Played:
     """One record of an event: where it is and what it says."""
 
@@ -70,22 +69,183 @@ class Played:
     year: int
     variant: str
 
+    __slots__ = (
+        "black",
+        "black_spelling",
+        "complete",
+        "day",
+        "game_id",
+        "n",
+        "outcome",
+        "plies",
+        "ref",
+        "round",
+        "round_value",
+        "style",
+        "variant",
+        "white",
+        "white_spelling",
+        "year",
+    )
+
+    def __init__(
+        self,
+        n: int,
+        ref: GameRef,
+        round: tuple[int, int] | None,
+        round_value: str | None,
+        white: int,
+        black: int,
+        white_spelling: str | None,
+        black_spelling: str | None,
+        outcome: int,
+        style: int,
+        game_id: int,
+        plies: int,
+        complete: bool,
+        day: int,
+        year: int,
+        variant: str,
+    ) -> None:
+        self.n = n
+        self.ref = ref
+        self.round = round
+        self.round_value = round_value
+        self.white = white
+        self.black = black
+        self.white_spelling = white_spelling
+        self.black_spelling = black_spelling
+        self.outcome = outcome
+        self.style = style
+        self.game_id = game_id
+        self.plies = plies
+        self.complete = complete
+        self.day = day
+        self.year = year
+        self.variant = variant
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Played) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.n,
+            self.ref,
+            self.round,
+            self.round_value,
+            self.white,
+            self.black,
+            self.white_spelling,
+            self.black_spelling,
+            self.outcome,
+            self.style,
+            self.game_id,
+            self.plies,
+            self.complete,
+            self.day,
+            self.year,
+            self.variant,
+        ) == (
+            other.n,
+            other.ref,
+            other.round,
+            other.round_value,
+            other.white,
+            other.black,
+            other.white_spelling,
+            other.black_spelling,
+            other.outcome,
+            other.style,
+            other.game_id,
+            other.plies,
+            other.complete,
+            other.day,
+            other.year,
+            other.variant,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Played(n={self.n!r}, "
+            f"ref={self.ref!r}, "
+            f"round={self.round!r}, "
+            f"round_value={self.round_value!r}, "
+            f"white={self.white!r}, "
+            f"black={self.black!r}, "
+            f"white_spelling={self.white_spelling!r}, "
+            f"black_spelling={self.black_spelling!r}, "
+            f"outcome={self.outcome!r}, "
+            f"style={self.style!r}, "
+            f"game_id={self.game_id!r}, "
+            f"plies={self.plies!r}, "
+            f"complete={self.complete!r}, "
+            f"day={self.day!r}, "
+            f"year={self.year!r}, "
+            f"variant={self.variant!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Played], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Played,
+            (
+                self.n,
+                self.ref,
+                self.round,
+                self.round_value,
+                self.white,
+                self.black,
+                self.white_spelling,
+                self.black_spelling,
+                self.outcome,
+                self.style,
+                self.game_id,
+                self.plies,
+                self.complete,
+                self.day,
+                self.year,
+                self.variant,
+            ),
+        )
+
     @property
     def position(self) -> tuple[int, int]:
         """Input order: the input's number, the game's index in it."""
         return self.ref.file_no, self.ref.game
 
 
-@dataclass(slots=True)
 class Board:
     """One game played: the record shown (the longest, then the first) and every
     record of it (copies, snapshots), in input order."""
 
     game: Played
     records: list[Played]
-    unit: tuple[int, int] | None = None
+    unit: tuple[int, int] | None
     """The round as the checks count it: (round, sub-round), sub-round 0 unless the
     event numbers sub-rounds; None when unknown."""
+
+    __slots__ = ("game", "records", "unit")
+
+    def __init__(
+        self,
+        game: Played,
+        records: list[Played],
+        unit: tuple[int, int] | None = None,
+    ) -> None:
+        self.game = game
+        self.records = records
+        self.unit = unit
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.game, self.records, self.unit) == (other.game, other.records, other.unit)
+
+    def __repr__(self) -> str:
+        return f"Board(game={self.game!r}, records={self.records!r}, unit={self.unit!r})"
+
+    def __reduce__(self) -> tuple[type[Board], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Board, (self.game, self.records, self.unit))
 
     @property
     def white(self) -> int:
@@ -108,21 +268,49 @@ class Board:
         return None if self.unit is None else round_text(*self.unit)
 
 
-@dataclass(frozen=True, slots=True)
 class Guess:
     """How an event looks paired: ``match``, ``round robin``, ``swiss`` or
     ``unknown``, the number of times each pair meets (round robin), and why."""
 
     kind: str
     reason: str
-    cycles: int = 1
+    cycles: int
+
+    __slots__ = ("cycles", "kind", "reason")
+
+    def __init__(
+        self,
+        kind: str,
+        reason: str,
+        cycles: int = 1,
+    ) -> None:
+        self.kind = kind
+        self.reason = reason
+        self.cycles = cycles
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Guess) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.kind, self.reason, self.cycles) == (other.kind, other.reason, other.cycles)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.reason, self.cycles))
+
+    def __repr__(self) -> str:
+        return f"Guess(kind={self.kind!r}, reason={self.reason!r}, cycles={self.cycles!r})"
+
+    def __reduce__(self) -> tuple[type[Guess], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Guess, (self.kind, self.reason, self.cycles))
 
     @property
     def round_robin(self) -> bool:
         return self.kind in ("round robin", "match")
 
 
-@dataclass(slots=True)
+freeze(Guess)
+
+
 class Event:
     """One event: name, site and year as written, its records, players and boards,
     and what putting them together found (see the module documentation)."""
@@ -132,15 +320,118 @@ class Event:
     year: int | None
     records: list[Played]
     roster: Roster
-    boards: list[Board] = field(default_factory=list)
-    sub_rounds: bool = False
-    misdated: list[tuple[Played, int]] = field(default_factory=list)
+    boards: list[Board]
+    sub_rounds: bool
+    misdated: list[tuple[Played, int]]
     """Records of another year than the event's (W54), with that year's record count."""
-    snapshots: list[tuple[Played, Played]] = field(default_factory=list)
+    snapshots: list[tuple[Played, Played]]
     """(snapshot, the record it grew into)."""
-    conflicts: list[tuple[str, list[Played]]] = field(default_factory=list)
+    conflicts: list[tuple[str, list[Played]]]
     """What records of one board disagree on ("result", "round"), and the records."""
-    guess: Guess = field(default_factory=lambda: Guess("unknown", "no games"))
+    guess: Guess
+
+    __slots__ = (
+        "boards",
+        "conflicts",
+        "guess",
+        "misdated",
+        "name",
+        "records",
+        "roster",
+        "site",
+        "snapshots",
+        "sub_rounds",
+        "year",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        site: str | None,
+        year: int | None,
+        records: list[Played],
+        roster: Roster,
+        boards: list[Board] | None = None,
+        sub_rounds: bool = False,
+        misdated: list[tuple[Played, int]] | None = None,
+        snapshots: list[tuple[Played, Played]] | None = None,
+        conflicts: list[tuple[str, list[Played]]] | None = None,
+        guess: Guess | None = None,
+    ) -> None:
+        self.name = name
+        self.site = site
+        self.year = year
+        self.records = records
+        self.roster = roster
+        self.boards = [] if boards is None else boards
+        self.sub_rounds = sub_rounds
+        self.misdated = [] if misdated is None else misdated
+        self.snapshots = [] if snapshots is None else snapshots
+        self.conflicts = [] if conflicts is None else conflicts
+        self.guess = Guess("unknown", "no games") if guess is None else guess
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.name,
+            self.site,
+            self.year,
+            self.records,
+            self.roster,
+            self.boards,
+            self.sub_rounds,
+            self.misdated,
+            self.snapshots,
+            self.conflicts,
+            self.guess,
+        ) == (
+            other.name,
+            other.site,
+            other.year,
+            other.records,
+            other.roster,
+            other.boards,
+            other.sub_rounds,
+            other.misdated,
+            other.snapshots,
+            other.conflicts,
+            other.guess,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(name={self.name!r}, "
+            f"site={self.site!r}, "
+            f"year={self.year!r}, "
+            f"records={self.records!r}, "
+            f"roster={self.roster!r}, "
+            f"boards={self.boards!r}, "
+            f"sub_rounds={self.sub_rounds!r}, "
+            f"misdated={self.misdated!r}, "
+            f"snapshots={self.snapshots!r}, "
+            f"conflicts={self.conflicts!r}, "
+            f"guess={self.guess!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Event], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Event,
+            (
+                self.name,
+                self.site,
+                self.year,
+                self.records,
+                self.roster,
+                self.boards,
+                self.sub_rounds,
+                self.misdated,
+                self.snapshots,
+                self.conflicts,
+                self.guess,
+            ),
+        )
 
     @property
     def label(self) -> str:
@@ -168,7 +459,6 @@ class Event:
 # -- events of a group ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class Oversized:
     """An event of more records than the ``event-max-games`` rule allows: not put
     together (its size would bound the memory no more), only named and counted."""
@@ -180,9 +470,55 @@ class Oversized:
     ref: GameRef
     """Where its first record is."""
 
+    __slots__ = ("name", "records", "ref", "site", "year")
+
+    def __init__(
+        self,
+        name: str,
+        site: str | None,
+        year: int | None,
+        records: int,
+        ref: GameRef,
+    ) -> None:
+        self.name = name
+        self.site = site
+        self.year = year
+        self.records = records
+        self.ref = ref
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Oversized) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.site, self.year, self.records, self.ref) == (
+            other.name,
+            other.site,
+            other.year,
+            other.records,
+            other.ref,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.site, self.year, self.records, self.ref))
+
+    def __repr__(self) -> str:
+        return (
+            f"Oversized(name={self.name!r}, "
+            f"site={self.site!r}, "
+            f"year={self.year!r}, "
+            f"records={self.records!r}, "
+            f"ref={self.ref!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Oversized], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Oversized, (self.name, self.site, self.year, self.records, self.ref))
+
     @property
     def first(self) -> tuple[int, int]:
         return self.ref.file_no, self.ref.game
+
+
+freeze(Oversized)
 
 
 def events_of(index: EventIndex, group: int, games: list[int]) -> Iterator[Event | Oversized]:

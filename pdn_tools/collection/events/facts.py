@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import struct
 import zlib
-from dataclasses import dataclass
+from typing import Any
 
+from pdn_tools.diagnostics import freeze
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.results import colour_outcome, read_result
@@ -34,7 +35,6 @@ _HEAD = struct.Struct("<QiiBBBB")
 _NONE = 0xFFFF
 
 
-@dataclass(frozen=True, slots=True)
 class GameFacts:
     """The facts of one game (see the module documentation).
 
@@ -58,10 +58,149 @@ class GameFacts:
     complete: bool
     moves: bytes
 
+    __slots__ = (
+        "black",
+        "complete",
+        "day",
+        "event",
+        "game_id",
+        "moves",
+        "outcome",
+        "round",
+        "site",
+        "style",
+        "variant",
+        "white",
+        "year",
+    )
+
+    def __init__(
+        self,
+        event: str | None,
+        site: str | None,
+        year: int,
+        day: int,
+        round: str | None,
+        white: str | None,
+        black: str | None,
+        variant: str,
+        outcome: int,
+        style: int,
+        game_id: int,
+        complete: bool,
+        moves: bytes,
+    ) -> None:
+        self.event = event
+        self.site = site
+        self.year = year
+        self.day = day
+        self.round = round
+        self.white = white
+        self.black = black
+        self.variant = variant
+        self.outcome = outcome
+        self.style = style
+        self.game_id = game_id
+        self.complete = complete
+        self.moves = moves
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameFacts) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.event,
+            self.site,
+            self.year,
+            self.day,
+            self.round,
+            self.white,
+            self.black,
+            self.variant,
+            self.outcome,
+            self.style,
+            self.game_id,
+            self.complete,
+            self.moves,
+        ) == (
+            other.event,
+            other.site,
+            other.year,
+            other.day,
+            other.round,
+            other.white,
+            other.black,
+            other.variant,
+            other.outcome,
+            other.style,
+            other.game_id,
+            other.complete,
+            other.moves,
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.event,
+                self.site,
+                self.year,
+                self.day,
+                self.round,
+                self.white,
+                self.black,
+                self.variant,
+                self.outcome,
+                self.style,
+                self.game_id,
+                self.complete,
+                self.moves,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"GameFacts(event={self.event!r}, "
+            f"site={self.site!r}, "
+            f"year={self.year!r}, "
+            f"day={self.day!r}, "
+            f"round={self.round!r}, "
+            f"white={self.white!r}, "
+            f"black={self.black!r}, "
+            f"variant={self.variant!r}, "
+            f"outcome={self.outcome!r}, "
+            f"style={self.style!r}, "
+            f"game_id={self.game_id!r}, "
+            f"complete={self.complete!r}, "
+            f"moves={self.moves!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[GameFacts], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            GameFacts,
+            (
+                self.event,
+                self.site,
+                self.year,
+                self.day,
+                self.round,
+                self.white,
+                self.black,
+                self.variant,
+                self.outcome,
+                self.style,
+                self.game_id,
+                self.complete,
+                self.moves,
+            ),
+        )
+
     @property
     def plies(self) -> int:
         """Replayed main-line plies (those the digest covers)."""
         return max(0, len(self.moves) // 2 - 1)
+
+
+freeze(GameFacts)
 
 
 def known(value: str | None) -> str | None:

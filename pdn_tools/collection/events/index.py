@@ -24,13 +24,12 @@ import tempfile
 import unicodedata
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
 from hashlib import blake2b
 from typing import IO, Any
 
 from pdn_tools.collection.events.facts import GameFacts, unpack
 from pdn_tools.collection.events.rules import EventRules
-from pdn_tools.diagnostics import GameRef
+from pdn_tools.diagnostics import GameRef, freeze
 
 SPILL_BYTES = 1 << 22
 """Move digests kept in memory before they go to a temporary file."""
@@ -66,7 +65,6 @@ def fold(text: str | None) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-@dataclass(frozen=True, slots=True)
 class SelfPaired:
     """A game of no event whose White and Black name one player (E51)."""
 
@@ -74,10 +72,36 @@ class SelfPaired:
     white: str
     black: str
 
+    __slots__ = ("black", "ref", "white")
+
+    def __init__(
+        self,
+        ref: GameRef,
+        white: str,
+        black: str,
+    ) -> None:
+        self.ref = ref
+        self.white = white
+        self.black = black
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SelfPaired) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.ref, self.white, self.black) == (other.ref, other.white, other.black)
+
+    def __hash__(self) -> int:
+        return hash((self.ref, self.white, self.black))
+
+    def __repr__(self) -> str:
+        return f"SelfPaired(ref={self.ref!r}, white={self.white!r}, black={self.black!r})"
+
     def __reduce__(self) -> tuple[type[SelfPaired], tuple[GameRef, str, str]]:
         # By value, through __init__: a compiled frozen class cannot be restored field
         # by field, and an index made on a worker comes back to the command.
         return (SelfPaired, (self.ref, self.white, self.black))
+
+
+freeze(SelfPaired)
 
 
 class EventIndex:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 from pdn_tools.collection.events.checks import check_event, self_paired
@@ -55,15 +55,47 @@ Choice = Callable[[Event | Oversized], bool]
 """Which events to give (and, for crosstables, which to tabulate)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Choose:
     """A :data:`Choice` that can be sent to a cluster worker: events whose name
     matches one of *names* (``fnmatch`` patterns, any case; all when empty), with at
     least *players* players and *games* games."""
 
-    names: tuple[str, ...] = ()
-    players: int = 0
-    games: int = 0
+    names: tuple[str, ...]
+    players: int
+    games: int
+
+    __slots__ = ("games", "names", "players")
+
+    def __init__(
+        self,
+        names: tuple[str, ...] = (),
+        players: int = 0,
+        games: int = 0,
+    ) -> None:
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "games", games)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Choose) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.names, self.players, self.games) == (other.names, other.players, other.games)
+
+    def __hash__(self) -> int:
+        return hash((self.names, self.players, self.games))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return f"Choose(names={self.names!r}, players={self.players!r}, games={self.games!r})"
+
+    def __reduce__(self) -> tuple[type[Choose], tuple[Any, ...]]:
+        # By value, through __init__ (its __setattr__ refuses to restore the fields).
+        return (Choose, (self.names, self.players, self.games))
 
     def __call__(self, event: Event | Oversized) -> bool:
         if isinstance(event, Oversized):

@@ -50,8 +50,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from pdn_tools.pdn.players import PlayerName, clean_spelling, compatible, parse_name
 
@@ -63,17 +62,52 @@ VARIANT_WORD_LETTERS: Final = 5
 """The shortest surname (folded) that one letter off or two swapped may join."""
 
 
-@dataclass(slots=True)
 class Player:
     """One player of an event: its spellings (as shown, with the games each names
     the player in) and the chosen one."""
 
     key: str
     name: str
-    spellings: Counter[str] = field(default_factory=Counter)
-    joined: dict[str, str] = field(default_factory=dict)
+    spellings: Counter[str]
+    joined: dict[str, str]
     """The spellings joined by the rounds (as shown), each with how its name differs
     (``other initials``, ``surname one letter off``, …)."""
+
+    __slots__ = ("joined", "key", "name", "spellings")
+
+    def __init__(
+        self,
+        key: str,
+        name: str,
+        spellings: Counter[str] | None = None,
+        joined: dict[str, str] | None = None,
+    ) -> None:
+        self.key = key
+        self.name = name
+        self.spellings = Counter() if spellings is None else spellings
+        self.joined = {} if joined is None else joined
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Player) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.key, self.name, self.spellings, self.joined) == (
+            other.key,
+            other.name,
+            other.spellings,
+            other.joined,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Player(key={self.key!r}, "
+            f"name={self.name!r}, "
+            f"spellings={self.spellings!r}, "
+            f"joined={self.joined!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Player], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Player, (self.key, self.name, self.spellings, self.joined))
 
     def spelling_list(self) -> list[tuple[str, int]]:
         """The spellings with their counts, the canonical one first, then by use."""
@@ -84,17 +118,63 @@ class Player:
         return [(self.name, self.spellings[self.name]), *others]
 
 
-@dataclass(slots=True)
 class _Group:
     name: PlayerName
     """The spelling that says most (its detail ranks the group)."""
     spellings: Counter[str]
     first: int
     members: set[str]
-    names: list[PlayerName] = field(default_factory=list)
+    names: list[PlayerName]
     """Every spelling's reading (one key may be written with other letters)."""
-    joined: dict[str, str] = field(default_factory=dict)
+    joined: dict[str, str]
     """Spellings (as shown) joined by the rounds, and how their names differ."""
+
+    __slots__ = ("first", "joined", "members", "name", "names", "spellings")
+
+    def __init__(
+        self,
+        name: PlayerName,
+        spellings: Counter[str],
+        first: int,
+        members: set[str],
+        names: list[PlayerName] | None = None,
+        joined: dict[str, str] | None = None,
+    ) -> None:
+        self.name = name
+        self.spellings = spellings
+        self.first = first
+        self.members = members
+        self.names = [] if names is None else names
+        self.joined = {} if joined is None else joined
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Group) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.spellings, self.first, self.members, self.names, self.joined) == (
+            other.name,
+            other.spellings,
+            other.first,
+            other.members,
+            other.names,
+            other.joined,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"_Group(name={self.name!r}, "
+            f"spellings={self.spellings!r}, "
+            f"first={self.first!r}, "
+            f"members={self.members!r}, "
+            f"names={self.names!r}, "
+            f"joined={self.joined!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[_Group], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            _Group,
+            (self.name, self.spellings, self.first, self.members, self.names, self.joined),
+        )
 
 
 class Roster:
@@ -303,16 +383,51 @@ def variant_of(short: PlayerName, full: PlayerName) -> str | None:
     return "surname with two letters swapped" if how == "two letters swapped" else f"surname {how}"
 
 
-@dataclass(slots=True)
 class _Games:
     """What the records say of one group: how many, in which rounds, against whom."""
 
-    records: int = 0
-    rounds: set[int] = field(default_factory=set)
-    unknown: bool = False
+    records: int
+    rounds: set[int]
+    unknown: bool
     """Some record of it has no round."""
-    met: dict[str, set[int]] = field(default_factory=dict)
+    met: dict[str, set[int]]
     """Each opponent's group, and the rounds they met in."""
+
+    __slots__ = ("met", "records", "rounds", "unknown")
+
+    def __init__(
+        self,
+        records: int = 0,
+        rounds: set[int] | None = None,
+        unknown: bool = False,
+        met: dict[str, set[int]] | None = None,
+    ) -> None:
+        self.records = records
+        self.rounds = set() if rounds is None else rounds
+        self.unknown = unknown
+        self.met = {} if met is None else met
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Games) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.records, self.rounds, self.unknown, self.met) == (
+            other.records,
+            other.rounds,
+            other.unknown,
+            other.met,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"_Games(records={self.records!r}, "
+            f"rounds={self.rounds!r}, "
+            f"unknown={self.unknown!r}, "
+            f"met={self.met!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[_Games], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (_Games, (self.records, self.rounds, self.unknown, self.met))
 
 
 def _join_by_rounds(

@@ -17,7 +17,6 @@ which :mod:`pdn_tools.report.events` renders as text and HTML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from pdn_tools.collection.events.event import Board, Event
@@ -27,7 +26,6 @@ TWO_POINT_VARIANTS = frozenset({"international", "frisian"})
 """Variants scored 2 for a win, 1 for a draw (the others: 1 and ½)."""
 
 
-@dataclass(slots=True)
 class Cell:
     """One game of a player: against whom, in which round, with which colour, and
     the player's score in half-points (None: no result)."""
@@ -38,8 +36,47 @@ class Cell:
     halves: int | None
     game: GameRef
 
+    __slots__ = ("colour", "game", "halves", "opponent", "round")
 
-@dataclass(slots=True)
+    def __init__(
+        self,
+        opponent: int,
+        round: str | None,
+        colour: str,
+        halves: int | None,
+        game: GameRef,
+    ) -> None:
+        self.opponent = opponent
+        self.round = round
+        self.colour = colour
+        self.halves = halves
+        self.game = game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cell) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.opponent, self.round, self.colour, self.halves, self.game) == (
+            other.opponent,
+            other.round,
+            other.colour,
+            other.halves,
+            other.game,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Cell(opponent={self.opponent!r}, "
+            f"round={self.round!r}, "
+            f"colour={self.colour!r}, "
+            f"halves={self.halves!r}, "
+            f"game={self.game!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Cell], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (Cell, (self.opponent, self.round, self.colour, self.halves, self.game))
+
+
 class Standing:
     """A player's line of the crosstable."""
 
@@ -47,22 +84,153 @@ class Standing:
     name: str
     key: str
     spellings: list[tuple[str, int]]
-    joined: dict[str, str] = field(default_factory=dict)
+    joined: dict[str, str]
     """The spellings joined by the rounds, and how their names differ."""
-    halves: int = 0
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    unfinished: int = 0
-    tiebreak: int = 0
+    halves: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    unfinished: int
+    tiebreak: int
     """Sonneborn-Berger or Buchholz as the sum of (the player's half-points in a game
     times the opponent's half-points), or of twice the opponent's half-points: half a
     point (2/1/0) or a quarter point (1/½/0) a unit (:func:`tiebreak_number`)."""
-    rank: str = ""
-    number: int = 0
+    rank: str
+    number: int
     """Place in the table (1-based); cells name opponents by it."""
-    cells: list[Cell] = field(default_factory=list)
+    cells: list[Cell]
+
+    __slots__ = (
+        "cells",
+        "draws",
+        "games",
+        "halves",
+        "joined",
+        "key",
+        "losses",
+        "name",
+        "number",
+        "player",
+        "rank",
+        "spellings",
+        "tiebreak",
+        "unfinished",
+        "wins",
+    )
+
+    def __init__(
+        self,
+        player: int,
+        name: str,
+        key: str,
+        spellings: list[tuple[str, int]],
+        joined: dict[str, str] | None = None,
+        halves: int = 0,
+        games: int = 0,
+        wins: int = 0,
+        draws: int = 0,
+        losses: int = 0,
+        unfinished: int = 0,
+        tiebreak: int = 0,
+        rank: str = "",
+        number: int = 0,
+        cells: list[Cell] | None = None,
+    ) -> None:
+        self.player = player
+        self.name = name
+        self.key = key
+        self.spellings = spellings
+        self.joined = {} if joined is None else joined
+        self.halves = halves
+        self.games = games
+        self.wins = wins
+        self.draws = draws
+        self.losses = losses
+        self.unfinished = unfinished
+        self.tiebreak = tiebreak
+        self.rank = rank
+        self.number = number
+        self.cells = [] if cells is None else cells
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Standing) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.player,
+            self.name,
+            self.key,
+            self.spellings,
+            self.joined,
+            self.halves,
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            self.unfinished,
+            self.tiebreak,
+            self.rank,
+            self.number,
+            self.cells,
+        ) == (
+            other.player,
+            other.name,
+            other.key,
+            other.spellings,
+            other.joined,
+            other.halves,
+            other.games,
+            other.wins,
+            other.draws,
+            other.losses,
+            other.unfinished,
+            other.tiebreak,
+            other.rank,
+            other.number,
+            other.cells,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Standing(player={self.player!r}, "
+            f"name={self.name!r}, "
+            f"key={self.key!r}, "
+            f"spellings={self.spellings!r}, "
+            f"joined={self.joined!r}, "
+            f"halves={self.halves!r}, "
+            f"games={self.games!r}, "
+            f"wins={self.wins!r}, "
+            f"draws={self.draws!r}, "
+            f"losses={self.losses!r}, "
+            f"unfinished={self.unfinished!r}, "
+            f"tiebreak={self.tiebreak!r}, "
+            f"rank={self.rank!r}, "
+            f"number={self.number!r}, "
+            f"cells={self.cells!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Standing], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Standing,
+            (
+                self.player,
+                self.name,
+                self.key,
+                self.spellings,
+                self.joined,
+                self.halves,
+                self.games,
+                self.wins,
+                self.draws,
+                self.losses,
+                self.unfinished,
+                self.tiebreak,
+                self.rank,
+                self.number,
+                self.cells,
+            ),
+        )
 
 
 def scoring(event: Event) -> str:
@@ -112,7 +280,6 @@ def tiebreak_number(total: int, system: str) -> float | int:
     return int(value) if value == int(value) else value
 
 
-@dataclass(slots=True)
 class Crosstable:
     """The standings of one event and the games behind them."""
 
@@ -121,7 +288,61 @@ class Crosstable:
     layout: str
     standings: list[Standing]
     rounds: list[str]
-    findings: int = 0
+    findings: int
+
+    __slots__ = ("event", "findings", "layout", "rounds", "standings", "system")
+
+    def __init__(
+        self,
+        event: Event,
+        system: str,
+        layout: str,
+        standings: list[Standing],
+        rounds: list[str],
+        findings: int = 0,
+    ) -> None:
+        self.event = event
+        self.system = system
+        self.layout = layout
+        self.standings = standings
+        self.rounds = rounds
+        self.findings = findings
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Crosstable) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (
+            self.event,
+            self.system,
+            self.layout,
+            self.standings,
+            self.rounds,
+            self.findings,
+        ) == (
+            other.event,
+            other.system,
+            other.layout,
+            other.standings,
+            other.rounds,
+            other.findings,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Crosstable(event={self.event!r}, "
+            f"system={self.system!r}, "
+            f"layout={self.layout!r}, "
+            f"standings={self.standings!r}, "
+            f"rounds={self.rounds!r}, "
+            f"findings={self.findings!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Crosstable], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (
+            Crosstable,
+            (self.event, self.system, self.layout, self.standings, self.rounds, self.findings),
+        )
 
     def points(self, halves: int | None) -> str:
         """Half-points written in the event's scoring (``*`` for no result)."""
