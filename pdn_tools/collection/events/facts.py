@@ -4,11 +4,13 @@
 Event, Site and Round tags, the players as written, the date, the result and how it
 was written, the game id, and a 16-bit digest of each replayed main-line move (to
 tell a live-feed snapshot from the game it grew into; the first two bytes digest
-the variant and start position).  The bytes travel from worker
-processes and cluster workers to where the events are put together
-(:class:`pdn_tools.collection.events.index.EventIndex`), which keeps them in flat
-arrays; :func:`unpack` reads them back.  A game that belongs to no event (no Event
-tag) gives no facts, unless it pairs a player against themselves (E51).
+the variant and start position) and whether moves are written at all (a game that
+was not replayed has no digest, but is no record without moves when it has moves).
+The bytes travel from worker processes and cluster workers to where the events are
+put together (:class:`pdn_tools.collection.events.index.EventIndex`), which keeps
+them in flat arrays; :func:`unpack` reads them back.  A game that belongs to no
+event (no Event tag) gives no facts, unless it pairs a player against themselves
+(E51).
 """
 
 from __future__ import annotations
@@ -41,7 +43,10 @@ class GameFacts:
     ``day`` is the date's proleptic ordinal (0: no whole date), ``year`` 0 when
     unknown, ``game_id`` 0 when the game has no identity, ``complete`` whether the
     replay went to the end without stopping, ``moves`` two bytes for the variant and
-    start position, then two per replayed main-line ply (empty when not replayed).
+    start position, then two per replayed main-line ply (empty when not replayed),
+    ``written`` whether the main line has any move or unknown-move placeholder as
+    written, replayed or not (False: a record without moves, such as a header written
+    before the game).
     """
 
     event: str | None
@@ -57,6 +62,7 @@ class GameFacts:
     game_id: int
     complete: bool
     moves: bytes
+    written: bool = False
 
     @property
     def plies(self) -> int:
@@ -123,7 +129,7 @@ def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) ->
         outcome,
         style,
         int(complete),
-        0,
+        int(game.ply_slots > 0),
     )
     strings = (event, known(game.tag("Site")), known(game.tag("Round")), white, black, game.variant)
     return head + b"".join(_text(value) for value in strings) + moves
@@ -138,7 +144,7 @@ def _text(value: str | None) -> bytes:
 
 def unpack(data: bytes) -> GameFacts:
     """The :class:`GameFacts` of bytes made by :func:`game_facts`."""
-    game_id, year, day, outcome, style, complete, _ = _HEAD.unpack_from(data)
+    game_id, year, day, outcome, style, complete, written = _HEAD.unpack_from(data)
     at = _HEAD.size
     strings: list[str | None] = []
     for _n in range(6):
@@ -152,7 +158,7 @@ def unpack(data: bytes) -> GameFacts:
     event, site, round_, white, black, variant = strings
     return GameFacts(
         event, site, year, day, round_, white, black, variant or "unknown",
-        outcome, style, game_id, bool(complete), bytes(data[at:]),
+        outcome, style, game_id, bool(complete), bytes(data[at:]), bool(written),
     )  # fmt: skip
 
 
