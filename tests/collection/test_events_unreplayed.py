@@ -1,8 +1,9 @@
 """Games of one pairing that were not replayed (``--syntax-only``, a GameType without a
 rule profile) are put together into boards by what is known of them: their moves are
-written, so none of them is a record without moves, and only a record that has no
-moves at all joins the game of its players and round.  Different games of one pairing
-must stay different games (no false E52, the right counts in ``pdn events``)."""
+written, so none of them is a record without moves (only a record that has no moves
+at all joins the game of its players and round), and records are copies when their
+written moves are the same.  Different games of one pairing must stay different games
+(no false E52, the right counts in ``pdn events``)."""
 
 from __future__ import annotations
 
@@ -82,10 +83,9 @@ def test_copies_not_replayed_are_told_by_their_written_moves(tmp_path: Path) -> 
     status, codes = validate_codes(path)
     assert status == 1 and codes.count("E52") == 1  # the same written moves: one game
     assert event_counts(path) == [(1, 2)]
-    # Read only, copies are not told at all (docs/cli.md): two games, no E52.
-    status, codes = validate_codes(path, "--syntax-only")
-    assert status == 0 and "E52" not in codes
-    assert event_counts(path, "--syntax-only") == [(2, 2)]
+    status, codes = validate_codes(path, "--syntax-only")  # read only: the same
+    assert status == 1 and codes.count("E52") == 1
+    assert event_counts(path, "--syntax-only") == [(1, 2)]
 
 
 def test_a_record_without_moves_still_joins_its_game(tmp_path: Path) -> None:
@@ -132,20 +132,21 @@ OPENINGS = ("32-28", "33-28", "31-27", "34-29", "33-29", "31-26", "35-30", "32-2
         max_size=8,
     )
 )
-def test_records_read_only_are_never_merged_by_their_moves(
+def test_records_read_only_are_one_game_only_when_their_moves_are(
     games: list[tuple[str, str]],
 ) -> None:
-    """Each record with moves is a game of its own; the records without moves join one
-    of them (or, without any, the first of them); E52 where, and only where, the
-    records of one game give different results."""
+    """The records with the same written moves are one game, those with other moves
+    other games; the records without moves join one of them (or, without any, are one
+    game); E52 where, and only where, the records of one game give different results."""
     text = "".join(record(result, f"1. {moves}" if moves else "") for moves, result in games)
     (event,) = events_of(text)
-    with_moves = sum(1 for moves, _result in games if moves)
+    distinct = {moves for moves, _result in games if moves}
     assert len(event.records) == len(games)
-    assert len(event.boards) == max(1, with_moves)
+    assert len(event.boards) == max(1, len(distinct))
     assert sum(len(board.records) for board in event.boards) == len(games)
+    written = {r.n: moves for r, (moves, _result) in zip(event.records, games, strict=True)}
     for board in event.boards:
-        assert sum(1 for r in board.records if r.written) <= 1
+        assert len({written[r.n] for r in board.records if r.written}) <= 1
     disagreeing = any(len({r.outcome for r in b.records if r.outcome}) > 1 for b in event.boards)
     conflicts = [records for what, records in event.conflicts if what == "result"]
     assert bool(conflicts) == disagreeing

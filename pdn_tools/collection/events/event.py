@@ -20,9 +20,8 @@ into; a record without moves joins the game of its players and round; what the
 records of one board disagree on is noted (E52).  A record whose moves were not
 replayed (``--syntax-only``, a rule profile that is not replayed, an unknown
 variant) has moves all the same: it is no record without moves, and no snapshot
-(its moves are not known as played); it is a copy only by its game id, which the
-written moves give when the replay ran (``--syntax-only`` gives none, so there no
-copies are told).  A dotted round
+(its moves are not known as played); it is a copy only by its game id, which its
+written moves give (:func:`~pdn_tools.collection.events.facts.game_facts`).  A dotted round
 (``3.1``, ``3.2``) numbers boards of round 3, unless two players meet in two of
 them: then the numbers after the dot are sub-rounds (games of a mini-match) and
 each is a round of its own.

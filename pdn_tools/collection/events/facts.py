@@ -23,6 +23,7 @@ from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.results import colour_outcome, read_result
 from pdn_tools.pdn.tags import parse_date
+from pdn_tools.replay.identity import game_id
 from pdn_tools.replay.options import ReplayResult
 
 UNKNOWN_TAG = frozenset({"", "?", "??", "-", "--"})
@@ -101,13 +102,20 @@ def move_digest(texts: list[str]) -> bytes:
 
 def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) -> bytes | None:
     """The packed facts of a checked *game* (*identity*: its game id), or None when it
-    belongs to no event and pairs no player against themselves."""
+    belongs to no event and pairs no player against themselves.
+
+    A game not replayed on request (*replay* None: ``--syntax-only``) has no game id;
+    its facts take the id its written moves give (as for a game whose rules are not
+    known), so that the copies of one game, written alike, are still told apart from
+    the other games of its players."""
     event = known(game.tag("Event"))
     white, black = game.tag("White"), game.tag("Black")
     if event is None:
         key = player_key(white)
         if key is None or key != player_key(black):
             return None
+    if replay is None and identity is None:
+        identity = game_id(game, ReplayResult())
     date_text = game.tag("Date")
     if known(date_text) is None:
         date_text = game.tag("Anno")  # Italian exporters: the date as "Anno"
