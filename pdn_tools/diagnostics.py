@@ -435,6 +435,15 @@ CATALOGUE: dict[str, Code] = {
             "W33.",
         ),
         _c(
+            "W81",
+            "info",
+            "Comment after the terminator",
+            "A comment after a game's terminator, on its line or the lines right after it "
+            "(before a blank line) with the next game's tags after it, or anywhere after "
+            "the last game: read as part of the game it follows (a final note, as many "
+            "programs write it after the result), kept with that game in every output.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -1061,7 +1070,7 @@ def catalogue_markdown() -> str:
 #: Codes that stay at their level in strict mode: facts about a record, not deviations
 #: from the PDN 3.0 writing grammar.
 STRICT_EXEMPT = frozenset(
-    {"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37", "W64", "W66"}
+    {"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37", "W64", "W66", "W81"}
 )
 
 

@@ -65,6 +65,8 @@ GAMES = [
     '[Event "u"]\n1. 34-30',  # no terminator: ended by the next game's tags
     '[FEN "W:W31,32:B\n19,20"]\n1. 32-28 *',  # a tag broken over lines
     '[Event "junk"]\n1. 32-28 * trailing words',
+    '[Event "note"]\n1. 32-28 2-0 {a final note}',  # taken by its game (W81)
+    '[Event "note2"]\n1. 32-28 *\n{a note on the next line}',
     '[Event "nbsp\u00a0"]\n1. 32-28\u00a019-23 *',
     '[Event "lit"]\\r\\n1. 32-28 *\\r\\n',  # literal \r \n artefacts
     '[Event "caf\u00e9"]\n1. 32-28 *',

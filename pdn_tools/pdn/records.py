@@ -19,10 +19,26 @@ alike, so both number the games and place the findings identically:
   PDN file), W35 when it is empty or holds only comments — not when its compressed
   data ended early (E14, E11), before any game: what followed is unknown.
 
+Comments after a game's terminator belong to that game (W81: a final note after the
+result, as many programs write it), not to the text after it:
+
+* the comments (``{…}``, ``;`` to the end of the line) that follow the terminator
+  on its line and on the lines right after it, up to the first blank line, when
+  the next game's tags (or text outside the games) come after them;
+* every comment after the last game, blank lines or not (nothing follows it to
+  take them).
+
+A comment after a blank line that the next game's tags follow is that game's (a
+header comment); one that moves follow directly, with no tags, is the first comment
+of that game.  The comments are moved, as written, from the next chunk to the end of
+the game's own, so that the game reads them after its terminator: they keep their
+lines and columns, and the writers put them back inside the game, before its
+terminator, where reading it again finds them in the same game.
+
 Findings of the decoder go to the game whose text holds them (those after a
-terminator, on its line, to the next game); those about the file as a whole (line 1)
-to the first game.  A game is handed on one chunk late, so that
-text after it can still join it.
+terminator, on its line, to the next game, but for comments moved to the game
+before); those about the file as a whole (line 1) to the first game.  A game is
+handed on one chunk late, so that text after it can still join it.
 """
 
 from __future__ import annotations
@@ -70,6 +86,86 @@ def is_game(chunk: Chunk) -> bool:
     moves = _moves(body) + setups
     words = len(_WORD.findall(body))
     return words <= moves if moves else words == 0
+
+
+_BLANK_CHARS = " \t\r\n"
+_LEAD_BLANKS = re.compile(r"[ \t\r\n]*")
+
+
+def comment_lead(text: str, *, to_end: bool = False) -> int:
+    """The length of the comments that begin *text* (the text after a terminator),
+    blanks between them included, up to the first blank line (with *to_end*: past
+    blank lines too); 0 when it begins with anything else.  A comment never closed
+    is not taken."""
+    pos = end = 0
+    while True:
+        blanks = _LEAD_BLANKS.match(text, pos)
+        at = blanks.end() if blanks is not None else pos
+        if not to_end and text.count("\n", end, at) >= 2:
+            return end  # a blank line: what follows is the next game's
+        if text.startswith("{", at):
+            close = text.find("}", at)
+            if close < 0:
+                return end
+            pos = end = close + 1
+        elif text.startswith(";", at):
+            close = text.find("\n", at)
+            pos = end = close if close >= 0 else len(text)
+        else:
+            return end
+
+
+def _after(line: int, column: int, text: str) -> tuple[int, int]:
+    """The line and column (from 0) just after *text*, which begins at *line*, *column*."""
+    newlines = text.count("\n")
+    if not newlines:
+        return line, column + len(text)
+    return line + newlines, len(text) - text.rfind("\n") - 1
+
+
+def _take_lead(held: Record, chunk: Chunk, decoding: Decoding, *, game: bool, last: bool) -> None:
+    """Move the comments that begin *chunk* to the end of *held*'s game, which they
+    follow (see above; *game*: *chunk* is a game's, *last*: it holds nothing but
+    comments and blanks, with no game after them), with a W81 on that game."""
+    before = held.chunk
+    text = chunk.text
+    if (
+        not before.terminated
+        or before.text is None
+        or text is None
+        or chunk.line != before.end_line
+    ):
+        return
+    size = comment_lead(text, to_end=last)
+    lead, rest = text[:size], text[size:]
+    after = rest.lstrip(_BLANK_CHARS)
+    blank_line = rest.count("\n", 0, len(rest) - len(after)) >= 2
+    if not size or not (last or not game or blank_line or after.startswith("[")):
+        return  # no comment, or one that moves follow: the next game's first
+    skip = len(lead) - len(lead.lstrip(_BLANK_CHARS))
+    first_line, first_column = _after(chunk.line, chunk.column, lead[:skip])
+    end_line, end_column = _after(chunk.line, chunk.column, lead)
+    before.text += lead
+    before.end_line = max(before.end_line, end_line)
+    moved = [i for i in chunk.issues if (i.line, i.column) <= (end_line, end_column)]
+    chunk.issues = [i for i in chunk.issues if (i.line, i.column) > (end_line, end_column)]
+    held.after.extend(decoding.take(end_line, end_column))
+    held.after.extend(moved)
+    held.after.append(
+        Issue(
+            "W81",
+            "comment after the terminator read as part of this game",
+            first_line,
+            first_column + 1,
+        )
+    )
+    chunk.text = rest
+    chunk.line, chunk.column = end_line, end_column
+    blanks = len(rest) - len(rest.lstrip(_BLANK_CHARS))
+    if blanks == len(rest):  # nothing left: a blank chunk begins where it begins
+        chunk.first_line, chunk.first_column = end_line, end_column
+    else:
+        chunk.first_line, chunk.first_column = _after(end_line, end_column, rest[:blanks])
 
 
 def _visible_text(chunk: Chunk) -> bool:
@@ -236,7 +332,11 @@ def records(
             outside = None
 
     for chunk in chunks:
-        if not is_game(chunk):
+        game = is_game(chunk)
+        if held is not None and outside is None and (not game or chunk.has_tags):
+            ends = not game and not chunk.has_tags and not chunk.has_movetext
+            _take_lead(held, chunk, decoding, game=game, last=ends)
+        if not game:
             if chunk.has_tags or chunk.has_movetext:
                 if outside is None:
                     outside = _Outside(chunk)

@@ -15,6 +15,8 @@ spans; :func:`span_games` reads one.  Why a cut is safe where it is made:
   before (on an earlier line) and whose text up to the cut is blanks and line ends,
   so the splitter's state there is known: no comment, variation or tag is open and
   the pending text is that blank prefix, which the span carries and replays;
+* it is not made before comments that the game before takes as its own (W81:
+  :func:`pdn_tools.pdn.records.comment_lead`), which must be read with that game;
 * the splitter's once-per-file finding (literal ``\\r``/``\\n``) is carried as a flag;
 * the decoder's findings are taken from the scan (the span holds those its games
   receive), never from the worker's own decoder, whose once-per-file findings would
@@ -49,7 +51,7 @@ from typing import Any, BinaryIO, cast
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, record_game
-from pdn_tools.pdn.records import Outcome, Record, is_game, records
+from pdn_tools.pdn.records import Outcome, Record, comment_lead, is_game, records
 from pdn_tools.pdn.source import (
     Decoding,
     Piece,
@@ -423,12 +425,15 @@ def _cut(before: Chunk | None, chunk: Chunk) -> tuple[int, str] | None:
     """Where a span may begin inside *chunk*: (the line, the blank prefix before it).
 
     Only when *before* (the chunk just before) ended at a terminator on the line
-    where *chunk* began, and *chunk* starts with blanks and at least one line end.
+    where *chunk* began, and *chunk* starts with blanks and at least one line end, and
+    not with comments that the game before takes (W81: they are read with it).
     """
     if before is None or not before.terminated or before.next_game:
         return None
     if chunk.text is None or chunk.line != before.end_line:
         return None
+    if comment_lead(chunk.text):
+        return None  # comments the game before may take (W81): read with it
     blank = _BLANK_LINES.match(chunk.text)
     if blank is None or blank.end() > MAX_PREFIX:
         return None

@@ -17,7 +17,11 @@ together into *boards*, one per game played: records of the same game (same
 players, same game id) are one board, and so is a live-feed snapshot (its moves a
 strict beginning of another record's, same players and round) with the game it grew
 into; a record without moves joins the game of its players and round; what the
-records of one board disagree on is noted (E52).  A dotted round
+records of one board disagree on is noted (E52).  A record whose moves were not
+replayed (``--syntax-only``, a rule profile that is not replayed, an unknown
+variant) has moves all the same: it is no record without moves, and no snapshot
+(its moves are not known as played); it is a copy only by its game id, which its
+written moves give (:func:`~pdn_tools.collection.events.facts.game_facts`).  A dotted round
 (``3.1``, ``3.2``) numbers boards of round 3, unless two players meet in two of
 them: then the numbers after the dot are sub-rounds (games of a mini-match) and
 each is a round of its own.
@@ -68,6 +72,9 @@ class Played:
     day: int
     year: int
     variant: str
+    written: bool = True
+    """Whether the record has moves as written (replayed or not): False for a record
+    without moves, which joins the game of its players and round."""
 
     __slots__ = (
         "black",
@@ -636,6 +643,7 @@ def build(
                 day=cols["day"][n],
                 year=cols["year"][n],
                 variant=index.string(cols["variant"][n]) or "unknown",
+                written=bool(flags >> 5 & 1),
             )
         )
     event = Event(name, site, year, records, roster)
@@ -714,7 +722,9 @@ def _numbers_sub_rounds(boards: list[Board]) -> bool:
 def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Board]:
     """The boards with each live-feed snapshot put together with the game it grew
     into (the longest record whose moves it begins), and each record without moves
-    with the game of its players and round.
+    with the game of its players and round (the longest record, one with written
+    moves before one without).  A record that was not replayed but has written moves
+    is no record without moves (its plies count 0 all the same): it joins nothing.
 
     A pairing's records are sorted by their move digests, so that the records whose
     moves begin with a record's come right after it: a match of thousands of games
@@ -727,9 +737,9 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
     for (_w, _b, unit), group in candidates.items():
         if len(group) < 2:
             continue
-        longest = min(group, key=lambda b: (-b.game.plies, b.game.position))
+        longest = min(group, key=lambda b: (-b.game.plies, not b.game.written, b.game.position))
         for empty in group:  # a record without moves: a copy of the game, no snapshot
-            if empty is not longest and empty.game.plies == 0:
+            if empty is not longest and not empty.game.written:
                 _join(longest, empty, event)
                 gone.add(id(empty))
         entries = sorted(

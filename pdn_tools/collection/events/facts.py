@@ -4,11 +4,13 @@
 Event, Site and Round tags, the players as written, the date, the result and how it
 was written, the game id, and a 16-bit digest of each replayed main-line move (to
 tell a live-feed snapshot from the game it grew into; the first two bytes digest
-the variant and start position).  The bytes travel from worker
-processes and cluster workers to where the events are put together
-(:class:`pdn_tools.collection.events.index.EventIndex`), which keeps them in flat
-arrays; :func:`unpack` reads them back.  A game that belongs to no event (no Event
-tag) gives no facts, unless it pairs a player against themselves (E51).
+the variant and start position) and whether moves are written at all (a game that
+was not replayed has no digest, but is no record without moves when it has moves).
+The bytes travel from worker processes and cluster workers to where the events are
+put together (:class:`pdn_tools.collection.events.index.EventIndex`), which keeps
+them in flat arrays; :func:`unpack` reads them back.  A game that belongs to no
+event (no Event tag) gives no facts, unless it pairs a player against themselves
+(E51).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.players import player_key
 from pdn_tools.pdn.results import colour_outcome, read_result
 from pdn_tools.pdn.tags import parse_date
+from pdn_tools.replay.identity import game_id
 from pdn_tools.replay.options import ReplayResult
 
 UNKNOWN_TAG = frozenset({"", "?", "??", "-", "--"})
@@ -41,7 +44,10 @@ class GameFacts:
     ``day`` is the date's proleptic ordinal (0: no whole date), ``year`` 0 when
     unknown, ``game_id`` 0 when the game has no identity, ``complete`` whether the
     replay went to the end without stopping, ``moves`` two bytes for the variant and
-    start position, then two per replayed main-line ply (empty when not replayed).
+    start position, then two per replayed main-line ply (empty when not replayed),
+    ``written`` whether the main line has any move or unknown-move placeholder as
+    written, replayed or not (False: a record without moves, such as a header written
+    before the game).
     """
 
     event: str | None
@@ -57,6 +63,7 @@ class GameFacts:
     game_id: int
     complete: bool
     moves: bytes
+    written: bool = False
 
     __slots__ = (
         "black",
@@ -234,13 +241,20 @@ def move_digest(texts: list[str]) -> bytes:
 
 def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) -> bytes | None:
     """The packed facts of a checked *game* (*identity*: its game id), or None when it
-    belongs to no event and pairs no player against themselves."""
+    belongs to no event and pairs no player against themselves.
+
+    A game not replayed on request (*replay* None: ``--syntax-only``) has no game id;
+    its facts take the id its written moves give (as for a game whose rules are not
+    known), so that the copies of one game, written alike, are still told apart from
+    the other games of its players."""
     event = known(game.tag("Event"))
     white, black = game.tag("White"), game.tag("Black")
     if event is None:
         key = player_key(white)
         if key is None or key != player_key(black):
             return None
+    if replay is None and identity is None:
+        identity = game_id(game, ReplayResult())
     date_text = game.tag("Date")
     if known(date_text) is None:
         date_text = game.tag("Anno")  # Italian exporters: the date as "Anno"
@@ -262,7 +276,7 @@ def game_facts(game: Game, replay: ReplayResult | None, identity: str | None) ->
         outcome,
         style,
         int(complete),
-        0,
+        int(game.ply_slots > 0),
     )
     strings = (event, known(game.tag("Site")), known(game.tag("Round")), white, black, game.variant)
     return head + b"".join(_text(value) for value in strings) + moves
@@ -277,7 +291,7 @@ def _text(value: str | None) -> bytes:
 
 def unpack(data: bytes) -> GameFacts:
     """The :class:`GameFacts` of bytes made by :func:`game_facts`."""
-    game_id, year, day, outcome, style, complete, _ = _HEAD.unpack_from(data)
+    game_id, year, day, outcome, style, complete, written = _HEAD.unpack_from(data)
     at = _HEAD.size
     strings: list[str | None] = []
     for _n in range(6):
@@ -291,7 +305,7 @@ def unpack(data: bytes) -> GameFacts:
     event, site, round_, white, black, variant = strings
     return GameFacts(
         event, site, year, day, round_, white, black, variant or "unknown",
-        outcome, style, game_id, bool(complete), bytes(data[at:]),
+        outcome, style, game_id, bool(complete), bytes(data[at:]), bool(written),
     )  # fmt: skip
 
 

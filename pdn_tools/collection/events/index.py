@@ -3,7 +3,8 @@
 :class:`EventIndex` is told the packed facts of every game of a run
 (:func:`pdn_tools.collection.events.facts.game_facts`) in input order and keeps, per
 game, a few integers in :mod:`array` columns — where it is (input, game, line), its
-event group, round, players, variant, year, day, result, game id, length and the next
+event group, round, players, variant, year, day, result, whether moves are written,
+game id, length and the next
 game of its group — 66 bytes a game; per event group, an 8-byte key (a digest of its
 folded name), its name as written and the place of its first game.  Spellings, round
 values, variants and file names are kept once each.  The move digests, needed only
@@ -191,6 +192,7 @@ class EventIndex:
             self._spill.write(facts.moves)
             self._spilled += len(facts.moves)
         flags = facts.outcome | facts.style << 2 | int(facts.complete) << 4
+        flags |= int(facts.written) << 5
         group = self._group(facts, file, (file_no, game))
         number = len(self)
         first, last = self._links[2 * group : 2 * group + 2]
@@ -272,6 +274,7 @@ class EventIndex:
             game_id=cols["game_id"][n],
             complete=bool(flags >> 4 & 1),
             moves=self.digest(n),
+            written=bool(flags >> 5 & 1),
         )
 
     def groups(self) -> Iterator[tuple[int, list[int]]]:
