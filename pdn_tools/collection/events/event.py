@@ -72,7 +72,7 @@ class Played:
     day: int
     year: int
     variant: str
-    written: bool = True
+    written: bool
     """Whether the record has moves as written (replayed or not): False for a record
     without moves, which joins the game of its players and round."""
 
@@ -92,6 +92,7 @@ class Played:
         "variant",
         "white",
         "white_spelling",
+        "written",
         "year",
     )
 
@@ -113,6 +114,7 @@ class Played:
         day: int,
         year: int,
         variant: str,
+        written: bool = True,
     ) -> None:
         self.n = n
         self.ref = ref
@@ -130,6 +132,7 @@ class Played:
         self.day = day
         self.year = year
         self.variant = variant
+        self.written = written
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Played) or other.__class__ is not self.__class__:
@@ -151,6 +154,7 @@ class Played:
             self.day,
             self.year,
             self.variant,
+            self.written,
         ) == (
             other.n,
             other.ref,
@@ -168,6 +172,7 @@ class Played:
             other.day,
             other.year,
             other.variant,
+            other.written,
         )
 
     def __repr__(self) -> str:
@@ -187,7 +192,8 @@ class Played:
             f"complete={self.complete!r}, "
             f"day={self.day!r}, "
             f"year={self.year!r}, "
-            f"variant={self.variant!r})"
+            f"variant={self.variant!r}, "
+            f"written={self.written!r})"
         )
 
     def __reduce__(self) -> tuple[type[Played], tuple[Any, ...]]:
@@ -211,6 +217,7 @@ class Played:
                 self.day,
                 self.year,
                 self.variant,
+                self.written,
             ),
         )
 

@@ -63,7 +63,7 @@ class GameFacts:
     game_id: int
     complete: bool
     moves: bytes
-    written: bool = False
+    written: bool
 
     __slots__ = (
         "black",
@@ -78,6 +78,7 @@ class GameFacts:
         "style",
         "variant",
         "white",
+        "written",
         "year",
     )
 
@@ -96,6 +97,7 @@ class GameFacts:
         game_id: int,
         complete: bool,
         moves: bytes,
+        written: bool = False,
     ) -> None:
         self.event = event
         self.site = site
@@ -110,6 +112,7 @@ class GameFacts:
         self.game_id = game_id
         self.complete = complete
         self.moves = moves
+        self.written = written
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameFacts) or other.__class__ is not self.__class__:
@@ -128,6 +131,7 @@ class GameFacts:
             self.game_id,
             self.complete,
             self.moves,
+            self.written,
         ) == (
             other.event,
             other.site,
@@ -142,6 +146,7 @@ class GameFacts:
             other.game_id,
             other.complete,
             other.moves,
+            other.written,
         )
 
     def __hash__(self) -> int:
@@ -177,7 +182,8 @@ class GameFacts:
             f"style={self.style!r}, "
             f"game_id={self.game_id!r}, "
             f"complete={self.complete!r}, "
-            f"moves={self.moves!r})"
+            f"moves={self.moves!r}, "
+            f"written={self.written!r})"
         )
 
     def __reduce__(self) -> tuple[type[GameFacts], tuple[Any, ...]]:
@@ -198,6 +204,7 @@ class GameFacts:
                 self.game_id,
                 self.complete,
                 self.moves,
+                self.written,
             ),
         )
 
