@@ -151,6 +151,8 @@ class _Group(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in COMMANDS:  # named before its module is imported
+            self.running = f"pdn {args[0]}"
         name, command, rest = super().resolve_command(ctx, args)
         if command is not None:
             self.running = f"pdn {command.name}"

@@ -32,6 +32,7 @@ Result tag and the terminator both say the game's result in the GameType's style
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from pdn_tools.export.pdn import Lines, Unreads, opening, tag_lines, write_comment
@@ -46,6 +47,8 @@ from pdn_tools.rules import canonical_path
 
 WIDTH = 80
 """Longest movetext line, in columns."""
+_END = (sys.maxsize, 0)
+"""A place after everything a game's text holds."""
 
 _RESULTS: dict[str, dict[str, str]] = {
     "international": {"first-wins": "2-0", "second-wins": "0-2", "draw": "1-1"},
@@ -559,6 +562,10 @@ def _write(
             tagged.tags = tags
     writer.unreads.tags = tagged.tags
     writer.comments(game.comments)
+    if game.nags and not placed:
+        # In one comment, unread text that stood before the first move reads back as a
+        # comment of the game, and those are written before the game's NAGs.
+        writer.place(*(opening(game.variations[0]) if game.variations else _END))
     writer.nags(game)
     if game.variations:
         writer.counter = _start_counter(game, first_mover)

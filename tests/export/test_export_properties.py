@@ -210,6 +210,9 @@ _TOKENS = (
         max_size=5,
     ),
 )
+# A NAG inside the first tag: the tag becomes unread text after the game's NAG, written
+# as one comment, which reads back as a comment of the game, written before its NAGs.
+@example(SAMPLES / "clean" / "problem-setup.pdn", [(0.024, 1, b"$99999999999")])
 def test_records_with_odd_tokens_reach_a_canonical_fixed_point(
     sample: Path, edits: list[tuple[float, int, bytes]]
 ) -> None:

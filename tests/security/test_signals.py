@@ -114,6 +114,42 @@ def test_a_signal_lost_in_a_finaliser_still_stops_the_commit(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+#: Put on ``sys.path`` of ``python -m pdn_tools``: when the command's module is
+#: imported, a real SIGINT lands while Python runs code it made from source text (as
+#: ``dataclasses`` and ``namedtuple`` do when a class is made).
+_SIGINT_IN_TEXT_CODE = """
+import sys
+
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pdn_tools.cli.validate":
+            sys.meta_path.remove(self)
+            exec("import os, signal, time\\nos.kill(os.getpid(), signal.SIGINT)\\ntime.sleep(5)")
+        return None
+
+sys.meta_path.insert(0, Finder())
+"""
+
+
+def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
+    """CPython notes a KeyboardInterrupt that leaves code run from source text and, under
+    ``python -m``, would end the process by SIGINT at exit although the command handled
+    the Ctrl-C and chose 130 (pdn_tools/__main__.py clears the note)."""
+    (tmp_path / "sitecustomize.py").write_text(_SIGINT_IN_TEXT_CODE, encoding="utf-8")
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    done = subprocess.run(
+        [*PDN, "validate", "--isolated", "a.pdn"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 130
+    assert one_line(done) == "pdn validate: interrupted"
+
+
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.pdn"
