@@ -39,10 +39,12 @@ _WORD = re.compile(r"\w+")
 
 def name_key(value: str | None) -> str:
     """A player's name as copies are compared: its words (letters and digits) in
-    lower case, joined by single spaces; empty for ``?``, ``-`` or no name."""
+    lower case and in alphabetical order (``Jansen, Anna`` and ``Anna Jansen`` are one
+    name: archives write either), joined by single spaces; empty for ``?``, ``-`` or no
+    name."""
     if value is None:
         return ""
-    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", value).casefold()))
+    return " ".join(sorted(_WORD.findall(unicodedata.normalize("NFKC", value).casefold())))
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,12 +145,14 @@ def _block(anchor: str, table: dict[str, Any], findings: list[EventFinding]) -> 
         _findings_list(findings, games),
         _crosstable(table, games),
         '<table class="event-games"><tr><th>Round</th><th>White</th><th>Black</th>'
-        "<th>Result</th><th>Record</th></tr>",
+        "<th title=\"White's points - Black's points\">Score</th><th>Record</th></tr>",
     ]
     for place, target in games.items():
         row = rows[place]
         white = names.get(row.get("white", -1), "?")
         black = names.get(row.get("black", -1), "?")
+        # The points of the columns' players, not the Result tag: an English 1-0 (a
+        # win of Black, the first mover) is 0-1 here, as its crosstable cells are.
         result = f"{row.get('result', '*')}-{row.get('black_result', '*')}"
         parts.append(
             f'<tr id="{target}"><td>{_t(row["round"] or "?")}</td><td class="name">{_t(white)}</td>'

@@ -212,6 +212,18 @@ def test_a_game_dated_in_another_year(tmp_path: Path, complete: list[Played]) ->
 
 
 @pytest.mark.corpus
+def test_a_game_dated_in_another_year_of_an_event_across_new_year(
+    tmp_path: Path, complete: list[Played]
+) -> None:
+    days = {"1": "2023.12.30", "2": "2023.12.31", "3": "2024.01.01", "4": "2024.01.02"}
+    games = [replace(g, date=days.get(g.round, "2024.01.03")) for g in complete]
+    games[7] = replace(games[7], date="2034.01.02")
+    finding = only(findings(str(write(tmp_path, games))), "W54")
+    assert games_of(finding) == [8]
+    assert finding["message"].endswith("dated 2034, the 14 other games of the event 2023-2024")
+
+
+@pytest.mark.corpus
 def test_a_game_dated_outside_the_event(tmp_path: Path, complete: list[Played]) -> None:
     games = list(complete)
     games[4] = replace(games[4], date="2024.09.12")
@@ -264,6 +276,24 @@ def test_copies_that_disagree(tmp_path: Path, complete: list[Played]) -> None:
     finding = only(findings(str(write(tmp_path, games))), "E52")
     assert games_of(finding) == [13, 16]
     assert "different results" in finding["message"]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("plies", [6, 30])
+def test_a_copy_with_the_board_number_is_the_same_game(
+    tmp_path: Path, complete: list[Played], plies: int
+) -> None:
+    """Round ``1`` on one copy and ``1.1`` (board 1) on another: one game, counted
+    once, no finding (a short game was two games of one pairing, E50; a long one had
+    copies with different rounds, E52)."""
+    games = [replace(g, moves=g.moves[:plies]) if n == 0 else g for n, g in enumerate(complete)]
+    games.append(replace(games[0], round="1.1"))
+    path = write(tmp_path, games)
+    assert findings(str(path)) == []
+    done = run("events", str(path), "--crosstable", "--format", "json")
+    (event,) = json.loads(done.stdout)["events"]
+    assert event["games"] == 15
+    assert all(line["games"] == 5 for line in event["standings"])
 
 
 @pytest.mark.corpus

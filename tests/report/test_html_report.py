@@ -325,3 +325,25 @@ def test_errors_come_first_and_a_habit_is_one_finding(tmp_path: Path) -> None:
     # In the codes table, errors first.
     table = target.read_text(encoding="utf-8").split('id="codes"')[1].split("</table>")[0]
     assert table.index("E05") < table.index("W12")
+
+
+def test_the_events_games_list_gives_the_score_by_colour(tmp_path: Path) -> None:
+    """An English ``1-0`` is a win of Black (the first mover): the list of an event's
+    games gives White's points first under a header that says so, as the crosstable
+    counts them, not the Result tag's text."""
+    game = (
+        '[Event "Eng"]\n[Date "2024.01.0{n}"]\n[Round "{n}"]\n[White "{w}"]\n[Black "{b}"]\n'
+        '[GameType "21"]\n[Result "{r}"]\n\n1. 11-15 24-20 {r}\n'
+    )
+    text = game.format(n=1, w="Wes White", b="Bee Black", r="1-0") + "\n"
+    text += game.format(n=2, w="Bee Black", b="Wes White", r="0-1")
+    (tmp_path / "en.pdn").write_text(text, encoding="utf-8")
+    status, target, stderr = report(tmp_path, str(tmp_path / "en.pdn"))
+    assert status == 0, stderr
+    html = target.read_text(encoding="utf-8")
+    games = html[html.index('<table class="event-games">') :]
+    games = games[: games.index("</table>")]
+    assert "<th title=\"White's points - Black's points\">Score</th>" in games
+    rows = games.split("<tr ")[1:]
+    assert ">Wes White</td>" in rows[0] and "<td>0-1</td>" in rows[0]  # Black won
+    assert ">Bee Black</td>" in rows[1] and "<td>1-0</td>" in rows[1]  # Bee Black, White, won

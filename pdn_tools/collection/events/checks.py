@@ -273,12 +273,16 @@ def _colours(event: Event, run: int) -> Iterator[EventFinding]:
 
 
 def _other_years(event: Event) -> Iterator[EventFinding]:
+    odd = {id(record) for record, _count in event.misdated}
+    years = sorted({r.year for r in event.records if r.year and id(r) not in odd})
+    # An event across New Year is named by one year, its other games dated in two.
+    dated = f"{years[0]}-{years[-1]}" if len(years) > 1 else str(event.year)
     for record, count in event.misdated:
         yield _finding(
             event,
             "W54",
             f"game {record.ref.game} is dated {record.year}, the {count} other games of "
-            f"the event {event.year}",
+            f"the event {dated}",
             [record],
             record.round_value if record.round is not None else None,
         )

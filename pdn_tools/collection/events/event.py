@@ -659,7 +659,7 @@ def build(
     boards = _copies(records, event)
     event.sub_rounds = _numbers_sub_rounds(boards)
     for board in boards:
-        board.unit = _unit(board.game.round, event.sub_rounds)
+        board.unit = _unit(_board_round(board), event.sub_rounds)
     event.boards = _snapshots(index, boards, event)
     event.guess = guess(event, rules)
     return event
@@ -669,6 +669,27 @@ def _unit(round_: tuple[int, int] | None, sub_rounds: bool) -> tuple[int, int] |
     if round_ is None:
         return None
     return (round_[0], round_[1]) if sub_rounds else (round_[0], 0)
+
+
+def _same_round(one: tuple[int, int] | None, other: tuple[int, int] | None) -> bool:
+    """Whether two records' rounds can be the same board: unknown, the same round, or
+    one round written with a board or sub-round number and once without (``1`` and
+    ``1.1``); ``1.1`` and ``1.2`` are two boards."""
+    if one is None or other is None or one == other:
+        return True
+    return one[0] == other[0] and not (one[1] and other[1])
+
+
+def _board_round(board: Board) -> tuple[int, int] | None:
+    """The round of a board's game, with the number after the dot a copy gives when
+    the record kept for the board has none (``1`` and ``1.1``: round 1, board 1)."""
+    played = board.game.round
+    if played is None or played[1]:
+        return played
+    for record in board.records:
+        if record.round is not None and record.round[0] == played[0] and record.round[1]:
+            return record.round
+    return played
 
 
 def _copies(records: list[Played], event: Event) -> list[Board]:
@@ -683,10 +704,7 @@ def _copies(records: list[Played], event: Event) -> list[Board]:
         placed = False
         for board in same.get(key, []):
             first = board.records[0]
-            rounds_differ = (
-                record.round is not None and first.round is not None and record.round != first.round
-            )
-            if rounds_differ and record.plies < SAME_GAME_PLIES:
+            if not _same_round(record.round, first.round) and record.plies < SAME_GAME_PLIES:
                 continue  # a short game repeated in another round
             board.records.append(record)
             placed = True
@@ -706,8 +724,8 @@ def _disagreements(board: Board, event: Event) -> None:
     outcomes = {r.outcome for r in records if r.outcome}
     if len(outcomes) > 1:
         event.conflicts.append(("result", [r for r in records if r.outcome]))
-    rounds = {r.round for r in records if r.round is not None}
-    if len(rounds) > 1:
+    rounds = [r.round for r in records if r.round is not None]
+    if any(not _same_round(one, other) for one in rounds for other in rounds):
         event.conflicts.append(("round", [r for r in records if r.round is not None]))
 
 
@@ -716,7 +734,7 @@ def _numbers_sub_rounds(boards: list[Board]) -> bool:
     sub-numbers of one round."""
     seen: dict[tuple[int, int, int], int] = {}
     for board in boards:
-        played = board.game.round
+        played = _board_round(board)
         if played is None or not played[1] or board.white < 0 or board.black < 0:
             continue
         pair = (played[0], min(board.white, board.black), max(board.white, board.black))
