@@ -193,6 +193,18 @@ def square_name(geo: Geometry, square: int, form: Form) -> str:
     return str(square)
 
 
+def turned_squares(squares: tuple[str, ...], size: int) -> tuple[str, ...] | None:
+    """*squares* of a move written as read, turned as a turned form writes them
+    (n written *size* + 1 - n), or None when one of them is no board square in
+    numbers (algebraic, 0, beyond *size*), which the turned numbering cannot hold."""
+    turned: list[str] = []
+    for square in squares:
+        if not (square.isascii() and square.isdigit() and 1 <= int(square) <= size):
+            return None
+        turned.append(str(size + 1 - int(square)))
+    return tuple(turned)
+
+
 def move_text(
     canonical: str, move: Move, variant: Variant, target: Target, form: Form, path: tuple[int, ...]
 ) -> str:
