@@ -404,3 +404,92 @@ def test_py_draughts_writes_canonical_pdn_what_its_numbering_cannot_hold(
         "numbering cannot hold, written as canonical PDN"
     ) in done.output
     assert 'GameType "23"' not in out.read_text(encoding="utf-8")
+
+
+# -- py-draughts' turned board: the players go with their colours --------------------
+
+SIDE_TAGS = (
+    ("WhiteElo", "2100"),
+    ("BlackElo", "1950"),
+    ("WhiteTitle", "GM"),
+    ("BlackTitle", "IM"),
+    ("WhiteTeam", "North"),
+    ("BlackTeam", "South"),
+    ("WhiteClock", "0:05:00"),
+    ("BlackType", "program"),
+)
+
+
+def _side_text(extra: list[tuple[str, str]], result: str) -> str:
+    head = '[Event "Club"]\n[White "Smith, J."]\n[Black "Jones, K."]\n'
+    head += "".join(f'[{name} "{value}"]\n' for name, value in extra)
+    return (
+        head + f'[Result "{result}"]\n[GameType "21"]\n\n'
+        f"1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 {result}\n"
+    )
+
+
+def _said(game: Game) -> tuple[dict[str, str], list[str], str | None]:
+    """What a game says of its players and play: its tags by standard name (but the
+    GameType and py-draughts' Variant, which say the form), its moves and the side
+    its result names."""
+    from pdn_tools.pdn.results import read_result
+    from pdn_tools.pdn.tags import standard_name
+
+    tags = {
+        standard_name(t.name): t.value
+        for t in game.tags
+        if standard_name(t.name) not in ("GameType", "Variant")
+    }
+    moves = [n.move.text() for n in game.mainline() if n.move is not None]
+    return tags, moves, read_result(game.result or "*").outcome
+
+
+def test_other_side_names_the_companion_tags() -> None:
+    from pdn_tools.pdn.tags import other_side
+
+    assert other_side("White") == "Black" and other_side("Black") == "White"
+    assert other_side("WhiteElo") == "BlackElo" and other_side("BlackClock") == "WhiteClock"
+    assert other_side("Bianco") == "Black" and other_side("heure blanche") == "BlackTime"
+    assert other_side("Event") is None and other_side("Whitewash") is None
+
+
+def test_py_draughts_exchanges_the_player_tags_with_the_colours() -> None:
+    """The first mover (English Black, Jones) is py-draughts' White: the player tags
+    and their companions change places, the Result stays (1-0 is the first mover's
+    win in both), and pdn-tools reads the output back as the game read."""
+    text = _side_text(list(SIDE_TAGS), "1-0")
+    out = written(text, "py-draughts")
+    for line in (
+        '[White "Jones, K."]',
+        '[Black "Smith, J."]',
+        '[BlackElo "2100"]',
+        '[WhiteElo "1950"]',
+        '[BlackTitle "GM"]',
+        '[WhiteTeam "South"]',
+        '[BlackClock "0:05:00"]',
+        '[WhiteType "program"]',
+        '[Result "1-0"]',
+    ):
+        assert line in out, (line, out)
+    assert "23x16 1-0" in out
+    game, _, _ = converted(text)
+    back, replay, _ = converted(out)
+    assert _errors(back) == [] and replay.plies == 7
+    assert _said(back) == _said(game)
+    # The other targets keep the colours, and the tags with them.
+    assert '[White "Smith, J."]' in written(text, "checkerboard")
+
+
+@SETTINGS
+@given(
+    st.lists(st.sampled_from(SIDE_TAGS), unique=True),
+    st.sampled_from(["1-0", "0-1", "1/2-1/2", "*"]),
+)
+def test_py_draughts_player_tags_round_trip(extra: list[tuple[str, str]], result: str) -> None:
+    """Whatever side tags a game has, written for py-draughts and read back it says
+    the same players, moves and result."""
+    text = _side_text(extra, result)
+    game, _, _ = converted(text)
+    back, _, _ = converted(written(text, "py-draughts"))
+    assert _said(back) == _said(game)
