@@ -388,7 +388,9 @@ CATALOGUE: dict[str, Code] = {
             "The record numbers the board as its writer does, not as PDN does (py-draughts' "
             "American board turned half a turn, playstrategy's English algebraic squares "
             "seen from the first mover); the squares of the moves and the FEN are read in "
-            "the standard numbering, as the message says.",
+            "the standard numbering, as the message says, and on py-draughts' board, whose "
+            "White is the standard's Black, the player tags (White, Black, WhiteElo ...) "
+            "are read for the other side.",
         ),
         _c(
             "W62",

@@ -91,6 +91,27 @@ def test_py_draughts_american_fen_is_turned_and_its_colours_exchanged() -> None:
     assert "W:W17,29:B4,K13" in w61.message
 
 
+def test_py_draughts_american_player_tags_are_read_for_the_other_side() -> None:
+    """py-draughts' White is its first mover, the standard's Black: on its American
+    board the player tags and their companions are read for the other side, and the
+    finding says which; on another of its boards they stay as written."""
+    tags = '[White "Jones, K."]\n[Black "Smith, J."]\n[WhiteElo "2100"]\n[BlackTeam "B"]\n'
+    game = one(tags + PY_AMERICAN)
+    assert (game.tag("Black"), game.tag("White")) == ("Jones, K.", "Smith, J.")
+    assert (game.tag("BlackElo"), game.tag("WhiteTeam")) == ("2100", "B")
+    assert game.tag("WhiteElo") is None and game.tag("BlackTeam") is None
+    w61 = next(i for i in game.issues if i.code == "W61")
+    assert "White, Black, WhiteElo, BlackTeam read for the other side" in w61.message
+    assert errors(game) == []
+    international = one(
+        tags + '[GameType "20"]\n[Variant "Standard (international) checkers"]\n'
+        '[Result "*"]\n1. 32-28 *\n'
+    )
+    assert international.tag("White") == "Jones, K." and international.tag("WhiteElo") == "2100"
+    plain = one(tags + '[GameType "21"]\n[Result "*"]\n1. 11-15 *\n')  # no dialect
+    assert plain.tag("White") == "Jones, K."
+
+
 def test_py_draughts_result_dash_is_a_game_in_progress() -> None:
     text = (
         '[GameType "20"]\n[Variant "Standard (international) checkers"]\n[Result "-"]\n1. 32-28 *\n'

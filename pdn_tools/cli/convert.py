@@ -432,7 +432,8 @@ class _Collect:
         if self.for_program is not None and counts.foreign:
             line += (
                 f"; {counts.foreign} game(s) of an unknown variant or one "
-                f"{self.for_program} does not play, written as canonical PDN"
+                f"{self.for_program} does not play, or that its numbering cannot hold, "
+                "written as canonical PDN"
             )
         if counts.not_written and out != "-":
             line += f"; {printable(out)} not written"

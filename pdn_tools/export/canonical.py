@@ -36,14 +36,21 @@ import sys
 from dataclasses import dataclass
 
 from pdn_tools.export.pdn import Lines, Unreads, opening, tag_lines, write_comment
-from pdn_tools.export.targets import TARGETS, Form, Target, move_text, target_tags
+from pdn_tools.export.targets import (
+    TARGETS,
+    Form,
+    Target,
+    move_text,
+    target_tags,
+    turned_squares,
+)
 from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
 from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import ALIASES, ROSTER, standard_name
 from pdn_tools.replay.resolve import Resolution
-from pdn_tools.rules import canonical_path
+from pdn_tools.rules import FenError, canonical_path, parse_fen
 
 WIDTH = 80
 """Longest movetext line, in columns."""
@@ -198,6 +205,12 @@ class _Writer(Visitor[None]):
         turn = (fen or "").strip()[:1].upper()
         return turn not in ("W", "B") or turn == self.first_mover
 
+    def padded(self, text: str) -> str:
+        """A move's *text* for the target, its first square zero-padded when it
+        begins with the game's result and the target ends the moves there."""
+        padded = self.target is not None and self.target.result_prefix_padded
+        return "0" + text if padded and text.startswith(self.result_token) else text
+
     # -- elements --------------------------------------------------------------
     def element(self, node: Node, counter: _Counter) -> None:
         if id(node) in self.resolution.merged:
@@ -236,11 +249,16 @@ class _Writer(Visitor[None]):
                 elif resolved is not None and self.form is not None and variant is not None:
                     path = canonical_path(resolved.move, variant)
                     text = move_text(text, resolved.move, variant, self.target, self.form, path)
-                    text = _unmistakable(text)
-                    if self.target.result_prefix_padded and text.startswith(self.result_token):
-                        text = "0" + text
+                    text = self.padded(_unmistakable(text))
                 else:
-                    text = _unmistakable(text)  # marks are not written for a target
+                    # Written as read (the replay stopped before it), in the target's
+                    # numbering: a turned form turns it (target_form made sure it can).
+                    # Marks are not written for a target.
+                    if self.form is not None and self.form.squares == "turned":
+                        turned = turned_squares(node.move.squares, _TURNED_SIZE)
+                        if turned is not None:
+                            text = node.move.with_squares(turned).text()
+                    text = self.padded(_unmistakable(text))
             else:
                 text = "--"
             self.out.token(number + text)  # a number never ends a line
@@ -307,6 +325,52 @@ def written_variant(game: Game, resolution: Resolution) -> str:
     else:
         name = game.variant
     return PROFILE_BASES.get(name, name)
+
+
+_TURNED_SIZE = 32
+"""The squares of the only turned board (py-draughts' American board)."""
+
+
+def target_form(game: Game, resolution: Resolution, name: str) -> tuple[Target, Form] | None:
+    """The target *name* and the form in which it writes *game*, or None when the game
+    is written as canonical PDN instead: a variant the program does not play (or none
+    known), or, on a turned board, a record the turned numbering cannot hold without
+    losing what it says — a FEN tag that is no position to turn, or a move written as
+    read (after the replay stopped) with a square that is not a board square in
+    numbers.  Written as read beside turned squares, such a move would change its
+    meaning when read back (docs/export.md)."""
+    target = TARGETS[name]
+    form = target.form(written_variant(game, resolution))
+    if form is None:
+        return None
+    if form.squares != "turned":
+        return target, form
+    fen = game.tag("FEN")
+    if fen is not None and fen.strip() not in ("", "?"):
+        if resolution.variant is None:
+            return None  # not replayed: the FEN would be written as read
+        try:
+            parse_fen(fen, resolution.variant)
+        except FenError:
+            return None
+    nodes = list(game.mainline()) if not target.variations else _every_node(game)
+    for node in nodes:
+        if node.move is None or id(node) in resolution.merged:
+            continue
+        if resolution.get(node) is None and turned_squares(node.move.squares, _TURNED_SIZE) is None:
+            return None
+    return target, form
+
+
+def _every_node(game: Game) -> list[Node]:
+    """Every node of the move tree, variations too."""
+    out: list[Node] = []
+    stack = list(game.variations)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.variations)
+    return out
 
 
 def _keeps_variant(game: Game, resolution: Resolution) -> bool:
@@ -522,10 +586,9 @@ def _write(
     first_mover = _first_mover(game, res)
     writer = _Writer(game, res, opts, first_mover)
     writer.unreads.placed = placed
-    target = TARGETS[opts.target] if opts.target is not None else None
-    form = target.form(written_variant(game, res)) if target is not None else None
-    if form is None:
-        target = None  # a variant the program does not play: canonical PDN
+    chosen = target_form(game, res, opts.target) if opts.target is not None else None
+    # None: no target, or canonical PDN for it (a variant it does not play ...)
+    target, form = chosen if chosen is not None else (None, None)
     style = result_style(game)
     if target is not None:
         writer.target = target

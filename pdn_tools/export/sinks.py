@@ -21,13 +21,12 @@ from typing import IO, Any, Protocol
 from pdn_tools.export.canonical import (
     CanonicalOptions,
     OpenEnded,
+    target_form,
     write_canonical,
-    written_variant,
 )
 from pdn_tools.export.dataset import DatasetWriter
 from pdn_tools.export.jsonfmt import JsonArrayWriter, JsonlWriter, dumps, game_dict
 from pdn_tools.export.parquet import ParquetWriter, table_rows
-from pdn_tools.export.targets import TARGETS
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.split import ends_comment
 from pdn_tools.replay import ReplayResult
@@ -91,7 +90,7 @@ class Renderer:
         name = self.canonical.target
         if self.target != "pdn" or name is None:
             return False
-        return TARGETS[name].form(written_variant(item.game, item.resolution)) is None
+        return target_form(item.game, item.resolution, name) is None
 
     def render(self, item: Exported) -> Piece:
         """The piece of *item* for this output."""

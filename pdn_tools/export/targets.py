@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from pdn_tools.pdn.gametype import BY_NAME, SUPPORTED
 from pdn_tools.pdn.model import Game, Tag
-from pdn_tools.pdn.tags import standard_name
+from pdn_tools.pdn.tags import other_side, standard_name
 from pdn_tools.rules import Color, FenError, Move, Position, Variant, parse_fen
 from pdn_tools.rules.geometry import Geometry, geometry_for
 
@@ -193,6 +193,18 @@ def square_name(geo: Geometry, square: int, form: Form) -> str:
     return str(square)
 
 
+def turned_squares(squares: tuple[str, ...], size: int) -> tuple[str, ...] | None:
+    """*squares* of a move written as read, turned as a turned form writes them
+    (n written *size* + 1 - n), or None when one of them is no board square in
+    numbers (algebraic, 0, beyond *size*), which the turned numbering cannot hold."""
+    turned: list[str] = []
+    for square in squares:
+        if not (square.isascii() and square.isdigit() and 1 <= int(square) <= size):
+            return None
+        turned.append(str(size + 1 - int(square)))
+    return tuple(turned)
+
+
 def move_text(
     canonical: str, move: Move, variant: Variant, target: Target, form: Form, path: tuple[int, ...]
 ) -> str:
@@ -257,7 +269,10 @@ def target_tags(
 ) -> list[Tag]:
     """The tags of *game* as the target wants them: GameType (and py-draughts'
     Variant) set for the variant, the FEN in the target's form (with SetUp where the
-    target writes it), the roster completed where the target requires it."""
+    target writes it), on a turned board the White and Black tags and their
+    companions exchanged with the colours (:func:`other_side`), the roster completed
+    where the target requires it.  The Result is the game's: ``1-0`` says the first
+    mover won both in the standard's English (Black) and on the turned board (White)."""
     tags: list[Tag] = []
     for tag in game.tags:
         name = standard_name(tag.name)
@@ -266,6 +281,10 @@ def target_tags(
         value = tag.value
         if form is not None and name == "FEN" and variant is not None:
             value = target_fen(value, variant, target, form)
+        if form is not None and form.squares == "turned":
+            # The colours are exchanged: each player tag and its companions too, so
+            # that White still names the player of the side that moves first.
+            name = other_side(name) or name
         tags.append(Tag(name, value, tag.line, tag.column))  # the standard name
     if target.roster:
         present = {standard_name(t.name) for t in tags}

@@ -27,7 +27,7 @@ import re
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.gametype import FEN_ALGEBRAIC, LAST_8X8, LAST_10X10, fen_pieces
 from pdn_tools.pdn.model import Game, Node, ReadOptions, Tag
-from pdn_tools.pdn.tags import standard_name
+from pdn_tools.pdn.tags import other_side, standard_name
 
 
 class Producer:
@@ -420,7 +420,9 @@ def _turn_board(game: Game) -> None:
     """Read py-draughts' American board in the standard numbering: its first mover
     stands on 21-32 and moves up the board, the standard's (Black) on 1-12 moving down;
     the board turned half a turn is square n -> 33 - n, and the FEN's colours change
-    places (py-draughts' White is the standard's Black, the side that moves first)."""
+    places (py-draughts' White is the standard's Black, the side that moves first), and
+    so do the player tags and their companions (``White`` read as ``Black``,
+    ``WhiteElo`` as ``BlackElo``: :func:`~pdn_tools.pdn.tags.other_side`)."""
     for node in _nodes(game):
         if node.move is not None and all(s.isdigit() for s in node.move.squares):
             node.move = node.move.with_squares(tuple(str(33 - int(s)) for s in node.move.squares))
@@ -429,12 +431,24 @@ def _turn_board(game: Game) -> None:
     if fen is not None and fen.value.strip() not in ("", "?"):
         read_fen = fen.value
         fen.value = _turned_fen(fen.value)
+    exchanged: list[str] = []
+    for tag in game.tags:
+        other = other_side(tag.name)
+        if other is not None:
+            exchanged.append(tag.name)
+            tag.name = other
     _said(
         game,
         "W61",
         "py-draughts numbers its American board from its first mover's side (21-32, "
         "moving first): squares read as 33 minus the number written"
-        + (f", and the FEN {read_fen!r} as {fen.value!r}" if fen is not None and read_fen else ""),
+        + (f", and the FEN {read_fen!r} as {fen.value!r}" if fen is not None and read_fen else "")
+        + (
+            f"; its White is the first mover, the standard's Black: tags "
+            f"{', '.join(dict.fromkeys(exchanged))} read for the other side"
+            if exchanged
+            else ""
+        ),
         fen if fen is not None and read_fen else _tag(game, "GameType"),
     )
 

@@ -91,6 +91,21 @@ def standard_name(name: str) -> str:
     return ALIASES.get(name.lower(), name)
 
 
+def other_side(name: str) -> str | None:
+    """The tag that says for the other side what the tag *name* says for one: White
+    and Black, and their companions (``WhiteElo`` and ``BlackElo``, ``WhiteTitle``,
+    ``WhiteTeam``, ``WhiteClock`` ... and their localised aliases), as standard names;
+    None for a tag about neither side.  A board whose colours are exchanged (py-draughts'
+    American board, where White moves first) exchanges these tags with them, so that
+    each still names the player of its pieces."""
+    standard = standard_name(name)
+    for side, other in (("White", "Black"), ("Black", "White")):
+        rest = standard[len(side) :]
+        if standard.startswith(side) and not rest[:1].islower():
+            return other + rest
+    return None
+
+
 def date_is_standard(value: str) -> bool:
     """Whether a Date value has the standard ``YYYY.MM.DD`` form (parts may be ``??``)."""
     return value in ("", "?") or _DATE.fullmatch(value) is not None

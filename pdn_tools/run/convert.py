@@ -134,7 +134,8 @@ class Converted:
     facts: bytes | None = None
     """What it tells about its event, in the first pass of ``--drop-prefixes`` only."""
     foreign: bool = False
-    """Written for a program (``--for``) that does not play its variant: canonical PDN."""
+    """Written for a program (``--for``) that does not play its variant, or whose
+    numbering cannot hold it: canonical PDN."""
     annotated: int = 0
     """Plies annotated (``pdn analyse``)."""
     blunders: int = 0
@@ -311,8 +312,8 @@ class Counts:
     without a game and with an error (E12 binary, E15 no PDN)."""
     stages: StageCounts = field(default_factory=StageCounts)
     foreign: int = 0
-    """Games written for a program (``--for``) that does not play their variant, as
-    canonical PDN."""
+    """Games written for a program (``--for``) that does not play their variant (or
+    whose numbering cannot hold them), as canonical PDN."""
     not_written: bool = False
     """No game was read and an input failed as a whole: the outputs were not put in
     place (a previous file is left as it was)."""

@@ -119,7 +119,7 @@ def test_cli_for(tmp_path: Path) -> None:
     assert done.exit_code == 0
     assert (
         "2 game(s) read, 2 written, 0 rejected; 1 game(s) of an unknown variant or one "
-        "lidraughts does not play, written as canonical PDN"
+        "lidraughts does not play, or that its numbering cannot hold, written as canonical PDN"
     ) in done.output
 
 
@@ -276,7 +276,7 @@ def test_cli_counts_a_refuted_guess_as_canonical_pdn(tmp_path: Path) -> None:
         assert done.exit_code == 0, done.output
         assert (
             f"1 game(s) of an unknown variant or one {target} does not play, "
-            "written as canonical PDN"
+            "or that its numbering cannot hold, written as canonical PDN"
         ) in done.output
         assert "GameType" not in out.read_text(encoding="utf-8")
         checked = CliRunner().invoke(main, ["validate", str(out)])
@@ -302,3 +302,194 @@ def test_a_record_without_gametype_gains_no_error_for_any_target(
     assert back.variant == game.variant
     if not _errors(game):
         assert _errors(back) == [], (back.issues, written(silent, target))
+
+
+# -- py-draughts' turned board: moves after an illegal one ----------------------------
+
+#: English games whose replay stops: an illegal capture at ply 8 (a repair is offered
+#: at ply 5), and a game from a set-up position that breaks the capture rule at once.
+STOPPED = (
+    '[GameType "21"]\n[Result "*"]\n\n1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x9 *\n',
+    '[GameType "21"]\n[FEN "B:W18,K30:B9,14"]\n[Result "*"]\n\n'
+    "1. 14-17 18-15 2. 9-14 15-10 3. 17-22 30x21 *\n",
+)
+
+
+def _stopped_facts(game: Game) -> tuple[list[str], list[tuple[str, int | None, object]]]:
+    """The moves read (standard numbering) and each error's code, ply and repair (its
+    ply, the move meant and the kind of slip; not the text written, which is the
+    file's)."""
+    moves = [n.move.text() for n in game.mainline() if n.move is not None]
+    errors = [
+        (
+            i.code,
+            i.ply,
+            None if i.repair is None else (i.repair["ply"], i.repair["move"], i.repair["kind"]),
+        )
+        for i in game.issues
+        if i.level.value == "error"
+    ]
+    return moves, errors
+
+
+def test_py_draughts_turns_the_moves_after_the_replay_stopped(tmp_path: Path) -> None:
+    """Moves the replay could not resolve are written in py-draughts' turned numbering
+    too: the converted file reads back (its dialect recognised) as the same moves, with
+    the same error at the same ply and the same repair."""
+    src = tmp_path / "stopped.pdn"
+    src.write_text("\n".join(STOPPED), encoding="utf-8")
+    out = tmp_path / "out.pdn"
+    done = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", "py-draughts"])
+    assert done.exit_code == 1, done.output  # the games have errors
+    assert "canonical PDN" not in done.output
+    text = out.read_text(encoding="utf-8")
+    assert "4. 18x11 8x24 *" in text  # 25x9 turned, as 15x22 is
+    assert "1. 19-16 15-18 2. 24-19 18-23 3. 16-11 3x12 *" in text
+    before = [_stopped_facts(g) for g in read_games(src) if replay_game(g)]
+    after = [g for g in read_games(out) if replay_game(g)]
+    assert [_stopped_facts(g) for g in after] == before
+    assert before[0][1] == [("E05", 8, (5, "9-14", "off-by-one"))]
+    assert before[1][1] == [("E06", 1, None)]
+    assert all({"W60", "W61"} <= {i.code for i in g.issues} for g in after)
+
+
+@example(ply=7)
+@SETTINGS
+@given(st.integers(0, 40))
+def test_py_draughts_stopped_game_reads_back_the_same(ply: int) -> None:
+    """A legal English game with one move replaced by one that is not legal there (a
+    man's step to a square it cannot reach) reads back from py-draughts' form as the
+    same moves, error and repair, wherever the replay stops."""
+    rules = variant_by_name("english")
+    position = Position.initial(rules)
+    moves: list[str] = []
+    for n in range(41):
+        legal = legal_moves(position, rules)
+        if not legal:
+            break
+        move = legal[n % len(legal)]
+        moves.append(move_text(move, legal, rules))
+        position = position.apply(move)
+    ply = min(ply, len(moves) - 1)
+    moves[ply] = "1-32"  # never a move: squares that far apart
+    text = '[GameType "21"]\n[Result "*"]\n\n' + " ".join(moves) + " *\n"
+    game, _, _ = converted(text)
+    back, _, _ = converted(written(text, "py-draughts"))
+    assert _stopped_facts(back) == _stopped_facts(game)
+    assert _stopped_facts(game)[1][0][:2] == ("E05", ply + 1)
+
+
+def test_py_draughts_writes_canonical_pdn_what_its_numbering_cannot_hold(
+    tmp_path: Path,
+) -> None:
+    """A move written as read with a square that is no board square in numbers, or a
+    FEN that is no position, cannot be turned: the game is written as canonical PDN,
+    whole, and counted so."""
+    games = (
+        STOPPED[0].replace(" *\n", " 5. 5-41 *\n"),
+        STOPPED[0].replace(" *\n", " 5. c3-d4 *\n"),
+        '[GameType "21"]\n[FEN "B:W18,K30:B9,14,40"]\n[Result "*"]\n\n1. 14-17 18-15 *\n',
+    )
+    for text in games:
+        game, _, resolution = converted(text)
+        assert written(text, "py-draughts") == write_canonical(
+            game, resolution, CanonicalOptions(normalise_results=True)
+        ), text
+    src = tmp_path / "odd.pdn"
+    src.write_text("\n".join(games), encoding="utf-8")
+    out = tmp_path / "out.pdn"
+    done = CliRunner().invoke(main, ["convert", str(src), "-o", str(out), "--for", "py-draughts"])
+    assert (
+        "3 game(s) of an unknown variant or one py-draughts does not play, or that its "
+        "numbering cannot hold, written as canonical PDN"
+    ) in done.output
+    assert 'GameType "23"' not in out.read_text(encoding="utf-8")
+
+
+# -- py-draughts' turned board: the players go with their colours --------------------
+
+SIDE_TAGS = (
+    ("WhiteElo", "2100"),
+    ("BlackElo", "1950"),
+    ("WhiteTitle", "GM"),
+    ("BlackTitle", "IM"),
+    ("WhiteTeam", "North"),
+    ("BlackTeam", "South"),
+    ("WhiteClock", "0:05:00"),
+    ("BlackType", "program"),
+)
+
+
+def _side_text(extra: list[tuple[str, str]], result: str) -> str:
+    head = '[Event "Club"]\n[White "Smith, J."]\n[Black "Jones, K."]\n'
+    head += "".join(f'[{name} "{value}"]\n' for name, value in extra)
+    return (
+        head + f'[Result "{result}"]\n[GameType "21"]\n\n'
+        f"1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 {result}\n"
+    )
+
+
+def _said(game: Game) -> tuple[dict[str, str], list[str], str | None]:
+    """What a game says of its players and play: its tags by standard name (but the
+    GameType and py-draughts' Variant, which say the form), its moves and the side
+    its result names."""
+    from pdn_tools.pdn.results import read_result
+    from pdn_tools.pdn.tags import standard_name
+
+    tags = {
+        standard_name(t.name): t.value
+        for t in game.tags
+        if standard_name(t.name) not in ("GameType", "Variant")
+    }
+    moves = [n.move.text() for n in game.mainline() if n.move is not None]
+    return tags, moves, read_result(game.result or "*").outcome
+
+
+def test_other_side_names_the_companion_tags() -> None:
+    from pdn_tools.pdn.tags import other_side
+
+    assert other_side("White") == "Black" and other_side("Black") == "White"
+    assert other_side("WhiteElo") == "BlackElo" and other_side("BlackClock") == "WhiteClock"
+    assert other_side("Bianco") == "Black" and other_side("heure blanche") == "BlackTime"
+    assert other_side("Event") is None and other_side("Whitewash") is None
+
+
+def test_py_draughts_exchanges_the_player_tags_with_the_colours() -> None:
+    """The first mover (English Black, Jones) is py-draughts' White: the player tags
+    and their companions change places, the Result stays (1-0 is the first mover's
+    win in both), and pdn-tools reads the output back as the game read."""
+    text = _side_text(list(SIDE_TAGS), "1-0")
+    out = written(text, "py-draughts")
+    for line in (
+        '[White "Jones, K."]',
+        '[Black "Smith, J."]',
+        '[BlackElo "2100"]',
+        '[WhiteElo "1950"]',
+        '[BlackTitle "GM"]',
+        '[WhiteTeam "South"]',
+        '[BlackClock "0:05:00"]',
+        '[WhiteType "program"]',
+        '[Result "1-0"]',
+    ):
+        assert line in out, (line, out)
+    assert "23x16 1-0" in out
+    game, _, _ = converted(text)
+    back, replay, _ = converted(out)
+    assert _errors(back) == [] and replay.plies == 7
+    assert _said(back) == _said(game)
+    # The other targets keep the colours, and the tags with them.
+    assert '[White "Smith, J."]' in written(text, "checkerboard")
+
+
+@SETTINGS
+@given(
+    st.lists(st.sampled_from(SIDE_TAGS), unique=True),
+    st.sampled_from(["1-0", "0-1", "1/2-1/2", "*"]),
+)
+def test_py_draughts_player_tags_round_trip(extra: list[tuple[str, str]], result: str) -> None:
+    """Whatever side tags a game has, written for py-draughts and read back it says
+    the same players, moves and result."""
+    text = _side_text(extra, result)
+    game, _, _ = converted(text)
+    back, _, _ = converted(written(text, "py-draughts"))
+    assert _said(back) == _said(game)

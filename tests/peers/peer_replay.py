@@ -5,7 +5,8 @@ virtual environment (``benchmarks/.venvs/<name>``, made by ``benchmarks/peers.py
 and the tests start this script with that environment's Python.  It uses only the
 standard library besides the peer, reads a JSON list of ``{"pdn": text}`` on standard
 input and writes a JSON list with, for each game, what the peer read: the final FEN
-in the peer's own form, the plies it replayed, or the error it raised.
+in the peer's own form, the plies it replayed (and, for py-draughts, the result its
+board gives), or the error it raised.
 
 Usage: ``<peer python> tests/peers/peer_replay.py {pydraughts|py-draughts}``; with
 ``--write VARIANT N SEED`` it plays N random games of VARIANT with the peer instead and
@@ -64,6 +65,7 @@ def py_draughts_replay(text: str) -> dict[str, Any]:
         return out
     out["plies"] = len(board._moves_stack)
     out["fen"] = board.fen
+    out["result"] = board.result  # "1-0": White wins, in py-draughts' colours
     return out
 
 

@@ -12,6 +12,7 @@ slow pydraughts); the whole-corpus figures are in docs/export.md.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import agreement
@@ -157,6 +158,55 @@ def test_py_draughts_american_games_read_in_its_dialect() -> None:
         assert {"W60", "W61"} <= codes and game.variant == "english", game.issues
         errors = {i.code for i in game.issues if i.level.value == "error"}
         assert errors <= {"E06"}, (text, game.issues)
+
+
+def _decisive_english_game(seed: int) -> tuple[str, str]:
+    """A game of random legal English moves (seeded) played until the side to move
+    has none, with player tags (Black, the first mover, is "First"; White "Second"),
+    and the name of its winner."""
+    rng = random.Random(seed)
+    rules = variant_by_name("english")
+    position = Position.initial(rules)
+    moves = []
+    while legal := legal_moves(position, rules):
+        move = rng.choice(legal)
+        moves.append(move_text(move, legal, rules))
+        position = position.apply(move)
+    first_won = position.turn.value == "W"  # White to move and none: Black won
+    result = "1-0" if first_won else "0-1"  # the first mover's score on the left
+    text = (
+        f'[White "Second"]\n[Black "First"]\n[WhiteElo "1800"]\n[BlackElo "2200"]\n'
+        f'[Result "{result}"]\n[GameType "21"]\n\n' + " ".join(moves) + f" {result}\n"
+    )
+    return text, "First" if first_won else "Second"
+
+
+def test_py_draughts_names_the_same_winner() -> None:
+    """English games played to the end, written for py-draughts (colours exchanged):
+    py-draughts replays them to our final position and its board's result, in its
+    colours, names the player our reading names as the winner — through the player
+    tags exchanged with the colours — and is the Result written."""
+    need("py-draughts")
+    games = [_decisive_english_game(seed) for seed in range(6)]
+    texts = []
+    for text, _ in games:
+        (game,) = read_string(text)
+        replay = replay_game(game)
+        assert replay.completed and game.status == "ok", game.issues
+        case = agreement._case(game, Path("generated"), Path("."), ("py-draughts",))
+        assert case is not None
+        texts.append(case)
+    winners = {name for _, name in games}
+    assert winners == {"First", "Second"}  # both sides win somewhere
+    answers = agreement.run_peer("py-draughts", [c.texts["py-draughts"] for c in texts])
+    for (_, winner), case, answer in zip(games, texts, answers, strict=True):
+        assert agreement.why("py-draughts", case, answer) is None, answer
+        out = case.texts["py-draughts"]
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]$', out, re.M))
+        assert answer["result"] == tags["Result"], (answer, out)
+        side = {"1-0": "White", "0-1": "Black"}[str(answer["result"])]
+        assert tags[side] == winner, out  # py-draughts' winner is the player who won
+        assert tags[side + "Elo"] == {"First": "2200", "Second": "1800"}[winner]
 
 
 def test_pydraughts_turkish_games() -> None:
