@@ -166,3 +166,40 @@ def test_the_searcher_prefers_winning_material() -> None:
     result = analyse(parse_fen("W:W33,45:B28,3,4").position, depth=3)
     assert result.pv_text[0] == "33x22"
     assert result.score > 0
+
+
+def _random_placement(variant: Variant, seed: int) -> Position:
+    """Any placement of men and kings (men never on their own crowning row), either
+    side to move: the static evaluation is defined on every board, reachable or not."""
+    rng = random.Random(seed)
+    geometry = Position.initial(variant).geometry
+    width = variant.board.width
+    white_crown = set(range(1, width // 2 + 1))
+    black_crown = set(range(geometry.size - width // 2 + 1, geometry.size + 1))
+    lists: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
+    for square in range(1, geometry.size + 1):
+        roll = rng.random()
+        if roll < 0.15 and square not in white_crown:
+            lists["wm"].append(square)
+        elif 0.15 <= roll < 0.3 and square not in black_crown:
+            lists["bm"].append(square)
+        elif 0.3 <= roll < 0.3 + rng.choice((0.0, 0.03)):
+            lists["wk" if rng.random() < 0.5 else "bk"].append(square)
+    return Position.from_squares(
+        variant,
+        white_men=lists["wm"],
+        white_kings=lists["wk"],
+        black_men=lists["bm"],
+        black_kings=lists["bk"],
+        turn=rng.choice((Color.WHITE, Color.BLACK)),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.sampled_from(VARIANTS), seed=st.integers(0, 10**6))
+def test_the_evaluation_of_any_placement_is_colour_symmetric(name: str, seed: int) -> None:
+    # Kings and men anywhere, not only the positions random play reaches: the
+    # colour-flip scores the same for the side to move, so no term favours a colour.
+    variant = variant_by_name(name)
+    position = _random_placement(variant, seed)
+    assert evaluate(flipped(position, variant), variant) == evaluate(position, variant)
