@@ -447,7 +447,10 @@ CATALOGUE: dict[str, Code] = {
             "E01",
             "error",
             "Unterminated or unbalanced construct",
-            "An unclosed '{', '\"' or '(' at the end of the game, or ')' without '('.",
+            "A comment whose '{' is never closed (the rest of the game is not read), a "
+            "variation whose '(' is still open at the end of the game, or a ')' without "
+            "'('.  A tag whose quote is never closed is not E01: its text is "
+            "unrecognised (E03).",
         ),
         _c("E02", "error", "Nested comment", "A '{' inside a comment; comments do not nest."),
         _c(
