@@ -293,7 +293,9 @@ CATALOGUE: dict[str, Code] = {
             "info",
             "Date or time not in the standard form",
             "A Date such as 13-01-1996 or 17 april 2009; kept as written. A date that "
-            "reads two ways (01/06/1998, day or month first) names both readings.",
+            "reads two ways (01/06/1998, day or month first) names both readings.  A "
+            "range of days (2004.10.27 - 2004.11.01, an event's span) is read as its "
+            "first day, which the message names.",
         ),
         _c(
             "W30",
@@ -449,7 +451,10 @@ CATALOGUE: dict[str, Code] = {
             "E01",
             "error",
             "Unterminated or unbalanced construct",
-            "An unclosed '{', '\"' or '(' at the end of the game, or ')' without '('.",
+            "A comment whose '{' is never closed (the rest of the game is not read), a "
+            "variation whose '(' is still open at the end of the game, or a ')' without "
+            "'('.  A tag whose quote is never closed is not E01: its text is "
+            "unrecognised (E03).",
         ),
         _c("E02", "error", "Nested comment", "A '{' inside a comment; comments do not nest."),
         _c(

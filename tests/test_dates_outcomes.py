@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pdn_tools import read_string
 from pdn_tools.pdn.results import colour_outcome, first_mover
-from pdn_tools.pdn.tags import DateParts, parse_date
+from pdn_tools.pdn.tags import DateParts, date_range, parse_date
 
 
 @pytest.mark.parametrize(
@@ -29,8 +30,17 @@ from pdn_tools.pdn.tags import DateParts, parse_date
         ("13-01-1996", (1996, 1, 13)),
         ("17 april 2009", (2009, 4, 17)),
         ("3 Nov 2010", (2010, 11, 3)),
-        ("2004.10.27 - 2004.11.01", (2004, None, None)),
-        ("2004.12.27 - 2005.01.01", (None, None, None)),
+        # An event's span in one tag: its first day (pdn-format.md §5.2).
+        ("2004.10.27 - 2004.11.01", (2004, 10, 27)),
+        ("2004.12.27 - 2005.01.01", (2004, 12, 27)),
+        ("2004-10-27 \u2013 2004-11-01", (2004, 10, 27)),
+        ("2004.10.27\u20132004.11.01", (2004, 10, 27)),
+        # Not a span of two whole days: the year they share at most.
+        ("2004.11.01 - 2004.10.27", (2004, None, None)),
+        ("2004.10.27 - 2004-11-01", (2004, None, None)),
+        ("2004.10 - 2004.11", (2004, None, None)),
+        ("2004.02.30 - 2004.03.01", (2004, None, None)),
+        ("2004-10-27-2004-11-01", (None, None, None)),
         ("2007/2008", (None, None, None)),
         ("03.07.20", (None, None, None)),
         ("2005.13.01", (2005, None, None)),
@@ -91,3 +101,35 @@ def test_outcome_by_colour(result: str | None, variant: str, colour: str | None)
 def test_first_mover_of_every_variant() -> None:
     assert first_mover("english") == first_mover("pool") == first_mover("thai") == "B"
     assert first_mover("international") == first_mover("gametype-97") == "W"
+
+
+def test_a_range_of_days_is_read_as_its_first_day_and_said_so() -> None:
+    """The game is dated by the span's first day; the tag keeps the whole text and
+    the info finding (W29) names both days."""
+    game = read_string(
+        '[Event "x"]\n[Date "2004.10.27 - 2004.11.01"]\n[GameType "20"]\n1. 32-28 *\n'
+    )[0]
+    assert game.tag("Date") == "2004.10.27 - 2004.11.01"
+    assert parse_date(game.tag("Date")).date == datetime.date(2004, 10, 27)
+    found = [i for i in game.issues if i.code == "W29"]
+    assert len(found) == 1 and found[0].severity == "info"
+    assert (found[0].line, found[0].column) == (2, 1)
+    assert "read as its first day, 2004.10.27" in found[0].message
+    assert "2004.11.01" in found[0].message
+
+
+@given(
+    st.dates(datetime.date(1000, 1, 1), datetime.date(2999, 12, 31)),
+    st.integers(0, 400),
+    st.sampled_from([" - ", " -", " \u2013 ", "\u2013"]),
+    st.sampled_from([".", "-", "/"]),
+)
+def test_a_span_of_days_reads_as_its_first_day(
+    first: datetime.date, length: int, dash: str, sep: str
+) -> None:
+    last = first + datetime.timedelta(days=length)
+    if last.year > 2999:
+        last = first
+    text = f"{first:%Y{sep}%m{sep}%d}{dash}{last:%Y{sep}%m{sep}%d}"
+    assert date_range(text) == (first, last)
+    assert parse_date(text).date == first

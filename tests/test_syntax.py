@@ -344,3 +344,24 @@ def test_italian_anno_is_read_as_the_date() -> None:
     # Beside a Date, the Date tag is the date a lookup gives; both are kept.
     game = one('[Date "2010.11.10"]\n[Anno "2010"]\n[GameType "22"]\n1. 21-17 *')
     assert game.tag("Date") == "2010.11.10" and len(game.tags) == 3
+
+
+def test_e01_covers_what_the_reader_reports_under_it() -> None:
+    """The catalogue's E01 text names the constructs E01 is given for: a comment,
+    a variation never closed and a ')' without '('; a tag whose '"' is never
+    closed is not among them (its text is unrecognised, E03)."""
+    from pdn_tools.diagnostics import CATALOGUE
+
+    unclosed_quote = read_string('[Event "x]\n[GameType "20"]\n1. 32-28 19-23 *\n')
+    found = {i.code for g in unclosed_quote for i in g.issues}
+    assert "E03" in found and "E01" not in found
+    text = CATALOGUE["E01"].description
+    assert '"' not in text
+    for construct in ("'{'", "'('", "')'"):
+        assert construct in text
+    for source in (
+        "1. 32-28 {never closed 19-23 *",
+        "1. 32-28 (1. 33-28 18-23 *",
+        "1. 32-28 ) 18-23 *",
+    ):
+        assert "E01" in codes(one(source))

@@ -43,7 +43,7 @@ from functools import lru_cache
 from pdn_tools.diagnostics import Issue, status_of
 from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.results import colour_outcome
-from pdn_tools.pdn.tags import date_readings, written_dates
+from pdn_tools.pdn.tags import date_range, date_readings, written_dates
 from pdn_tools.replay.options import ReplayResult
 from pdn_tools.replay.positions import positions_reached
 from pdn_tools.rules import Color, FenError, parse_fen, variant_by_name, variants
@@ -150,7 +150,12 @@ def parse_date_bound(text: str, *, end: bool) -> DateBound:
 
 def _date_spans(value: str | None) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
     """The earliest and latest day each reading of a Date value may mean (two for
-    ``01/06/1998``, read day first or month first); none without a year."""
+    ``01/06/1998``, read day first or month first; a range of days, an event's span,
+    from its first day to its last); none without a year."""
+    days = date_range(value)
+    if days is not None:
+        first, last = days
+        return [((first.year, first.month, first.day), (last.year, last.month, last.day))]
     spans = []
     for parts in date_readings(value):
         assert parts.year is not None

@@ -19,7 +19,9 @@ What is rewritten, and how (``docs/export.md``):
 - move numbers: recomputed, ``N.`` before each move of the first mover and ``N...``
   before a move of the second mover that opens a line or follows a comment, a
   variation or a set-up;
-- the terminator in the GameType's result style (``2-0`` / ``1-0`` ...);
+- the terminator in the GameType's result style (``2-0`` / ``1-0`` ...); a game
+  whose guessed variant the replay refuted, written without GameType, keeps each
+  result in its own style (``1/2-1/2`` stays so, not the guess's ``1-1``);
 - movetext lines of at most :data:`WIDTH` columns (a comment is never split: one
   longer than a line stands on a line of its own).
 
@@ -80,8 +82,15 @@ class CanonicalOptions:
     leaving out what it cannot read (results are then always normalised)."""
 
 
-def result_style(game: Game) -> str | None:
-    """The GameType's result style (``international`` or ``default``), if known."""
+def result_style(game: Game, resolution: Resolution | None = None) -> str | None:
+    """The GameType's result style (``international`` or ``default``), if known.
+
+    None (each result in its own style, as written) when the replay refuted the
+    reader's guess of the variant (*resolution*): the guess's style would rewrite an
+    English problem's ``1/2-1/2`` as ``1-1``, a style the record never implied, while
+    the game is written without a variant."""
+    if resolution is not None and resolution.refuted and resolution.variant is None:
+        return None
     entry = BY_NAME.get(game.variant)
     return entry.result_style if entry is not None else None
 
@@ -589,7 +598,7 @@ def _write(
     chosen = target_form(game, res, opts.target) if opts.target is not None else None
     # None: no target, or canonical PDN for it (a variant it does not play ...)
     target, form = chosen if chosen is not None else (None, None)
-    style = result_style(game)
+    style = result_style(game, res)
     if target is not None:
         writer.target = target
         writer.form = form

@@ -41,6 +41,7 @@ from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.split import Chunk
 from pdn_tools.pdn.tags import (
     date_is_standard,
+    date_range,
     date_readings,
     normalise_name,
     split_tag,
@@ -1128,7 +1129,17 @@ class GameBuilder:
                     term.column,
                 )
         date = self.tags_by_key.get("date")
-        if date is not None and not date_is_standard(date.value):
+        span = date_range(date.value) if date is not None else None
+        if date is not None and span is not None:
+            first, last = (day.strftime("%Y.%m.%d") for day in span)
+            self.issue(
+                "W29",
+                f"{_tag_called(date, 'Date')} {date.value!r} is a range of days, "
+                f"{first} to {last}: read as its first day, {first} (kept as written)",
+                date.line,
+                date.column,
+            )
+        elif date is not None and not date_is_standard(date.value):
             readings = date_readings(date.value)
             either = (
                 "; its day and month may be read either way ("

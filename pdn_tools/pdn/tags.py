@@ -194,6 +194,10 @@ _YEAR_LAST = re.compile(r"(\d{1,2})[.-](\d{1,2})[.-](\d{4})")
 _YEAR_LAST_SLASHED = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _NAMED = re.compile(r"(\d{1,2})\.?\s+([^\W\d_]+)\.?\s+(\d{4})")
 _TIME = re.compile(r"[ T]\d{1,2}:\d{2}(?::\d{2})?")
+_DAY = r"(\d{4})([./-])(\d{1,2})\2(\d{1,2})"
+_RANGE = re.compile(_DAY + r"(?:\s+[-\u2013]\s*|\s*\u2013\s*)" + r"(\d{4})\2(\d{1,2})\2(\d{1,2})")
+"""Two whole days, year first, written alike and joined by a dash with a space before
+it or by an en dash (``2004.10.27 - 2004.11.01``): an event's span in one tag."""
 
 #: One reading of a Date value as written: year, month and day, None where the value
 #: gives none (``??`` or left out), before any check that they make sense.
@@ -213,6 +217,31 @@ def _checked(year: int | None, month: int | None, day: int | None) -> DateParts:
     if day is None or not 1 <= day <= 31:
         return DateParts(year, month)
     return DateParts(year, month, day)
+
+
+def date_range(value: str | None) -> tuple[datetime.date, datetime.date] | None:
+    """The first and last day of a Date value that is a range of days, an event's
+    span in one tag (``2004.10.27 - 2004.11.01``); None for any other value.
+
+    Only the unambiguous form is a range: two whole, real days written year first with
+    the same separator, joined by a dash with a space before it or by an en dash, the
+    first not after the last.  A season (``2007/2008``) or a dash without a space
+    before it (``2004-10-27-2004-11-01``) is none.
+    """
+    if value is None:
+        return None
+    match = _RANGE.fullmatch(value.strip())
+    if match is None:
+        return None
+    year, _, month, day, year2, month2, day2 = match.groups()
+    try:
+        first = datetime.date(int(year), int(month), int(day))
+        last = datetime.date(int(year2), int(month2), int(day2))
+    except ValueError:
+        return None
+    if first > last or not 1000 <= first.year <= last.year <= 2999:
+        return None
+    return first, last
 
 
 def written_dates(value: str | None) -> tuple[Written, ...]:
@@ -249,6 +278,9 @@ def written_dates(value: str | None) -> tuple[Written, ...]:
     if match:
         named = MONTHS.get(match.group(2).lower())
         return ((int(match.group(3)), named, int(match.group(1)) if named else None),)
+    span = date_range(text)
+    if span is not None:  # an event's span: its first day
+        return ((span[0].year, span[0].month, span[0].day),)
     if " - " in text:
         start, _, end = text.partition(" - ")
         a, b = parse_date(start), parse_date(end)
@@ -278,10 +310,11 @@ def parse_date(value: str | None) -> DateParts:
     ``25.11.2000`` and ``13-01-1996``, ``17 april 2009`` (month names in English,
     Dutch, French, Italian, German), and the year last with slashes, day or month
     first (``25/11/2000``, ``11/25/2000``; ``01/06/1998`` gives its year only, its
-    readings disagreeing on the month).  Everything else — two-digit years
-    (``03.07.20``), ranges (``2004.10.27 - 2004.11.01``), seasons (``2007/2008``) —
-    gives what all its readings agree on, which is usually nothing; a range within one
-    year gives that year.  :func:`date_readings` gives every reading.
+    readings disagreeing on the month), and a range of days (``2004.10.27 -
+    2004.11.01``, :func:`date_range`) as its first day.  Everything else — two-digit
+    years (``03.07.20``), seasons (``2007/2008``) — gives what all its readings agree
+    on, which is usually nothing; another range within one year (``2004.10 -
+    2004.11``) gives that year.  :func:`date_readings` gives every reading.
     """
     readings = date_readings(value)
     if not readings:

@@ -69,6 +69,7 @@ def explain(
     variant: Variant,
     capture: bool = False,
     names: Sequence[str] | None = None,
+    separator: str | None = None,
 ) -> tuple[str, str]:
     """Code and reason for written *squares* that match no legal move (NO_MATCH).
 
@@ -79,6 +80,8 @@ def explain(
 
     *names* (indexed by square number) spells squares and moves as the record does,
     algebraic ``g7`` for a record written ``h6-g7``; by default their numbers.
+    *separator* joins the squares of the captures named (the written move's and the
+    legal ones) as the record writes captures (``c3:e5``); by default the variant's.
     """
     if names is None:
         names = _numbers(position.geometry.size)
@@ -103,8 +106,9 @@ def explain(
         ):
             return "E09", (
                 f"the squares written are those of the legal capture "
-                f"{path_text(fits[0], variant, names)} in another order or with other squares "
-                "mixed in (a path lists the from-square, the landing squares, the to-square)"
+                f"{path_text(fits[0], variant, names, separator)} in another order or with "
+                "other squares mixed in (a path lists the from-square, the landing squares, "
+                "the to-square)"
             )
     if piece is None or piece[0] is not turn:
         where = describe_piece(piece)
@@ -117,7 +121,7 @@ def explain(
             if m.from_sq == first and any(last in p[1:-1] for p in m.paths):
                 return "E07", (
                     f"the capture cannot stop on {names[last]}: it must continue, "
-                    f"e.g. {path_text(m, variant, names)}"
+                    f"e.g. {path_text(m, variant, names, separator)}"
                 )
         free = legal_moves(position, free_choice(variant))
         fm = parse_move(squares, free, variant)
@@ -127,14 +131,14 @@ def explain(
             if taken is not None:
                 return "E07", (
                     f"the capture takes {len(taken.captures)} piece(s) but the maximum is "
-                    f"{len(best.captures)}: e.g. {path_text(best, variant, names)}"
+                    f"{len(best.captures)}: e.g. {path_text(best, variant, names, separator)}"
                 )
-    written = ("x" if capture else "-").join(names[s] for s in squares)
+    written = ((separator or "x") if capture else "-").join(names[s] for s in squares)
     if len(squares) > 2:
         if not must_capture:
             return "E09", f"{written} is no capture: no capture is possible here"
         return "E09", f"{written} describes no legal capture; legal: " + _listing(
-            legal, variant, names
+            legal, variant, names, separator
         )
     occupant = position.piece_at(last)
     if occupant is not None and last != first:
@@ -155,7 +159,7 @@ def explain(
         why = (
             "no capture is possible here"
             if not must_capture
-            else "legal: " + _listing(legal, variant, names)
+            else "legal: " + _listing(legal, variant, names, separator)
         )
         jumped = names[jumps[0]]
         return "E09", f"{written} jumps over {jumped} but is not a legal capture ({why})"
@@ -166,7 +170,7 @@ def explain(
     if not is_king and diag[2] > 1:
         return "E05", f"a man moves one square; {to} is {diag[2]} squares from {frm}"
     if must_capture:
-        example = move_text(legal[0], legal, variant, names)
+        example = move_text(legal[0], legal, variant, names, separator)
         return "E06", f"a capture is compulsory, e.g. {example}"
     return "E05", f"{written} is not a legal move"
 
@@ -218,9 +222,12 @@ def _numbers(size: int) -> tuple[str, ...]:
     return names
 
 
-def _listing(legal: Sequence[Move], variant: Variant, names: Sequence[str]) -> str:
-    """Up to four legal moves in canonical notation, squares spelt by *names*."""
-    shown = ", ".join(move_text(m, legal, variant, names) for m in legal[:4])
+def _listing(
+    legal: Sequence[Move], variant: Variant, names: Sequence[str], separator: str | None
+) -> str:
+    """Up to four legal moves in canonical notation, squares spelt by *names*, those of
+    a capture joined by *separator* (the variant's when None)."""
+    shown = ", ".join(move_text(m, legal, variant, names, separator) for m in legal[:4])
     return shown + (" …" if len(legal) > 4 else "")
 
 

@@ -45,7 +45,8 @@ class Proposer:
     ``nodes[i]`` is the node of ``line.written[i]`` (the first node of a capture
     written jump by jump); ``offset`` the plies of the line replayed before the
     line's first written move (those before a set-up); ``in_variation`` whether the
-    line is a variation.
+    line is a variation; ``separator`` joins the squares of the captures a message
+    lists as the record writes captures (the variant's when None).
     """
 
     def __init__(
@@ -56,11 +57,13 @@ class Proposer:
         names: tuple[str, ...],
         offset: int,
         in_variation: bool,
+        separator: str | None = None,
     ) -> None:
         self.line = line
         self.nodes = nodes
         self.variant = variant
         self.names = names
+        self.separator = separator
         self.offset = offset
         self.in_variation = in_variation
 
@@ -218,7 +221,7 @@ class Proposer:
             first = self.line.written[finding.reached].ply
             text += f" (searched back to ply {first}, where the search's budget ran out)"
         if 0 < len(legal) <= 6:
-            shown = (move_text(m, legal, self.variant, self.names) for m in legal)
+            shown = (move_text(m, legal, self.variant, self.names, self.separator) for m in legal)
             text += "; legal here: " + ", ".join(shown)
         return text
 

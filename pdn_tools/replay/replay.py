@@ -89,6 +89,25 @@ _SQUARES_LIMIT: Final = 20_000
 """Entries kept per board in ``_SQUARES`` before it is cleared."""
 
 
+def capture_separator_of(node: Node) -> str | None:
+    """The separator the record joins a capture's squares with (``:`` in ``c3:e5``,
+    ``x`` in ``28x19``): that of *node*'s move when it is written as a capture, else
+    that of the nearest capture written before it on its line; None when no capture
+    written before says (the variant's own then).  Messages list squares with it, so
+    they read in the record's own notation."""
+    here: Node | None = node
+    while here is not None:
+        move = here.move
+        if move is not None and move.capture:
+            raw = here.raw
+            if ":" in raw:
+                return ":"
+            if "x" in raw or "X" in raw:
+                return "x"
+        here = here.parent
+    return None
+
+
 _SHORT_TEXTS: Final[dict[str, dict[int, str]]] = {}
 """Canonical texts of two-square moves by separator, then by ``from << 8 | to`` (at most
 64 x 64 per separator): looked up on every fast-lane ply, where formatting two
@@ -505,8 +524,11 @@ class _Replayer:
                     merged = self.merge(position, legal, nodes, i)
                 if merged is None:
                     names = self.names_of(node)
+                    joiner = capture_separator_of(node)
                     if match.kind is MatchKind.WRONG_PATH:
-                        alts = ", ".join(path_text(c, variant, names) for c in match.candidates)
+                        alts = ", ".join(
+                            path_text(c, variant, names, joiner) for c in match.candidates
+                        )
                         self.fail(
                             nodes, i, state, in_var, ply, "E09",
                             f"the path fits no legal capture from {names[squares[0]]} to "
@@ -515,7 +537,7 @@ class _Replayer:
                         )  # fmt: skip
                     else:
                         code, reason = explain(
-                            squares, position, legal, variant, node.move.capture, names
+                            squares, position, legal, variant, node.move.capture, names, joiner
                         )
                         self.fail(nodes, i, state, in_var, ply, code, reason, squares)
                     return 1
@@ -936,7 +958,9 @@ class _Replayer:
             merge_split=opts.merge_split_captures,
         )
         self.result.searched += before - self.budget.left
-        proposer = Proposer(line, where, self.variant, names, offset, in_var)
+        proposer = Proposer(
+            line, where, self.variant, names, offset, in_var, capture_separator_of(nodes[i])
+        )
         repair = proposer.repair(finding)
         text = proposer.message(finding, repair, self.legal(state))
         if repair is None or not text:

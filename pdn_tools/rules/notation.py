@@ -185,14 +185,19 @@ def canonical_path(move: Move, variant: Variant = INTERNATIONAL) -> tuple[int, .
 
 
 def path_text(
-    move: Move, variant: Variant = INTERNATIONAL, names: Sequence[str] | None = None
+    move: Move,
+    variant: Variant = INTERNATIONAL,
+    names: Sequence[str] | None = None,
+    separator: str | None = None,
 ) -> str:
     """The canonical full path as text, e.g. ``47x38x24x13x36`` (``32-28`` if quiet).
 
     *names*, indexed by square number, spells the squares another way (algebraic
     ``c3xe5``, as a record that writes them so reads best); by default their numbers.
+    *separator* joins the squares of a capture instead of the variant's own (``:``
+    for a message about a record that writes captures so).
     """
-    sep = variant.capture_separator if move.captures else "-"
+    sep = (separator or variant.capture_separator) if move.captures else "-"
     if names is None:
         return sep.join(str(s) for s in canonical_path(move, variant))
     return sep.join(names[s] for s in canonical_path(move, variant))
@@ -203,20 +208,22 @@ def move_text(
     legal: Sequence[Move],
     variant: Variant = INTERNATIONAL,
     names: Sequence[str] | None = None,
+    separator: str | None = None,
 ) -> str:
     """Canonical text of *move* among the *legal* moves of its position.
 
     The short form when no other legal move shares from and to; else the full path.
-    *names* spells the squares as :func:`path_text` says.
+    *names* spells the squares and *separator* joins those of a capture as
+    :func:`path_text` says.
     """
-    sep = variant.capture_separator if move.captures else "-"
+    sep = (separator or variant.capture_separator) if move.captures else "-"
     if move.captures:
         clash = any(
             other.from_sq == move.from_sq and other.to_sq == move.to_sq and other != move
             for other in legal
         )
         if clash:
-            return path_text(move, variant, names)
+            return path_text(move, variant, names, separator)
     if names is None:
         return f"{move.from_sq}{sep}{move.to_sq}"
     return f"{names[move.from_sq]}{sep}{names[move.to_sq]}"

@@ -65,6 +65,15 @@ def test_the_repro_dates_pass_their_year() -> None:
         assert not kept(date, "1999", None) and not kept(date, None, "1997"), date
 
 
+def test_a_range_of_days_passes_when_any_of_its_days_may() -> None:
+    """An event's span in one tag: a filter keeps the game when the span meets the
+    range (the game may have been played on any of its days), drops it otherwise."""
+    span = "2004.10.27 - 2004.11.01"
+    assert kept(span, "2004.10.30", "2004.10.31")  # inside, after the first day
+    assert kept(span, "2004.11.01", None) and kept(span, None, "2004.10.27")  # the ends
+    assert not kept(span, "2004.11.02", None) and not kept(span, None, "2004.10.26")
+
+
 def test_a_date_read_two_ways_passes_when_either_reading_may() -> None:
     # 01/06/1998: 1 June or 6 January
     assert kept("01/06/1998", "1998.01", "1998.06")  # both readings in the range

@@ -452,3 +452,20 @@ def test_numbers_beyond_the_columns_are_null_not_a_failure(
     assert rows[0]["eval_cp"] == (centi if centi <= _INT32 else None)
     assert rows[1]["eval_mate"] == (mate if mate <= _INT32 else None)
     assert rows[1]["nags"] == [nag if nag <= _INT32 else None, 3]
+
+
+def test_a_range_of_days_is_dated_by_its_first_day(tmp_path: Path) -> None:
+    """``[Date "2004.10.27 - 2004.11.01"]`` (an event's span): the ``date`` column
+    holds its first day, ``date_text`` the whole text, ``year`` that day's year."""
+    source = tmp_path / "span.pdn"
+    source.write_text(
+        '[Event "E"]\n[Date "2004.12.27 - 2005.01.02"]\n[GameType "20"]\n\n1. 32-28 19-23 *\n',
+        encoding="utf-8",
+    )
+    games = tmp_path / "games.parquet"
+    code, err = convert(str(source), "-o", str(games))
+    assert code == 0, err
+    rows = pq.read_table(games, columns=["date", "date_text", "year"]).to_pylist()
+    assert [(str(r["date"]), r["date_text"], r["year"]) for r in rows] == [
+        ("2004-12-27", "2004.12.27 - 2005.01.02", 2004)
+    ]

@@ -267,6 +267,28 @@ def test_a_refuted_guess_is_written_as_canonical_pdn_for_every_target() -> None:
         assert back_replay.refuted and "W40" in [i.code for i in back.issues], target
 
 
+def test_a_refuted_guess_keeps_the_records_result_style() -> None:
+    """The guess (international) would write ``1/2-1/2`` as ``1-1``; written without
+    a variant the result keeps the style the record wrote it in, in the Result tag
+    and as the terminator, for canonical PDN, normalised results and every target."""
+    game, _, resolution = converted(REFUTED)
+    outputs = {
+        "canonical": write_canonical(game, resolution),
+        "normalised": write_canonical(game, resolution, CanonicalOptions(normalise_results=True)),
+    }
+    outputs.update((target, written(REFUTED, target)) for target in sorted(TARGETS))
+    for name, out in outputs.items():
+        assert '[Result "1/2-1/2"]' in out, name
+        assert out.rstrip().endswith(" 1/2-1/2"), name
+        assert re.search(r"(?<![\d/])1-1(?![\d/])", out) is None, name
+    # A record written in the international style keeps that style too.
+    international = REFUTED.replace("1/2-1/2", "1-1")
+    game, _, resolution = converted(international)
+    assert resolution.refuted
+    out = write_canonical(game, resolution)
+    assert '[Result "1-1"]' in out and out.rstrip().endswith(" 1-1")
+
+
 def test_cli_counts_a_refuted_guess_as_canonical_pdn(tmp_path: Path) -> None:
     src = tmp_path / "tts7.pdn"
     src.write_text(REFUTED, encoding="utf-8")

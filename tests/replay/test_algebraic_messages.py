@@ -64,7 +64,7 @@ CASES = [
         "E07",
         "the capture cannot stop on e5: it must continue, e.g. c3:e5:g7",
     ),
-    ("", "1. c3:e5:g3", "E09", "c3xe5xg3 is no capture: no capture is possible here"),
+    ("", "1. c3:e5:g3", "E09", "c3:e5:g3 is no capture: no capture is possible here"),
     (
         "W:WK29:B22,9",
         "1. a1:e5:a7",
