@@ -536,6 +536,42 @@ def test_convert_to_jsonl_parts_on_a_local_cluster(big_file: Path, tmp_path: Pat
     assert b"".join(p.read_bytes() for p in parts) == (tmp_path / "one.jsonl").read_bytes()
 
 
+def test_convert_on_a_cluster_into_a_directory_with_files_needs_append(
+    scheduler: str, tmp_path: Path
+) -> None:
+    """Parts directories follow the rule of datasets: a directory that holds files
+    already is refused before the cluster is asked for anything (exit 2, one line
+    naming --append, nothing written), and added to with --append, which says so."""
+    from pdn_tools.run.cluster_convert import ConvertError, prepare_target
+
+    out = tmp_path / "parts"
+    clean = str(SAMPLES / "clean")
+    first = run_bytes("convert", clean, "-o", str(out), "--to", "jsonl", "--dask", scheduler)
+    assert first.returncode == 0, first.stderr
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    again = run_bytes("convert", clean, "-o", str(out), "--to", "jsonl", "--dask", scheduler)
+    assert again.returncode == 2
+    line = one_clean_line(again.stderr.decode())
+    assert (
+        line.startswith(f"pdn convert: {out}: holds {len(before)} file(s)") and "--append" in line
+    )
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    added = run_bytes(
+        "convert", clean, "-o", str(out), "--to", "jsonl", "--dask", scheduler, "--append"
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    assert added.stderr.decode().splitlines()[0] == (
+        f"pdn convert: appending to {out} ({len(before)} existing file(s))"
+    )
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert len(after) == 2 * len(before) and all(after[n] == d for n, d in before.items())
+    # The Python API refuses it too, unless told to append.
+    with pytest.raises(ConvertError, match="--append"):
+        prepare_target(str(out), "jsonl")
+    assert prepare_target(str(out), "jsonl", append=True).root == str(out)
+    assert {p.name for p in out.iterdir()} == set(after)
+
+
 def test_convert_with_many_units_and_a_worker_killed(
     scheduler: str, big_file: Path, tmp_path: Path
 ) -> None:

@@ -23,6 +23,7 @@ import os
 import sys
 from collections.abc import Generator
 from dataclasses import replace
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -47,7 +48,7 @@ from pdn_tools.collection.events.results import assess
 from pdn_tools.collection.events.rules import EventRules
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.canonical import CanonicalOptions
-from pdn_tools.export.dataset import DatasetError, parse_partitioning
+from pdn_tools.export.dataset import DatasetError, check_new, parse_partitioning
 from pdn_tools.export.sinks import (
     FORMATS,
     DatasetSink,
@@ -219,7 +220,13 @@ def _unreadable_quietly(entry: Found) -> None:
     metavar="COLUMNS",
     default=None,
     help="Parquet only: write OUT as a Hive-partitioned dataset directory split by "
-    "these columns (variant, year; e.g. variant,year); conversions append.",
+    "these columns (variant, year; e.g. variant,year).",
+)
+@click.option(
+    "--append",
+    is_flag=True,
+    help="Add this conversion's parts to a dataset directory (or --dask parts "
+    "directory) that holds files already; without it such a directory is refused.",
 )
 @click.option(
     "--split-by",
@@ -283,6 +290,7 @@ def convert(
     moves_table: str | None,
     with_record: bool,
     partition_by: str | None,
+    append: bool,
     split_by: str | None,
     dedupe: bool,
     merge_tags: bool,
@@ -329,7 +337,7 @@ def convert(
                 paths, files, out, fmt, rejects, moves_table,
                 replace(common.read, keep_source=rejects is not None),
                 common.rules,
-                _Tables(with_record, partition_by),
+                _Tables(with_record, partition_by, append),
                 common.dask,
                 collect.stages,
                 quiet=common.quiet,
@@ -341,7 +349,7 @@ def convert(
                 replace(common.read, keep_source=rejects is not None),
                 common.rules,
                 common.stdin_filename,
-                _Tables(with_record, partition_by),
+                _Tables(with_record, partition_by, append),
                 jobs=usable_jobs(common.workers),
                 collect=collect,
             )  # fmt: skip
@@ -441,11 +449,16 @@ class _Collect:
 
 
 class _Tables:
-    """The Parquet choices: the record column, and a dataset's partition columns."""
+    """The Parquet choices: the record column, a dataset's partition columns, and
+    whether a directory of parts may be added to."""
 
-    def __init__(self, with_record: bool = False, partition_by: str | None = None) -> None:
+    def __init__(
+        self, with_record: bool = False, partition_by: str | None = None, append: bool = False
+    ) -> None:
         self.with_record = with_record
         self.partition_by = partition_by
+        self.append = append
+        """``--append``: add to a dataset directory that holds files already."""
 
     def dataset(self, out: str) -> tuple[str, ...] | None:
         """The partition columns when OUT is a dataset directory (``()``: unpartitioned)."""
@@ -480,6 +493,8 @@ def _convert(
     return the rendered games to be written here (one output as with *jobs*)."""
     tables = tables or _Tables()
     collect = collect or _Collect(StageOptions())
+    if tables.append and (collect.split_by is not None or tables.dataset(out) is None):
+        raise _Usage("--append adds to a dataset directory (OUT/, --partition-by or --dask)")
     if collect.split_by is not None:
         return _split(paths, files, out, fmt, rejects, canonical, options, rules,
                       stdin_filename, tables, moves_table, collect, jobs)  # fmt: skip
@@ -504,6 +519,8 @@ def _convert(
         raise _Usage(f"no input files found (no *.pdn files); {printable(out)} not written")
     named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
     check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    if partition_by is not None:
+        _existing([out, moves_table], tables.append, collect.quiet)
     with Outputs() as outputs:
         sink: Sink
         if partition_by is not None:
@@ -544,6 +561,21 @@ def _convert(
             outputs.discard()
             counts = replace(counts, not_written=True)
         return counts
+
+
+def _existing(directories: list[str | None], append: bool, quiet: bool) -> None:
+    """Refuse a dataset or parts directory that holds files already, unless *append*
+    (:func:`~pdn_tools.export.dataset.check_new`), before anything is written; with
+    *append*, say on standard error how many files the conversion adds to."""
+    for directory in directories:
+        if directory is None:
+            continue
+        count = check_new(Path(directory), append)
+        if count and not quiet:
+            click.echo(
+                f"pdn convert: appending to {printable(directory)} ({count} existing file(s))",
+                err=True,
+            )
 
 
 def _on_cluster(address: str) -> Elsewhere:
@@ -729,9 +761,15 @@ def _convert_on_cluster(
     partition_by = parse_partitioning(tables.partition_by) if tables.partition_by else ()
     named = {"-o": out, "--rejects": rejects, "--moves-table": moves_table}
     check_outputs(paths, [entry.path for entry in files], [(o, p) for o, p in named.items() if p])
+    _existing([out, moves_table], tables.append, quiet)
     try:
         target = prepare_target(
-            out, kind, moves=moves_table, partition_by=partition_by, with_record=tables.with_record
+            out,
+            kind,
+            moves=moves_table,
+            partition_by=partition_by,
+            with_record=tables.with_record,
+            append=tables.append,
         )
     except ConvertError as exc:
         raise _Usage(str(exc)) from None

@@ -60,6 +60,31 @@ class DatasetError(ValueError):
     """A dataset directory that cannot take this conversion (a usage error)."""
 
 
+def files_in(root: Path) -> int:
+    """How many files the directory *root* holds, at any depth (0 when it is missing)."""
+    if not root.is_dir():
+        return 0
+    return sum(1 for path in root.rglob("*") if not path.is_dir())
+
+
+def check_new(root: Path, append: bool) -> int:
+    """Refuse a directory that already holds files unless *append*; returns how many
+    it holds.
+
+    Why: a conversion into a dataset (or a directory of parts) adds its parts beside
+    those there, so converting the same games twice would hold every game twice
+    without a word.  As pyarrow's ``existing_data_behavior`` and Spark's save modes
+    do, adding to what is there must be asked for (``--append``, ``append=True``).
+    """
+    count = files_in(root)
+    if count and not append:
+        raise DatasetError(
+            f"{root}: holds {count} file(s) already; give --append to add this "
+            "conversion's parts to them, or choose an empty directory"
+        )
+    return count
+
+
 def parse_partitioning(text: str) -> tuple[str, ...]:
     """``variant,year`` as a tuple; DatasetError for an unknown or repeated column."""
     names = tuple(name.strip() for name in text.split(",") if name.strip())

@@ -46,6 +46,7 @@ from pdn_tools.replay.slips import (
     move_slip,
 )
 from pdn_tools.rules import Color, MatchKind, Move, Position, Variant, legal_moves, parse_move
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.raygen import KingMoveLimit
 
@@ -70,7 +71,10 @@ MERGE_PARTS: Final = 20
 
 @final
 class Written:
-    """One move of the line as written (read only: the fields are ``Final``).
+    """One move of the line as written (read only: :func:`~pdn_tools.rules.frozen.freeze`
+    refuses an assignment or a deletion in both builds; the fields are not ``Final``,
+    which mypyc 2.4.1 lends out without a reference of its own where a function returns
+    one inside a tuple, freeing it while in use).
 
     A plain slotted class rather than a named tuple: the search line is made for
     every game whose replay breaks, one entry per written move, and the search reads
@@ -81,15 +85,15 @@ class Written:
 
     __slots__ = ("capture", "names", "ply", "squares", "text")
 
-    squares: Final[tuple[int, ...] | None]
+    squares: tuple[int, ...] | None
     """The squares as numbers, or None when one of them is not on the board."""
-    names: Final[tuple[str, ...]]
+    names: tuple[str, ...]
     """The squares as written (normalised spelling: ``28``, ``c3``)."""
-    capture: Final[bool]
+    capture: bool
     """Whether it was written with a capture separator."""
-    text: Final[str]
+    text: str
     """The move as written."""
-    ply: Final[int]
+    ply: int
     """Its ply (the half-move slot of the line, as findings count them)."""
 
     def __init__(
@@ -111,6 +115,9 @@ class Written:
             f"Written(squares={self.squares!r}, names={self.names!r}, "
             f"capture={self.capture!r}, text={self.text!r}, ply={self.ply!r})"
         )
+
+
+freeze(Written, stores_arguments=True)
 
 
 class Budget:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal, final
+from typing import Any, Literal, final
 
 from pdn_tools.diagnostics import DrawEvent
 from pdn_tools.pdn.model import Node, variant_text_expected
 from pdn_tools.rules import Move, Position, variant_by_name
+from pdn_tools.rules.frozen import freeze
 
 
 @dataclass(slots=True)
@@ -83,20 +84,24 @@ class ReplayedMove:
     compiled by mypyc its constructor and field reads are native code (a named tuple
     stays a Python class there).  Records compare equal when their fields do; one
     unpacks into its five fields (``ply, node, move, text, merged = record``), but it
-    is not a tuple (not indexed or ordered, and never equal to one).
+    is not a tuple (not indexed or ordered, and never equal to one).  Immutable:
+    :func:`~pdn_tools.rules.frozen.freeze` refuses an assignment or a deletion in both
+    builds.  The fields are not ``Final``: mypyc 2.4.1 lends out a ``Final`` field
+    without a reference of its own where a function returns it inside a tuple (as
+    ``__iter__``, ``__hash__`` and ``__reduce__`` do), which frees it while in use.
     """
 
     __slots__ = ("merged", "move", "node", "ply", "text")
 
-    ply: Final[int]
+    ply: int
     """1-based ply slot of the main line (as :attr:`pdn_tools.pdn.model.Game.ply_slots`
     counts them: moves and placeholders)."""
-    node: Final[Node]
-    move: Final[Move]
+    node: Node
+    move: Move
     """The engine move: ``from_sq``, ``to_sq``, ``captures``, every route in ``paths``."""
-    text: Final[str]
+    text: str
     """Canonical notation of the move in its position (short form when unambiguous)."""
-    merged: Final[tuple[Node, ...]]
+    merged: tuple[Node, ...]
     """Further nodes merged into this move (a capture written jump by jump, W24)."""
 
     def __init__(
@@ -131,6 +136,13 @@ class ReplayedMove:
             f"ReplayedMove(ply={self.ply!r}, node={self.node!r}, move={self.move!r}, "
             f"text={self.text!r}, merged={self.merged!r})"
         )
+
+    def __reduce__(self) -> tuple[type[ReplayedMove], tuple[Any, ...]]:
+        # By value, through __init__ (a compiled class has no default pickling).
+        return (ReplayedMove, (self.ply, self.node, self.move, self.text, self.merged))
+
+
+freeze(ReplayedMove, stores_arguments=True)
 
 
 class Mend:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, final
 
+from pdn_tools.rules.frozen import freeze
 from pdn_tools.rules.geometry import Geometry, geometry_for
 from pdn_tools.rules.variant import INTERNATIONAL, Color, Variant
 
@@ -27,13 +28,18 @@ PositionFields = tuple[int, int, int, int, Color, Geometry]
 class Position:
     """Men and kings of both sides (bitboards) and the side to move.
 
-    Immutable and hashable: the fields are ``Final`` (mypy refuses an assignment, and
-    the compiled class raises ``AttributeError`` on one).  A plain slotted class
-    rather than a named tuple or a frozen dataclass: one position is built per ply
-    (and per node in tree walks), and compiled by mypyc this class is a C struct whose
-    constructor, field reads and ``apply`` are native code, with the bitboards kept
-    unboxed where they fit in a machine word; a named tuple stays a Python class
-    there, built through ``tuple.__new__`` and read through Python-level getters.
+    Immutable and hashable: :func:`~pdn_tools.rules.frozen.freeze` refuses an
+    assignment or a deletion with ``AttributeError`` in both builds.  The fields are
+    not ``Final``: mypyc 2.4.1 lends out a ``Final`` field without a reference of its
+    own where a function returns it inside a tuple (:meth:`fields` does, and so
+    ``__hash__``, ``__iter__`` and ``__reduce__``), which frees it while in use.
+
+    A plain slotted class rather than a named tuple or a frozen dataclass: one
+    position is built per ply (and per node in tree walks), and compiled by mypyc this
+    class is a C struct whose constructor, field reads and ``apply`` are native code,
+    with the bitboards kept unboxed where they fit in a machine word; a named tuple
+    stays a Python class there, built through ``tuple.__new__`` and read through
+    Python-level getters.
     Equality and hashing use the six fields; the geometry compares by identity (one
     object per board), so equal positions of the same board compare and hash equal.
     A position unpacks into its six fields (``wm, wk, bm, bk, turn, geometry =
@@ -43,12 +49,12 @@ class Position:
 
     __slots__ = ("black_kings", "black_men", "geometry", "turn", "white_kings", "white_men")
 
-    white_men: Final[int]
-    white_kings: Final[int]
-    black_men: Final[int]
-    black_kings: Final[int]
-    turn: Final[Color]
-    geometry: Final[Geometry]
+    white_men: int
+    white_kings: int
+    black_men: int
+    black_kings: int
+    turn: Color
+    geometry: Geometry
 
     def __init__(
         self,
@@ -208,6 +214,9 @@ class Position:
     def apply(self, move: Move) -> Position:
         """The position after *move* (generated for this position), other side to move."""
         return apply_move(self, move)
+
+
+freeze(Position, stores_arguments=True)
 
 
 def apply_move(position: Position, move: Move) -> Position:

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdn_tools.atomic import Outputs
-from pdn_tools.export.dataset import DatasetWriter, check_dataset
+from pdn_tools.export.dataset import DatasetError, DatasetWriter, check_dataset, check_new
 from pdn_tools.export.parquet import new_conversion_id
 from pdn_tools.export.sinks import Piece, RejectsSink, Renderer
 from pdn_tools.pdn.model import ReadOptions
@@ -330,10 +330,12 @@ def prepare_target(
     partition_by: Sequence[str] = (),
     with_record: bool = False,
     conversion: str | None = None,
+    append: bool = False,
 ) -> PartsTarget:
-    """The target of a cluster conversion into the directory *out*, checked (an
-    existing dataset must have the same table, schema version and partitioning) and
-    created; :class:`ConvertError` for one that cannot be used."""
+    """The target of a cluster conversion into the directory *out*, checked (a
+    directory that holds files already is refused unless *append*; an existing
+    dataset must have the same table, schema version and partitioning) and created;
+    :class:`ConvertError` for one that cannot be used."""
     if kind not in KINDS:
         raise ConvertError(
             f"on a Dask cluster the output is {' or '.join(KINDS)} parts, not {kind}"
@@ -347,6 +349,12 @@ def prepare_target(
             raise ConvertError(
                 f"{path}: exists and is not a directory (a dataset's parts go in one)"
             )
+    for path in (out, moves):
+        if path is not None:
+            try:
+                check_new(Path(path), append)
+            except DatasetError as exc:
+                raise ConvertError(str(exc)) from None
     partition = tuple(partition_by)
     if kind == "parquet":
         check_dataset(Path(out), "games", partition)
@@ -375,6 +383,7 @@ def convert_dataset(
     split_bytes: int = cluster.SPLIT_BYTES,
     span_chars: int = cluster.SPAN_CHARS,
     group_bytes: int = cluster.GROUP_BYTES,
+    append: bool = False,
 ) -> Counts:
     """Convert the games of *paths* (files, folders, globs, fsspec URLs) on a Dask
     cluster into the directory *out*: a Parquet dataset (*to* ``parquet``: the games
@@ -384,12 +393,14 @@ def convert_dataset(
     *client* is a ``distributed.Client`` (default: the current one, else a cluster of
     worker processes on this machine).  Returns the counts: ``read = written +
     rejected`` over the whole cluster.  The parts appear when all of them are written;
-    a failure leaves *out* as it was and raises.
+    a failure leaves *out* as it was and raises.  A directory (*out* or *moves*) that
+    holds files already is refused (:class:`ConvertError`) unless *append*: then the
+    run's parts are added beside them.
     """
     cluster.require()
     options = read or ReadOptions()
     target = prepare_target(
-        out, to, moves=moves, partition_by=partition_by, with_record=with_record
+        out, to, moves=moves, partition_by=partition_by, with_record=with_record, append=append
     )
     if rejects is not None:
         options = replace(options, keep_source=True)

@@ -264,8 +264,13 @@ def test_partitioned_dataset_reads_back_and_appends(tmp_path: Path) -> None:
     assert sorted(table.column("game_id").to_pylist(), key=str) == sorted(
         pq.read_table(single).column("game_id").to_pylist(), key=str
     )
-    # A second conversion appends, and no record_id repeats.
-    convert(str(SAMPLES / "clean"), "-o", str(root), "--partition-by", "variant,year")
+    # A second conversion appends when asked to (--append, to both directories), and
+    # no record_id repeats.
+    code, err = convert(
+        str(SAMPLES / "clean"), "-o", str(root), "--partition-by", "variant,year", "--append"
+    )
+    assert code in (0, 1), err
+    assert f"appending to {root} (" in err
     added = len(_games_of(SAMPLES / "clean"))
     ids = duckdb.sql(
         f"SELECT count(*), count(DISTINCT record_id) FROM '{root}/**/*.parquet'"
@@ -281,18 +286,70 @@ def test_partitioned_dataset_reads_back_and_appends(tmp_path: Path) -> None:
     assert not list(root.rglob("*.tmp")) and not list(tmp_path.rglob(".*"))
 
 
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under *root* with its bytes (what a refused run must leave as it was)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("layout", [["--partition-by", "variant"], []])
+def test_a_second_conversion_into_a_dataset_needs_append(tmp_path: Path, layout: list[str]) -> None:
+    """Converting twice into one dataset directory would hold every game twice: the
+    second run is refused (exit 2, one line naming --append, nothing written) unless
+    --append asks for it, and then says so."""
+    root, moves = tmp_path / "games", tmp_path / "moves"
+    clean = str(SAMPLES / "clean")
+    games = len(_games_of(SAMPLES / "clean"))
+    code, err = convert(clean, "-o", f"{root}/", *layout, "--moves-table", f"{moves}/")
+    assert code == 0 and "appending" not in err, err
+    before, moves_before = _tree(root), _tree(moves)
+    assert before and moves_before
+    code, err = convert(clean, "-o", f"{root}/", *layout, "--moves-table", f"{moves}/")
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"pdn convert: {root}: holds ")
+    assert "--append" in lines[0] and f"{len(before)} file(s)" in lines[0]
+    assert _tree(root) == before and _tree(moves) == moves_before
+    # The moves table's directory alone holding files is refused as well.
+    fresh = tmp_path / "fresh"
+    code, err = convert(clean, "-o", f"{fresh}/", *layout, "--moves-table", f"{moves}/")
+    assert code == 2 and f"{moves}: holds " in err and not fresh.exists()
+    code, err = convert(clean, "-o", f"{root}/", *layout, "--moves-table", f"{moves}/", "--append")
+    assert code == 0, err
+    assert err.splitlines()[:2] == [
+        f"pdn convert: appending to {root}/ ({len(before)} existing file(s))",
+        f"pdn convert: appending to {moves}/ ({len(moves_before)} existing file(s))",
+    ]
+    assert _dataset_rows(root)[0] == 2 * games
+    assert all(_tree(root)[name] == data for name, data in before.items())
+    code, err = convert(clean, "-o", f"{root}/", *layout, "--append", "--quiet")
+    assert code == 0 and err == ""
+    assert _dataset_rows(root)[0] == 3 * games
+
+
+def test_append_needs_a_dataset_directory(tmp_path: Path) -> None:
+    out = tmp_path / "games.parquet"
+    code, err = convert(str(SAMPLES / "clean"), "-o", str(out), "--append")
+    assert code == 2 and "--append adds to a dataset directory" in err and not out.exists()
+    code, err = convert(
+        str(SAMPLES / "clean"), "-o", str(tmp_path / "split"), "--split-by", "year", "--append"
+    )
+    assert code == 2 and "--append" in err and not (tmp_path / "split").exists()
+
+
 def test_dataset_refuses_another_layout_and_fails_whole(tmp_path: Path) -> None:
     root = tmp_path / "ds"
     convert(str(SAMPLES / "clean"), "-o", str(root), "--partition-by", "variant")
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
-    code, err = convert(str(SAMPLES / "clean"), "-o", str(root), "--partition-by", "year")
+    code, err = convert(
+        str(SAMPLES / "clean"), "-o", str(root), "--partition-by", "year", "--append"
+    )
     assert code == 2 and "partitioned by variant" in err
     # A conversion that fails part way (an input that is not pdn-tools JSON) leaves
     # the dataset as it was: no part of it, no temporary file.
     bad = tmp_path / "bad.json"
     bad.write_text('{"x": 1}\n', encoding="utf-8")
     code, err = convert(
-        str(SAMPLES / "clean"), str(bad), "-o", str(root), "--partition-by", "variant"
+        str(SAMPLES / "clean"), str(bad), "-o", str(root), "--partition-by", "variant", "--append"
     )
     assert code == 2 and "not pdn-tools JSON" in err
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
@@ -364,10 +421,11 @@ def test_real_archive_queries_and_size(corpus: Path, tmp_path: Path) -> None:
 
 
 def test_a_directory_without_partitions(tmp_path: Path) -> None:
-    """``-o DIR/`` alone: a dataset of plain parts, one more per conversion."""
+    """``-o DIR/`` alone: a dataset of plain parts, one more per conversion (the
+    second one asks to append)."""
     root = tmp_path / "plain"
-    for _ in range(2):
-        code, err = convert(str(SAMPLES / "clean"), "-o", f"{root}/")
+    for again in ([], ["--append"]):
+        code, err = convert(str(SAMPLES / "clean"), "-o", f"{root}/", *again)
         assert code == 0, err
     parts = sorted(root.glob("part-*.parquet"))
     assert len(parts) == 2 and len({p.name.split("-")[2] for p in parts}) == 2
