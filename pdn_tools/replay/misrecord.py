@@ -57,7 +57,7 @@ AROUND: Final = frozenset({OMITTED, SHIFTED, EXCHANGED})
 STRUCK: Final = frozenset({DOUBLED, EXTRA})
 """The slips mended by striking the failing move out."""
 NEAR: Final = frozenset({EXCHANGED})
-"""The slips looked for at the two plies before the failing one as well."""
+"""The slips looked for at the three plies before the failing one as well."""
 NOTHING: Final[frozenset[str]] = frozenset()
 """No slip."""
 LAST_RESORT: Final = frozenset({OTHER})
@@ -695,7 +695,10 @@ class _Search:
                         self.exchanged(fail, 2)
                 self.deleted(fail, self.wanted(STRUCK, True))
             for index in range(fail - 1, -1, -1):
-                near = not self.result_only and fail - index <= 2
+                # an exchange breaks at one of the plies it spans or at the reply
+                # after it (the move between them read otherwise: 38-33 48x25 49-43
+                # for 49-43 48x25 38-33 captures another man, and the reply fails)
+                near = not self.result_only and fail - index <= 3
                 wanted = self.wanted(ANYWHERE, False)
                 spanning = self.wanted(NEAR, True) if near else NOTHING
                 if not wanted and not spanning:

@@ -32,7 +32,7 @@ class Slip(NamedTuple):
     anywhere: bool
     """Whether the slip can leave the written move legal (searched at every ply
     before the break) or always breaks the replay where it is made (searched at the
-    failing ply, or the two before it for an exchange of moves)."""
+    failing ply, or the three before it for an exchange of moves)."""
 
 
 OFF_BY_ONE: Final = "off-by-one"
