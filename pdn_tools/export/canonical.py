@@ -48,7 +48,7 @@ from pdn_tools.export.targets import (
 )
 from pdn_tools.pdn.commands import parse_commands
 from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
-from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor
+from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor, every_node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import ALIASES, ROSTER, standard_name
 from pdn_tools.replay.resolve import Resolution
@@ -362,24 +362,13 @@ def target_form(game: Game, resolution: Resolution, name: str) -> tuple[Target, 
             parse_fen(fen, resolution.variant)
         except FenError:
             return None
-    nodes = list(game.mainline()) if not target.variations else _every_node(game)
+    nodes = list(game.mainline()) if not target.variations else every_node(game)
     for node in nodes:
         if node.move is None or id(node) in resolution.merged:
             continue
         if resolution.get(node) is None and turned_squares(node.move.squares, _TURNED_SIZE) is None:
             return None
     return target, form
-
-
-def _every_node(game: Game) -> list[Node]:
-    """Every node of the move tree, variations too."""
-    out: list[Node] = []
-    stack = list(game.variations)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.variations)
-    return out
 
 
 def _keeps_variant(game: Game, resolution: Resolution) -> bool:

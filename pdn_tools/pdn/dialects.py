@@ -26,7 +26,7 @@ import re
 
 from pdn_tools.diagnostics import Issue, escalate
 from pdn_tools.pdn.gametype import FEN_ALGEBRAIC, LAST_8X8, LAST_10X10, fen_pieces
-from pdn_tools.pdn.model import Game, Node, ReadOptions, Tag
+from pdn_tools.pdn.model import Game, ReadOptions, Tag, every_node
 from pdn_tools.pdn.tags import other_side, standard_name
 
 
@@ -348,17 +348,6 @@ def _drop(game: Game, code: str, where: Tag | None) -> None:
     ]
 
 
-def _nodes(game: Game) -> list[Node]:
-    """Every node of the move tree (variations too)."""
-    out: list[Node] = []
-    stack = list(game.variations)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.variations)
-    return out
-
-
 def _py_draughts(game: Game, forced: bool) -> None:
     """py-draughts: its variant names and numbers, its American board, its ``-``."""
     gametype = _tag(game, "GameType")
@@ -423,7 +412,7 @@ def _turn_board(game: Game) -> None:
     places (py-draughts' White is the standard's Black, the side that moves first), and
     so do the player tags and their companions (``White`` read as ``Black``,
     ``WhiteElo`` as ``BlackElo``: :func:`~pdn_tools.pdn.tags.other_side`)."""
-    for node in _nodes(game):
+    for node in every_node(game):
         if node.move is not None and all(s.isdigit() for s in node.move.squares):
             node.move = node.move.with_squares(tuple(str(33 - int(s)) for s in node.move.squares))
     fen = _tag(game, "FEN")
@@ -501,7 +490,7 @@ def _playstrategy(game: Game) -> None:
     variant_tag = _tag(game, "Variant")
     if variant_tag is None or "english" not in variant_tag.value.lower():
         return
-    nodes = _nodes(game)
+    nodes = every_node(game)
     moves = [n for n in nodes if n.move is not None]
     if not moves or not all(_ALGEBRAIC.fullmatch(s) for n in moves for s in n.move.squares):  # type: ignore[union-attr]
         return
@@ -570,7 +559,7 @@ def _on_ten_by_ten(game: Game) -> bool:
     if fen is not None and any(int(n) > 32 for n in re.findall(r"\d+", fen.value)):
         return True
     beyond = 0
-    for node in _nodes(game):
+    for node in every_node(game):
         if node.move is not None and any(s.isdigit() and int(s) > 32 for s in node.move.squares):
             beyond += 1
             if beyond == 2:
@@ -587,7 +576,7 @@ def _board_squares(game: Game) -> int | None:
         if FEN_ALGEBRAIC.search(fen.value):
             numbers.append(32)
         numbers.extend(int(n) for n in re.findall(r"\d+", fen.value))
-    for node in _nodes(game):
+    for node in every_node(game):
         if node.move is not None:
             for s in node.move.squares:
                 numbers.append(int(s) if s.isdigit() else 32)

@@ -829,6 +829,18 @@ class Visitor(Generic[T]):
         return None  # type: ignore[return-value]
 
 
+def every_node(root: Node) -> list[Node]:
+    """Every node of the tree below *root*, variations too, in no particular order
+    (iterative: a deep tree needs no recursion)."""
+    out: list[Node] = []
+    stack = list(root.variations)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(node.variations)
+    return out
+
+
 def _walk_line(first: Node, visitor: Visitor[Any]) -> None:
     """Visit the line starting at *first*: iterative along the line, recursive per
     nesting level (bounded by ``ReadOptions.max_depth``)."""

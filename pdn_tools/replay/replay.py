@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from pdn_tools.diagnostics import DrawEvent, DrawRule, Issue, Severity
-from pdn_tools.pdn.model import Game, Node
+from pdn_tools.pdn.model import Game, Node, every_node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.diagnose import explain
@@ -1182,21 +1182,10 @@ def _uncertain_inference(game: Game) -> bool:
     if fen is None or fen.strip() in ("", "?"):
         return False
     numbers = [int(n) for n in re.findall(r"\d+", fen)]
-    for node in _all_nodes(game):
+    for node in every_node(game):
         if node.move is not None:
             numbers.extend(int(s) for s in node.move.squares if s.isdigit())
     return max(numbers, default=0) <= 32
-
-
-def _all_nodes(root: Node) -> list[Node]:
-    """Every node of the tree below *root* (iterative)."""
-    out: list[Node] = []
-    stack = list(root.variations)
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(node.variations)
-    return out
 
 
 def replay_game(game: Game, options: ReplayOptions | None = None) -> ReplayResult:
@@ -1343,7 +1332,7 @@ def _fen_fits_some(game: Game, tried: Variant, same_board: bool) -> bool:
 def _has_moves(game: Game) -> bool:
     """Whether the record holds a move (main line or variation): what a replay would
     have checked."""
-    return any(node.move is not None for node in _all_nodes(game))
+    return any(node.move is not None for node in every_node(game))
 
 
 def _not_replayed(game: Game, why: str) -> Issue:
