@@ -513,8 +513,9 @@ def write_canonical(
     format describes, so the text written is read back here: unless it gives one game
     with the same unread pieces, the same variations left open and the same numbers
     of E01 and E03 findings, and writing that game again gives the same text, the
-    pieces are written together as a comment at the place of the first and every
-    variation is closed (their text kept, their errors not).
+    pieces are written together as a comment after the game's own comments, at the
+    start of the movetext, and every variation is closed (their text kept, their
+    errors not).
 
     A game that ends inside a comment or a variation never closed gets no terminator
     (it had none): the next game's tags end it when read.  Its text is then an
@@ -623,10 +624,11 @@ def _write(
             tagged.tags = tags
     writer.unreads.tags = tagged.tags
     writer.comments(game.comments)
-    if game.nags and not placed:
-        # In one comment, unread text that stood before the first move reads back as a
-        # comment of the game, and those are written before the game's NAGs.
-        writer.place(*(opening(game.variations[0]) if game.variations else _END))
+    if not placed:
+        # The one comment goes after the game's comments, where it reads back as one
+        # of them and is written again: anywhere later it would join a move's
+        # comments or a NAG's, which are written in another order.
+        writer.place(*_END)
     writer.nags(game)
     if game.variations:
         writer.counter = _start_counter(game, first_mover)

@@ -185,8 +185,9 @@ class Unreads:
         self.tags: list[Tag] = game.tags
         """The tags written before the movetext (a piece may not repeat their names)."""
         self.placed = True
-        """Each piece as a token at its place; False: all of them in one comment at the
-        place of the first (the form that always reads back as one game)."""
+        """Each piece as a token at its place; False: all of them in one comment
+        wherever the pieces are first written (the canonical writer: at the start of
+        the movetext; the form that always reads back as one game)."""
         self.ending = ""
         """The last piece written when it ends the game for the splitter (a ``*`` or a
         result in a piece that holds a ``/``, written as read): no terminator follows

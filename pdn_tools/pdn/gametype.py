@@ -214,7 +214,8 @@ def fen_pieces(value: str) -> tuple[str, list[tuple[str, bool, int]]] | None:
             continue
         colour = part[0].upper()
         for item in part[1:].split(","):
-            match = _FEN_SQUARES.fullmatch(item.strip())
+            # spaces inside an item do not count (a canonical writer drops them)
+            match = _FEN_SQUARES.fullmatch("".join(item.split()))
             if match is None:
                 continue
             king, first, last = match.group(1) == "K", int(match.group(2)), match.group(3)

@@ -213,6 +213,30 @@ _TOKENS = (
 # A NAG inside the first tag: the tag becomes unread text after the game's NAG, written
 # as one comment, which reads back as a comment of the game, written before its NAGs.
 @example(SAMPLES / "clean" / "problem-setup.pdn", [(0.024, 1, b"$99999999999")])
+# Unread text inside a variation after the first move: as one comment after the
+# variation it read back as the move's comment, which is written before variations.
+@example(
+    SAMPLES / "oddities" / "frisian-without-gametype.pdn",
+    [
+        (0.9373831493063662, 4, b'/FEN "W:W31:B1"/'),
+        (0.18380874638147326, 2, b"\x00"),
+        (0.6808042240625032, 6, b'[GameType "25"]\n'),
+        (0.3714239739973585, 6, b"{[%eval #-99999999999]}"),
+        (0.4405842235918709, 4, b"c3-d4 "),
+    ],
+)
+# A NUL inside a FEN range ('B1-\x0020'): read as a space, it hid the range from the
+# variant's reading; written without it, the record read back as English (W64).
+@example(
+    SAMPLES / "oddities" / "fen-only.pdn",
+    [
+        (0.8635500519752544, 5, b"\x00"),
+        (0.8679209053361194, 6, b'[GameType 5 "40"]\n'),
+        (0.11321674363096135, 4, b"*"),
+        (0.6485277393035088, 2, b'/FEN "W:W31:B1"/'),
+        (0.20787537158685332, 0, b"\x00"),
+    ],
+)
 def test_records_with_odd_tokens_reach_a_canonical_fixed_point(
     sample: Path, edits: list[tuple[float, int, bytes]]
 ) -> None:
