@@ -618,13 +618,16 @@ def test_convert_with_many_units_and_a_worker_killed(
 
 def test_a_failed_conversion_leaves_no_part(scheduler: str, big_file: Path, tmp_path: Path) -> None:
     """A JSON input that is no pdn-tools JSON, after a large file whose units have
-    written their parts: exit 2, one line, and the output directory as it was."""
+    written their parts: exit 2, one line, and the output directory as it was (its
+    file kept by ``--append``, which ``--quiet`` leaves unannounced)."""
     bad = tmp_path / "z.jsonl"
     bad.write_text('{"not": "a game"}\n')
     out = tmp_path / "dataset"
     out.mkdir()
     (out / "kept.txt").write_text("untouched")
-    done = run_bytes("convert", str(big_file), str(bad), "-o", f"{out}/", "--dask", scheduler)
+    done = run_bytes(
+        "convert", str(big_file), str(bad), "-o", f"{out}/", "--dask", scheduler, "--append", "-q"
+    )
     assert done.returncode == 2
     assert "z.jsonl: not pdn-tools JSON" in one_clean_line(done.stderr.decode())
     assert sorted(p.name for p in out.rglob("*")) == ["kept.txt"]
