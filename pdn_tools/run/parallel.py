@@ -191,7 +191,11 @@ def _end_workers_at_exit() -> None:
             worker.terminate()  # SIGTERM: the default action in a worker
             worker.join(1.0)
         if worker.is_alive():
+            # A worker started with the stop signals held that has not yet let them
+            # through (a loaded host) outlives the SIGTERM; SIGKILL cannot be held.
+            # Reaped here, so that no process of the run outlives its exit.
             worker.kill()
+            worker.join(1.0)
 
 
 def _started_workers(before: set[Any]) -> None:
