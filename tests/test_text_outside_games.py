@@ -50,6 +50,27 @@ def test_tagless_games_and_empty_game_forms_stay_games() -> None:
     assert len(games) == 3
 
 
+def test_a_separator_line_or_a_dos_end_of_file_is_no_game(tmp_path: Path) -> None:
+    """A line of ``=`` or ``-`` between games, a short word (``ok``) or the Ctrl-Z that
+    DOS programs wrote at the end of a file has no move, no tag and no terminator:
+    text outside the games (one W06), never a game of its own with an error."""
+    for junk in ("==========\n", "----------\n", "ok\n", "12\n", "\x1a"):
+        text = GAME.format("a") + junk + "\n" + GAME.format("b") + junk
+        games, _ = read(text)
+        assert [g.tag("Event") for g in games] == ["a", "b"], repr(junk)
+        assert [i.code for i in games[1].issues] == ["W06", "W06"], repr(junk)
+        assert games[1].plies == 3
+    path = tmp_path / "sep.pdn"
+    path.write_text(GAME.format("a") + "==========\n\n" + GAME.format("b"), encoding="utf-8")
+    checked = CliRunner().invoke(main, ["validate", str(path), "--isolated"])
+    assert checked.exit_code == 0, checked.output
+    out = tmp_path / "out.pdn"
+    converted = CliRunner().invoke(main, ["convert", str(path), "-o", str(out), "--isolated"])
+    assert converted.exit_code == 0, converted.output
+    assert "=" not in out.read_text(encoding="utf-8").replace('"', "")
+    assert out.read_text(encoding="utf-8").count("32-28") == 2
+
+
 def test_a_file_without_pdn_is_one_finding() -> None:
     text = "# Notes\n\nThese are notes about [links](elsewhere.md) and 3 things (a, b).\n" * 30
     games, report = read(text)
@@ -133,7 +154,11 @@ def test_parallel_cutting_places_findings_as_the_reader(tmp_path: Path) -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["game", "prose", "shebang", "comment", "blank"]), min_size=1, max_size=8
+        st.sampled_from(
+            ["game", "prose", "shebang", "comment", "blank", "rule", "dashes", "eof", "short"]
+        ),
+        min_size=1,
+        max_size=8,
     )
 )
 def test_game_count_is_the_number_of_records(parts: list[str]) -> None:
@@ -142,13 +167,17 @@ def test_game_count_is_the_number_of_records(parts: list[str]) -> None:
         "shebang": "#!/usr/bin/env pdn\n",
         "comment": "{ a comment }\n",
         "blank": "\n",
+        "rule": "==========\n",
+        "dashes": "----------\n",
+        "eof": "\x1a",
+        "short": "ok\n",
     }
     text = "".join(GAME.format(i) if p == "game" else pieces[p] for i, p in enumerate(parts))
     games, report = read(text)
     assert len(games) == parts.count("game")
     assert not any(i.code.startswith("E") for g in games for i in g.issues)
     if not games:
-        has_text = "prose" in parts or "shebang" in parts
+        has_text = bool({"prose", "shebang", "rule", "dashes", "eof", "short"} & set(parts))
         assert [i.code for i in report.issues][-1] == ("E15" if has_text else "W35")
 
 

@@ -9,9 +9,9 @@ alike, so both number the games and place the findings identically:
   with W07 and the writers write back still count, or none at all where the pair is
   a line of its own, ``[ "value"]``, as the writers write a tag whose name is empty)
   is a game, and so is a chunk
-  without tags whose text is moves (a move such as ``32-28`` or ``c3-d4``, or a
-  ``/FEN "…"/`` set-up, and no more words than those) or nothing but move numbers and
-  a result (``1. 0-2``);
+  without tags whose text is moves (a move such as ``32-28``, ``c3-d4`` or ``c3d4``, or a
+  ``/FEN "…"/`` set-up, and no more words than those) or no word but a terminator
+  that ends it (``1. 0-2``, a lone ``*``);
 * any other chunk is text outside the games — a ``#!`` line, a line of prose, a
   README: consecutive such chunks become one W06 on the game after them (on the last
   game for text after it), never a game of their own;
@@ -56,7 +56,9 @@ _TAG_START = re.compile(r"^[ \t]*\[[ \t]*[^\s\"\[\]][^\"\[\]\n]{0,80}?\"", re.MU
 _NAMELESS_TAG_LINE = re.compile(r"^[ \t]*\[[ \t]*\"[^\"\n]*\"[ \t]*\][ \t]*$", re.MULTILINE)
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
 _NUMERIC_MOVE = re.compile(r"(?<![\w/])0?([1-9]\d?)[ \t]?[-x:][ \t]?0?([1-9]\d?)(?![\d/-])")
-_ALGEBRAIC_MOVE = re.compile(r"(?<![\w/])[a-hA-H][1-8][ \t]?[-x:][ \t]?[a-hA-H][1-8](?!\w)")
+_ALGEBRAIC_MOVE = re.compile(
+    r"(?<![\w/])[a-hA-H][1-8](?:[ \t]?[-x:][ \t]?)?[a-hA-H][1-8](?!\w)"  # also a3b4
+)
 _SETUP = re.compile(r'/\s*FEN\s*"[^"\n]*"\s*/', re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _FIRST_WORDS = 40
@@ -85,7 +87,11 @@ def is_game(chunk: Chunk) -> bool:
     body, setups = _SETUP.subn(" ", body)  # a set-up command is PDN, whatever it holds
     moves = _moves(body) + setups
     words = len(_WORD.findall(body))
-    return words <= moves if moves else words == 0
+    if moves:
+        return words <= moves
+    # no move: a game only when a terminator ends it (``1. 0-2``, a lone ``*``); a
+    # separator line (``=====``, ``----``), a stray Ctrl-Z or ``ok`` is no game
+    return words == 0 and chunk.terminated
 
 
 _BLANK_CHARS = " \t\r\n"
