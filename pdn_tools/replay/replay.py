@@ -1408,6 +1408,13 @@ def _decided(
         )
     )
     game.variant = other.name
+    for issue in game.issues:
+        if issue.code == "W27" and "inferred" in issue.message:
+            # the reader's guess, now refuted: W27 names the variant the game is read as
+            issue.message = (
+                f"no GameType tag; variant inferred as {other.name} from the moves (W64), "
+                f"not {guessed.name}"
+            )
     game.issues.extend(sorted(replayer.issues, key=lambda i: (i.line, i.column)))
     game.draws = replayer.result.draws
     return replayer.result

@@ -602,6 +602,9 @@ def test_the_one_variant_a_tagless_record_fits_decides() -> None:
     assert codes(issues) == ["W64"]
     assert "E05 at ply 6" in issues[0].message and "GameType 40" in issues[0].message
     assert [i.code for i in game.issues if i.code in ("W27", "W64")] == ["W27", "W64"]
+    # W27 names the variant the game is read as, not the refuted guess.
+    (w27,) = [i for i in game.issues if i.code == "W27"]
+    assert "inferred as frisian" in w27.message and "inferred as international" not in w27.message
     # With the tag the same moves are legal, and nothing is said.
     _, result, issues = run('[GameType "40"]\n' + FRISIAN_MOVES)
     assert result.completed and issues == []
