@@ -301,7 +301,8 @@ CATALOGUE: dict[str, Code] = {
             "W30",
             "warning",
             "Input is not UTF-8",
-            "The file was decoded with a legacy 8-bit encoding, named in the message.",
+            "The file was decoded with a legacy 8-bit encoding, or as UTF-16 or UTF-32 (a "
+            "byte order mark, or UTF-16's NUL pattern), named in the message.",
         ),
         _c(
             "W31",

@@ -186,6 +186,27 @@ def test_utf16_and_utf32_are_decoded(tmp_path: Path, name: str) -> None:
     assert names_in(out) == ["Jöns", "Иванов"]
 
 
+@pytest.mark.parametrize("codec", ["utf-32", "utf-32-be", "utf-16", "utf-16-be"])
+def test_a_byte_order_mark_names_utf32_and_utf16_without_encoding(
+    tmp_path: Path, codec: str
+) -> None:
+    """Without --encoding, a file that begins with UTF-32's byte order mark (whose
+    little-endian form begins with UTF-16's) is read as UTF-32, and UTF-16's as UTF-16,
+    and W30 names the one it was."""
+    path = tmp_path / "g.pdn"
+    bom = "\ufeff".encode(codec) if codec.endswith("-be") else b""
+    path.write_bytes(bom + record("Jöns", "Иванов").encode(codec))
+    out = tmp_path / "out.jsonl"
+    done = convert(path, out)
+    assert done.exit_code == 0, done.output
+    assert names_in(out) == ["Jöns", "Иванов"]
+    checked = CliRunner().invoke(main, ["validate", str(path), "--isolated", "--info"])
+    assert checked.exit_code == 0, checked.output
+    family = "UTF-32" if "32" in codec else "UTF-16"
+    assert f"W30 input is {family} (byte order mark); decoded" in checked.stdout
+    assert "E03" not in checked.stdout
+
+
 def test_block_boundaries_do_not_cut_characters_or_line_ends() -> None:
     """A multi-byte character and a CR LF pair that straddle the reader's blocks."""
     for pad in range(4):

@@ -13,11 +13,12 @@ pdn-format.md §11.  Compressed input (gzip, bzip2, xz) is decompressed first
 So a file that mixes records from several exporters (CP1251 and UTF-8, say) reads
 every record right, and the text handed on is always valid Unicode.  W30 names the
 encoding assumed: at line 1 for a file that is not UTF-8, and where a run of lines in
-the other encoding begins.  UTF-16 is recognised by its BOM or its NUL pattern and
-decoded whole; ``--encoding`` forces one encoding for the whole file.  CR LF, LF and
-CR line ends all end a line.  NUL bytes become spaces (W06).  Byte order marks at the
-start of the file are removed, and one inside it that begins a line or stands before
-a ``[`` (files that each began with one, joined) is read as a space (W31).
+the other encoding begins.  UTF-16 is recognised by its BOM or its NUL pattern,
+UTF-32 by its BOM, and both are decoded whole; ``--encoding`` forces one encoding for
+the whole file.  CR LF, LF and CR line ends all end a line.  NUL bytes become spaces
+(W06).  Byte order marks at the start of the file are removed, and one inside it that
+begins a line or stands before a ``[`` (files that each began with one, joined) is read
+as a space (W31).
 
 The bytes are read in blocks and cut at line ends, and a block that is valid UTF-8 —
 nearly all of them — is decoded in one call, so the common case costs no Python work
@@ -49,6 +50,7 @@ a lone surrogate, so it cannot come from the input."""
 _REPLACEMENT = "\ufffd"
 _BOM = "\ufeff"
 _UTF8_BOM = b"\xef\xbb\xbf"
+_UTF32_BOMS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 _INNER_BOM = "byte order mark inside the file (where files were joined) read as a space"
 
 #: Codecs that decode bytes to text but are no encoding a file is written in.
@@ -592,7 +594,7 @@ def _forced(encoding: str, sample: bytes) -> str:
     are read in the byte order their NUL bytes show (little-endian when unclear)."""
     if encoding == "utf-16" and not sample.startswith((b"\xff\xfe", b"\xfe\xff")):
         return _looks_utf16(sample) or "utf-16-le"
-    if encoding == "utf-32" and not sample.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+    if encoding == "utf-32" and not sample.startswith(_UTF32_BOMS):
         return "utf-32-be" if sample[:1] == b"\x00" else "utf-32-le"
     return encoding
 
@@ -703,7 +705,7 @@ def read_pieces(
         codec = _forced(forced, sample)
         # These codecs remove the byte order mark the data begins with.
         lines.bom_removed = codec in ("utf-16", "utf-32", "utf-8-sig") and sample.startswith(
-            (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+            (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", *_UTF32_BOMS)
         )
         yield from _whole(stream, sample, codec, lines)
     elif sample.startswith(_UTF8_BOM):
@@ -714,6 +716,11 @@ def read_pieces(
         info.issues.append(Issue("W31", f"UTF-8 byte order mark removed{repeated}", 1, 1))
         lines.bom_removed = True
         yield from _by_lines(stream, sample[3 * count :], _LineDecoder(info, False), lines)
+    elif sample.startswith(_UTF32_BOMS):  # before UTF-16's, which begins UTF-32-LE's
+        info.encoding = "utf-32"
+        info.issues.append(Issue("W30", "input is UTF-32 (byte order mark); decoded", 1, 1))
+        lines.bom_removed = True
+        yield from _whole(stream, sample, "utf-32", lines)
     elif sample.startswith((b"\xff\xfe", b"\xfe\xff")):
         info.encoding = "utf-16"
         info.issues.append(Issue("W30", "input is UTF-16 (byte order mark); decoded", 1, 1))
