@@ -140,7 +140,8 @@ class HubServer:
             self.wait_search(stop=True)
 
     def handle(self, command: str, args: dict[str, str]) -> None:
-        """One command (unknown ones are ignored, as the protocol asks)."""
+        """One command; an unknown one gets an ``error`` naming it (the command line
+        says so), and changes nothing."""
         if command == "hub":
             self.send(format_line("id", name=NAME, version=self.version or "0"))
             names = " ".join(v.name for v in variants())
@@ -169,6 +170,8 @@ class HubServer:
         elif command == "go":
             self.wait_search(stop=True)
             self.start_search()
+        elif command:
+            self.send(format_line("error", message=f"unknown command {command[:40]}"))
 
     def set_param(self, name: str, value: str) -> None:
         if name != "variant":

@@ -291,3 +291,16 @@ def test_a_line_too_long_is_an_error_and_the_engine_goes_on() -> None:
     errors = [parse_line(line)[1]["message"] for line in out if line.startswith("error ")]
     assert errors == ["a line longer than 65,536 characters"]
     assert "ready" in out and "pong" in out
+
+
+def test_a_command_it_does_not_know_is_an_error_and_changes_nothing() -> None:
+    """An unknown command (a typing slip, a line that is no command) gets one ``error``
+    naming it, as cli.md says; the session goes on with its position and level."""
+    out = converse(
+        ["hub", "init", "level depth=2", "foo bar", '"unclosed', "", "go analyze", "quit"]
+    )
+    errors = [parse_line(line)[1]["message"] for line in out if line.startswith("error ")]
+    assert errors == ["unknown command foo", 'unknown command "unclosed']
+    depths = [int(parse_line(line)[1]["depth"]) for line in out if line.startswith("info ")]
+    assert depths == [1, 2]
+    assert sum(line.startswith("done ") for line in out) == 1
