@@ -676,7 +676,8 @@ def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> 
             value = [value]
         if isinstance(param.type, click.types.IntParamType) and isinstance(value, (bool, float)):
             raise ConfigError(f"{config.where(key)}: {key}: {value!r} is not a whole number")
-        if key in LIMITS and isinstance(value, int) and value > param.default:  # type: ignore[operator]
+        from_file = config.where(key) != "--config"  # a KEY = VALUE is the command line's
+        if key in LIMITS and from_file and isinstance(value, int) and value > param.default:  # type: ignore[operator]
             raise ConfigError(
                 f"{config.where(key)}: {key}: {value} is above the default "
                 f"({param.default}); a configuration file may lower a limit, not raise it "

@@ -159,6 +159,26 @@ def test_a_configuration_file_cannot_raise_a_limit(tmp_path: Path) -> None:
     assert "a configuration file may lower a limit, not raise it" in done.stderr
     (tmp_path / "pdn.toml").write_text("max-expansion = 10\nmax-members = 5\n", encoding="utf-8")
     assert pdn("validate", "a.pdn", cwd=tmp_path).returncode == 0
+    # A file named with --config comes from wherever the inputs came from: refused too.
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "pdn.toml").write_text("max-members = 1000000\n", encoding="utf-8")
+    named = pdn("validate", "a.pdn", "--config", "ci/pdn.toml", cwd=tmp_path)
+    assert named.returncode == 2 and "may lower a limit, not raise it" in named.stderr
+
+
+def test_a_limit_raised_by_a_config_override_on_the_command_line_holds(tmp_path: Path) -> None:
+    """``--config 'KEY = VALUE'`` is written on the command line, like ``--max-…``: it
+    may raise a limit above the default (a file beside the inputs may not), and it
+    overrides the file's lower one."""
+    _zip(tmp_path / "crowd.zip", [(f"g{i:02d}.pdn", GAME.encode()) for i in range(30)])
+    (tmp_path / "pdn.toml").write_text("max-members = 5\n", encoding="utf-8")
+    stopped = pdn("stats", "crowd.zip", "--format", "json", cwd=tmp_path)
+    assert json.loads(stopped.stdout)["total"]["codes"].get("E11") == 1
+    above = f"max-members = {archives.MAX_MEMBERS * 10}"
+    raised = pdn("stats", "crowd.zip", "--format", "json", "--config", above, cwd=tmp_path)
+    assert raised.returncode == 0, raised.stderr
+    total = json.loads(raised.stdout)["total"]
+    assert total["games"] == 30 and "E11" not in total["codes"]
 
 
 def test_too_many_members_are_refused_before_the_directory_is_read(tmp_path: Path) -> None:
