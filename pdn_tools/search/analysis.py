@@ -102,6 +102,15 @@ def engine_line(
     return moves, texts
 
 
+def _check_budget(depth: int | None, nodes: int | None, seconds: float | None) -> None:
+    """Refuse a budget that allows no search (see :func:`analyse`)."""
+    for name, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1, not {value}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be above 0, not {seconds}")
+
+
 def analyse(
     board: Board | Position,
     variant: Variant = INTERNATIONAL,
@@ -120,8 +129,11 @@ def analyse(
     the search (depth 4 when none is given).  A node budget gives the same result on
     every run.  Pass one *searcher* per variant to keep its transposition table
     between positions (a game annotated ply by ply); *check* may stop the search
-    (return True), and *report* sees each completed iteration.
+    (return True), and *report* sees each completed iteration.  A budget of no search
+    (a depth or node count below 1, seconds not above 0, NaN) is a ValueError, not a
+    quiet depth-1 search.
     """
+    _check_budget(depth, nodes, seconds)
     if isinstance(board, Board):
         position, variant = board.position, board.variant
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -203,3 +204,14 @@ def test_the_evaluation_of_any_placement_is_colour_symmetric(name: str, seed: in
     variant = variant_by_name(name)
     position = _random_placement(variant, seed)
     assert evaluate(flipped(position, variant), variant) == evaluate(position, variant)
+
+
+@pytest.mark.parametrize(
+    "budget", [{"depth": 0}, {"depth": -1}, {"nodes": 0}, {"seconds": 0.0}, {"seconds": math.nan}]
+)
+def test_a_budget_of_no_search_is_refused(budget: dict[str, float]) -> None:
+    """``analyse`` refuses a budget that allows no search, as the Hub engine refuses
+    such a level, instead of running a depth-1 search the caller did not ask for."""
+    with pytest.raises(ValueError, match=next(iter(budget))):
+        analyse(Board(), **budget)  # type: ignore[arg-type]
+    assert analyse(Board(), depth=1).depth == 1
