@@ -150,6 +150,41 @@ def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
     assert one_line(done) == "pdn validate: interrupted"
 
 
+#: Put on ``sys.path`` of ``python -m pdn_tools``: a real SIGTERM lands when the command
+#: line imports click, after it handles SIGTERM and before it can run a command.
+_SIGTERM_WHILE_STARTING = """
+import os, signal, sys
+
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return None
+
+sys.meta_path.insert(0, Finder())
+"""
+
+
+def test_sigterm_while_the_command_starts_is_told_as_such(tmp_path: Path) -> None:
+    """A SIGTERM that lands while the command line is still being imported ends the
+    run as one landing later does (status 143, "terminated"), not as a Ctrl-C: on a
+    loaded host a signal sent soon after the start lands there."""
+    (tmp_path / "sitecustomize.py").write_text(_SIGTERM_WHILE_STARTING, encoding="utf-8")
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    done = subprocess.run(
+        [*PDN, "validate", "--isolated", "a.pdn"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert one_line(done) == "pdn: terminated"
+    assert done.returncode == 128 + signal.SIGTERM
+
+
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.pdn"
