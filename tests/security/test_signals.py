@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from security_helpers import GAME, PDN, no_traceback, one_line, pdn, popen, stop_group
+from security_helpers import (
+    GAME,
+    PDN,
+    no_traceback,
+    one_line,
+    pdn,
+    popen,
+    stop_group,
+    wait_for_handlers,
+)
 
 from pdn_tools.atomic import TEMP_MARK
 
@@ -24,7 +33,8 @@ def test_perft_stops_at_once(tmp_path: Path, sig: signal.Signals, status: int) -
     every few milliseconds (a count of depth 64 would never end)."""
     proc = popen("perft", "64", cwd=tmp_path)
     try:
-        time.sleep(1.5)
+        wait_for_handlers(proc)
+        time.sleep(1.5)  # on a quiet host, well inside the count
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=10)
     finally:
@@ -198,7 +208,14 @@ def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path) -> None:
     (tmp_path / "out.jsonl").write_text("earlier", encoding="utf-8")
     proc = popen("convert", str(huge), "-o", "out.jsonl", "--isolated", cwd=tmp_path)
     try:
-        time.sleep(2.0)
+        # once the conversion writes (a start still loading, on a loaded host, is not
+        # what this test means to stop)
+        deadline = time.monotonic() + 60
+        while not [p for p in tmp_path.iterdir() if TEMP_MARK in p.name]:
+            assert proc.poll() is None, "the conversion ended before it wrote"
+            assert time.monotonic() < deadline, "no temporary output appeared"
+            time.sleep(0.01)
+        time.sleep(0.5)
         assert proc.poll() is None, "the conversion ended before the signal"
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
