@@ -7,11 +7,15 @@ try:
         from pdn_tools.cli import main
     except (KeyboardInterrupt, RuntimeError) as exc:
         # Ctrl-C while the command starts: no traceback (a RuntimeError it caused too, as
-        # in pdn_tools.cli)
-        if not isinstance(exc, KeyboardInterrupt) and not isinstance(
-            exc.__cause__, KeyboardInterrupt
-        ):
+        # in pdn_tools.cli; a SIGTERM or SIGHUP once pdn_tools.cli handles them, told as
+        # such)
+        cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__
+        if not isinstance(cause, KeyboardInterrupt):
             raise
+        signum = getattr(cause, "signum", None)
+        if isinstance(signum, int):
+            sys.stderr.write("pdn: terminated\n")
+            raise SystemExit(128 + signum) from None
         sys.stderr.write("pdn: interrupted\n")
         raise SystemExit(130) from None
 

@@ -221,15 +221,17 @@ def test_the_pool_starts_with_the_stop_signals_held_and_its_workers_let_them_thr
 
 
 _STUCK_WORKERS = """
-import sys, time
+import signal, sys, time
 from pdn_tools.run import parallel
 
 def slow(item, context):
+    if context and item:  # a worker that outlives SIGTERM, as one still holding it would
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     time.sleep(item)
     return item
 
 parallel.EXIT_GRACE = 0.5
-results = parallel.ordered_map(slow, [0, 0, 60, 60, 60, 60], 2, 0)
+results = parallel.ordered_map(slow, [0, 0, 60, 60, 60, 60], 2, int(sys.argv[1]))
 assert [next(results), next(results)] == [0, 0]
 workers = list(parallel._WORKERS)
 assert len(workers) == 2 and all(w.is_alive() for w in workers)
@@ -240,15 +242,17 @@ sys.stdout.flush()
 """
 
 
-def test_workers_still_alive_at_the_exit_are_ended_after_a_grace() -> None:
+@pytest.mark.parametrize("deaf", [False, True], ids=["terminated", "killed"])
+def test_workers_still_alive_at_the_exit_are_ended_after_a_grace(deaf: bool) -> None:
     """The exit's own handler ends the workers a stopped pool left running (here: two
     units of a minute in flight) after :data:`EXIT_GRACE`, instead of joining them for
-    ever; the process then exits at once."""
+    ever, and kills (and reaps) those that outlive the SIGTERM; the process then exits
+    at once: a few seconds for all the workers together, not for each in turn."""
     import subprocess
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-c", _STUCK_WORKERS],
+        [sys.executable, "-c", _STUCK_WORKERS, str(int(deaf))],
         capture_output=True,
         text=True,
         timeout=40,

@@ -49,8 +49,15 @@ try:
 except (KeyboardInterrupt, RuntimeError) as exc:
     # Ctrl-C while the command starts, before its handlers exist.  Landing while a
     # class is being made (``__set_name__``), it reaches us as a RuntimeError it caused.
-    if not isinstance(exc, KeyboardInterrupt) and not isinstance(exc.__cause__, KeyboardInterrupt):
+    cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__
+    if not isinstance(cause, KeyboardInterrupt):
         raise
+    # SIGTERM or SIGHUP after handle_termination() (a Terminated: its signal number) is
+    # told and ends as it does once the command runs, not as a Ctrl-C.
+    signum = getattr(cause, "signum", None)
+    if isinstance(signum, int):
+        sys.stderr.write("pdn: terminated\n")
+        raise SystemExit(128 + signum) from None
     sys.stderr.write("pdn: interrupted\n")
     raise SystemExit(130) from None
 finally:

@@ -89,6 +89,9 @@ FIRST_PART_SPANS = 2
 PART_SPANS = 16
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 30
+#: Seconds to wait, once the scheduler has answered, for a worker to join it (a wait of
+#: its own: a short one must not leave a loaded host too little time to connect).
+WORKERS_TIMEOUT = 30
 
 T = TypeVar("T")
 
@@ -149,10 +152,10 @@ def _remote(factory: Any, address: str) -> Iterator[Client]:
     with client:
         _quiet_gather_exits(client)
         try:
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+            client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
         except TimeoutError:
             raise ClusterError(
-                f"no worker joined the Dask scheduler at {address} within {CONNECT_TIMEOUT} s"
+                f"no worker joined the Dask scheduler at {address} within {WORKERS_TIMEOUT} s"
             ) from None
         yield client
 

@@ -155,6 +155,9 @@ _WORKERS: list[Any] = []
 """The worker processes this process started (see :func:`_end_workers_at_exit`)."""
 EXIT_GRACE = 3.0
 """Seconds the interpreter's exit gives workers still alive to end on their own."""
+KILL_WAIT = 5.0
+"""Seconds the exit waits, at most, for workers it has killed to be gone (a killed
+process ends as soon as it is given the CPU: only a stalled host takes this long)."""
 
 
 def abandon_pools() -> None:
@@ -183,19 +186,29 @@ def _end_workers_at_exit() -> None:
     pool's last word that never came, and the exit joining them for ever.  Registered
     after :mod:`multiprocessing`'s own exit handler, this runs before it.
     """
-    deadline = time.monotonic() + EXIT_GRACE
-    for worker in _WORKERS:
+    _join_all(_WORKERS, EXIT_GRACE)
+    left = [worker for worker in _WORKERS if worker.is_alive()]
+    for worker in left:
+        worker.terminate()  # SIGTERM: the default action in a worker
+    _join_all(left, 1.0)
+    # A worker started with the stop signals held that has not yet let them through (a
+    # loaded host) outlives the SIGTERM; SIGKILL cannot be held.  Reaped here, so that
+    # no process of the run outlives its exit.
+    left = [worker for worker in left if worker.is_alive()]
+    for worker in left:
+        worker.kill()
+    _join_all(left, KILL_WAIT)
+
+
+def _join_all(workers: list[Any], seconds: float) -> None:
+    """Wait at most *seconds* in all for every one of *workers* to end.
+
+    One deadline for all of them, each signal sent to every worker before the first
+    wait: the exit takes the same few seconds however many workers are left, rather
+    than a wait of its own for each one in turn."""
+    deadline = time.monotonic() + seconds
+    for worker in workers:
         worker.join(max(0.0, deadline - time.monotonic()))
-    for worker in _WORKERS:
-        if worker.is_alive():
-            worker.terminate()  # SIGTERM: the default action in a worker
-            worker.join(1.0)
-        if worker.is_alive():
-            # A worker started with the stop signals held that has not yet let them
-            # through (a loaded host) outlives the SIGTERM; SIGKILL cannot be held.
-            # Reaped here, so that no process of the run outlives its exit.
-            worker.kill()
-            worker.join(1.0)
 
 
 def _started_workers(before: set[Any]) -> None:

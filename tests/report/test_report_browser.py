@@ -98,6 +98,18 @@ def choose(browser: Browser, control: str, value: str) -> None:
     )
 
 
+def until(browser: Browser, condition: str) -> None:
+    """Wait for the JavaScript *condition* to hold in the page (after a key, whose
+    effect comes with the ``hashchange`` that follows it); a condition that never holds
+    fails the test at the browser's own bound."""
+    browser.evaluate(
+        f"""new Promise(done => {{
+            const look = () => ({condition}) ? done() : setTimeout(look, 10);
+            look();
+        }})"""
+    )
+
+
 def status(browser: Browser) -> str:
     text: str = browser.evaluate("document.getElementById('status').textContent")
     return text
@@ -315,16 +327,16 @@ def test_keys_move_between_findings_across_pages(browser: Browser, tmp_path: Pat
     assert status(browser).endswith("page 1 of 3")
     assert browser.evaluate("document.activeElement.id") == "f49"
     browser.key("n")
-    browser.evaluate("new Promise(done => setTimeout(done, 50))")
+    until(browser, "document.getElementById('status').textContent.endsWith('page 2 of 3')")
     assert status(browser).endswith("page 2 of 3")
     browser.key("n")
-    browser.evaluate("new Promise(done => setTimeout(done, 50))")
+    until(browser, "document.getElementById('status').textContent.endsWith('page 3 of 3')")
     assert status(browser).endswith("page 3 of 3") and len(findings(browser)) == 20
     # "o" opens the game of the finding in focus, at the finding's ply; Escape returns.
     browser.key("j")
     opened = browser.evaluate("location.hash")
     browser.key("o")
-    browser.evaluate("new Promise(done => setTimeout(done, 50))")
+    until(browser, "!document.getElementById('viewer').hidden")
     assert browser.evaluate("location.hash").startswith("#game=") and opened != "#game="
     assert browser.evaluate("document.querySelector('.ply-status').textContent").startswith(
         "after ply 6 of 6"

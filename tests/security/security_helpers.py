@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from conftest import REPO
@@ -80,6 +81,30 @@ def popen(*args: str, cwd: Path, **kwargs: object) -> subprocess.Popen[bytes]:
         start_new_session=True,
         **kwargs,
     )
+
+
+def wait_for_handlers(proc: subprocess.Popen[bytes]) -> None:
+    """Return once the command in *proc* handles the stop signals itself: it has a
+    handler for SIGTERM (``SigCgt`` in ``/proc/PID/status``), which it sets with its
+    Ctrl-C handler (:func:`pdn_tools.atomic.handle_termination`); fail the test if the
+    command ends first or takes over a minute.
+
+    A signal sent a fixed time after the start may, on a loaded host, land before the
+    command has even started (and end it by the signal's default action): what such a
+    test means to send is a signal to a running command.  Without ``/proc`` there is
+    nothing to look at and this returns at once."""
+    if not Path("/proc/self/status").exists():
+        return
+    status = Path(f"/proc/{proc.pid}/status")
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, f"ended (status {proc.returncode}) before its handlers"
+        with contextlib.suppress(OSError, ValueError, StopIteration):
+            line = next(x for x in status.read_text().splitlines() if x.startswith("SigCgt:"))
+            if int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1:
+                return
+        assert time.monotonic() < deadline, "no handler for SIGTERM after 60 s"
+        time.sleep(0.01)
 
 
 def stop_group(proc: subprocess.Popen[bytes]) -> None:

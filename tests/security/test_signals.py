@@ -13,7 +13,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from security_helpers import GAME, PDN, no_traceback, one_line, pdn, popen, stop_group
+from security_helpers import (
+    GAME,
+    PDN,
+    no_traceback,
+    one_line,
+    pdn,
+    popen,
+    stop_group,
+    wait_for_handlers,
+)
 
 from pdn_tools.atomic import TEMP_MARK
 
@@ -24,7 +33,8 @@ def test_perft_stops_at_once(tmp_path: Path, sig: signal.Signals, status: int) -
     every few milliseconds (a count of depth 64 would never end)."""
     proc = popen("perft", "64", cwd=tmp_path)
     try:
-        time.sleep(1.5)
+        wait_for_handlers(proc)
+        time.sleep(1.5)  # on a quiet host, well inside the count
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=10)
     finally:
@@ -150,6 +160,41 @@ def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
     assert one_line(done) == "pdn validate: interrupted"
 
 
+#: Put on ``sys.path`` of ``python -m pdn_tools``: a real SIGTERM lands when the command
+#: line imports click, after it handles SIGTERM and before it can run a command.
+_SIGTERM_WHILE_STARTING = """
+import os, signal, sys
+
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return None
+
+sys.meta_path.insert(0, Finder())
+"""
+
+
+def test_sigterm_while_the_command_starts_is_told_as_such(tmp_path: Path) -> None:
+    """A SIGTERM that lands while the command line is still being imported ends the
+    run as one landing later does (status 143, "terminated"), not as a Ctrl-C: on a
+    loaded host a signal sent soon after the start lands there."""
+    (tmp_path / "sitecustomize.py").write_text(_SIGTERM_WHILE_STARTING, encoding="utf-8")
+    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
+    done = subprocess.run(
+        [*PDN, "validate", "--isolated", "a.pdn"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert one_line(done) == "pdn: terminated"
+    assert done.returncode == 128 + signal.SIGTERM
+
+
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("big") / "big.pdn"
@@ -163,7 +208,14 @@ def test_ctrl_c_mid_convert_leaves_no_output(tmp_path: Path) -> None:
     (tmp_path / "out.jsonl").write_text("earlier", encoding="utf-8")
     proc = popen("convert", str(huge), "-o", "out.jsonl", "--isolated", cwd=tmp_path)
     try:
-        time.sleep(2.0)
+        # once the conversion writes (a start still loading, on a loaded host, is not
+        # what this test means to stop)
+        deadline = time.monotonic() + 60
+        while not [p for p in tmp_path.iterdir() if TEMP_MARK in p.name]:
+            assert proc.poll() is None, "the conversion ended before it wrote"
+            assert time.monotonic() < deadline, "no temporary output appeared"
+            time.sleep(0.01)
+        time.sleep(0.5)
         assert proc.poll() is None, "the conversion ended before the signal"
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
