@@ -141,6 +141,10 @@ sys.meta_path.insert(0, Finder())
 """
 
 
+_PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+"""The test run's own import path, kept behind the folder of the test's sitecustomize."""
+
+
 def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
     """CPython notes a KeyboardInterrupt that leaves code run from source text and, under
     ``python -m``, would end the process by SIGINT at exit although the command handled
@@ -150,7 +154,7 @@ def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
     done = subprocess.run(
         [*PDN, "validate", "--isolated", "a.pdn"],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *_PYTHONPATH])},
         capture_output=True,
         text=True,
         timeout=60,
@@ -185,7 +189,7 @@ def test_sigterm_while_the_command_starts_is_told_as_such(tmp_path: Path) -> Non
     done = subprocess.run(
         [*PDN, "validate", "--isolated", "a.pdn"],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *_PYTHONPATH])},
         capture_output=True,
         text=True,
         timeout=60,
