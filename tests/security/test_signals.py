@@ -145,13 +145,12 @@ _PYTHONPATH = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if 
 """The test run's own import path, kept behind the folder of the test's sitecustomize."""
 
 
-def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
-    """CPython notes a KeyboardInterrupt that leaves code run from source text and, under
-    ``python -m``, would end the process by SIGINT at exit although the command handled
-    the Ctrl-C and chose 130 (pdn_tools/__main__.py clears the note)."""
-    (tmp_path / "sitecustomize.py").write_text(_SIGINT_IN_TEXT_CODE, encoding="utf-8")
+def _validate_with_site(tmp_path: Path, site: str) -> subprocess.CompletedProcess[str]:
+    """``pdn validate`` of one game in a process that runs *site* as its
+    ``sitecustomize`` (a module on its path before the tree under test)."""
+    (tmp_path / "sitecustomize.py").write_text(site, encoding="utf-8")
     (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
-    done = subprocess.run(
+    return subprocess.run(
         [*PDN, "validate", "--isolated", "a.pdn"],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *_PYTHONPATH])},
@@ -160,6 +159,13 @@ def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
+
+
+def test_ctrl_c_inside_code_made_from_text_exits_130(tmp_path: Path) -> None:
+    """CPython notes a KeyboardInterrupt that leaves code run from source text and, under
+    ``python -m``, would end the process by SIGINT at exit although the command handled
+    the Ctrl-C and chose 130 (pdn_tools/__main__.py clears the note)."""
+    done = _validate_with_site(tmp_path, _SIGINT_IN_TEXT_CODE)
     assert done.returncode == 130
     assert one_line(done) == "pdn validate: interrupted"
 
@@ -184,17 +190,7 @@ def test_sigterm_while_the_command_starts_is_told_as_such(tmp_path: Path) -> Non
     """A SIGTERM that lands while the command line is still being imported ends the
     run as one landing later does (status 143, "terminated"), not as a Ctrl-C: on a
     loaded host a signal sent soon after the start lands there."""
-    (tmp_path / "sitecustomize.py").write_text(_SIGTERM_WHILE_STARTING, encoding="utf-8")
-    (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
-    done = subprocess.run(
-        [*PDN, "validate", "--isolated", "a.pdn"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *_PYTHONPATH])},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _validate_with_site(tmp_path, _SIGTERM_WHILE_STARTING)
     assert one_line(done) == "pdn: terminated"
     assert done.returncode == 128 + signal.SIGTERM
 
