@@ -1085,6 +1085,16 @@ STRICT_EXEMPT = frozenset(
 Status = Literal["ok", "warning", "error"]
 """A game's verdict: its worst finding, info counting as ``ok``."""
 
+#: The words that name a status (``--status clean``) and the status each stands for.
+STATUS_WORDS = {
+    "clean": "ok",
+    "ok": "ok",
+    "warnings": "warning",
+    "warning": "warning",
+    "errors": "error",
+    "error": "error",
+}
+
 
 def status_of(issues: Iterable[Issue]) -> Status:
     """``error`` if any of *issues* is an error, else ``warning`` if any is a

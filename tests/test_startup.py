@@ -60,6 +60,10 @@ NOT_FOR_VALIDATE_OURS = (
     "pdn_tools.report.html",
     "pdn_tools.report.sarif",
     "pdn_tools.report.junit",
+    "pdn_tools.report.detail",  # the boards of the HTML report (--detail)
+    "pdn_tools.report.svg",
+    "pdn_tools.collection.filters",  # only when a filter option is given
+    "pdn_tools.collection.duplicates",  # only when copies are told (--moves-only, …)
 )
 
 

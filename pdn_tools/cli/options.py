@@ -20,7 +20,6 @@ from click.shell_completion import CompletionItem
 
 from pdn_tools.cli.config import LIMITS, SETTINGS, Config, ConfigError, load
 from pdn_tools.cli.terminal import COLOR_CHOICES
-from pdn_tools.collection.duplicates import Comparison
 from pdn_tools.collection.events.rules import (
     EVENT_RULES,
     EventRuleError,
@@ -28,20 +27,11 @@ from pdn_tools.collection.events.rules import (
     event_rules,
     is_event_rule,
 )
-from pdn_tools.collection.filters import (
-    OUTCOMES,
-    STATUS_WORDS,
-    FilterError,
-    GameFilter,
-    glob_pattern,
-    normalise_result,
-    parse_date_bound,
-    parse_reach,
-    parse_tag_test,
-)
+from pdn_tools.diagnostics import STATUS_WORDS
 from pdn_tools.pdn.archives import MAX_EXPANSION, MAX_MEMBERS
 from pdn_tools.pdn.dialects import DIALECTS
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.pdn.results import OUTCOMES
 from pdn_tools.pdn.source import EncodingError, check_encoding
 from pdn_tools.replay.rule_options import (
     RULE_OPTIONS,
@@ -70,6 +60,10 @@ def variant_list() -> str:
     of ``--variant`` shows."""
     return variant_names()
 
+
+if TYPE_CHECKING:
+    from pdn_tools.collection.duplicates import Comparison
+    from pdn_tools.collection.filters import GameFilter
 
 if TYPE_CHECKING:  # click 8.5 types its parameter types by value and input
     _ParamType = click.ParamType[str, Any]
@@ -404,12 +398,19 @@ def _values(value: tuple[str, ...]) -> list[str]:
 
 
 def _checked(
-    parse: Callable[[str], Any],
+    parser: Callable[[], Callable[[str], Any]],
 ) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A callback reading each value of a repeated option with *parse*; a
-    :class:`FilterError` is a usage error naming the option."""
+    """A callback reading each value of a repeated option with the function *parser*
+    returns; a :class:`~pdn_tools.collection.filters.FilterError` is a usage error
+    naming the option.  The filters are imported only when such an option is given,
+    so that a command run without one does not load them."""
 
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None or value == ():
+            return value
+        from pdn_tools.collection.filters import FilterError
+
+        parse = parser()
         try:
             if isinstance(value, tuple):
                 return tuple(parse(v) for v in value)
@@ -421,7 +422,39 @@ def _checked(
 
 
 def _results(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(normalise_result(v) for v in _values(value))
+    values = _values(value)
+    if not values:
+        return ()
+    from pdn_tools.collection.filters import normalise_result
+
+    return tuple(normalise_result(v) for v in values)
+
+
+def _tag_test() -> Callable[[str], Any]:
+    from pdn_tools.collection.filters import parse_tag_test
+
+    return parse_tag_test
+
+
+def _glob() -> Callable[[str], Any]:
+    from pdn_tools.collection.filters import glob_pattern
+
+    return glob_pattern
+
+
+def _date_bound(end: bool) -> Callable[[], Callable[[str], Any]]:
+    def parser() -> Callable[[str], Any]:
+        from pdn_tools.collection.filters import parse_date_bound
+
+        return functools.partial(parse_date_bound, end=end)
+
+    return parser
+
+
+def _reach() -> Callable[[str], Any]:
+    from pdn_tools.collection.filters import parse_reach
+
+    return parse_reach
 
 
 def _statuses(
@@ -462,7 +495,7 @@ def filter_options(func: F) -> F:
                 "tag_tests",
                 multiple=True,
                 metavar="NAME=GLOB | NAME~REGEX",
-                callback=_checked(parse_tag_test),
+                callback=_checked(_tag_test),
                 help="Keep games whose tag NAME matches the glob (whole value, any case) "
                 "or contains a match of the regular expression; repeat for several.",
             ),
@@ -471,20 +504,20 @@ def filter_options(func: F) -> F:
                 "players",
                 multiple=True,
                 metavar="GLOB",
-                callback=_checked(glob_pattern),
+                callback=_checked(_glob),
                 help="Keep games in which White or Black matches the glob (any case); "
                 "repeat for games between two players.",
             ),
             click.option(
                 "--date-from",
                 metavar="DATE",
-                callback=_checked(lambda text: parse_date_bound(text, end=False)),
+                callback=_checked(_date_bound(end=False)),
                 help="Keep games dated on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD).",
             ),
             click.option(
                 "--date-to",
                 metavar="DATE",
-                callback=_checked(lambda text: parse_date_bound(text, end=True)),
+                callback=_checked(_date_bound(end=True)),
                 help="Keep games dated on or before DATE (YYYY, YYYY.MM or YYYY.MM.DD).",
             ),
             click.option(
@@ -534,7 +567,7 @@ def filter_options(func: F) -> F:
                 "reaches",
                 multiple=True,
                 metavar="FEN",
-                callback=_checked(parse_reach),
+                callback=_checked(_reach),
                 help="Keep games whose main line reaches this position (the side to move "
                 "counts when the FEN gives it: W:W31,32:B1,2; or not: W31,32:B1,2).",
             ),
@@ -571,7 +604,10 @@ def comparison_options(func: F) -> F:
 
 
 def comparison(moves_only: bool, prefix: int | None) -> Comparison:
-    """The :class:`Comparison` of ``--moves-only`` and ``--prefix``."""
+    """The :class:`Comparison` of ``--moves-only`` and ``--prefix`` (imported here: the
+    commands that tell no copies never load the module)."""
+    from pdn_tools.collection.duplicates import Comparison
+
     return Comparison(moves_only=moves_only or prefix is not None, prefix=prefix)
 
 
@@ -595,6 +631,12 @@ def _game_filter(kwargs: dict[str, Any], syntax_only: bool) -> GameFilter | None
     if "invert" not in kwargs:
         return None
     given = {key: kwargs.pop(key) for key in _FILTER_KEYS}
+    if all(given[key] in ((), None) for key in _FILTER_KEYS if key != "invert"):
+        if given["invert"]:
+            raise click.UsageError("--invert needs a filter option to invert")
+        return None  # the filters are not even imported
+    from pdn_tools.collection.filters import GameFilter
+
     keep = GameFilter(
         tags=given["tag_tests"],
         players=given["players"],
@@ -608,10 +650,6 @@ def _game_filter(kwargs: dict[str, Any], syntax_only: bool) -> GameFilter | None
         reaches=given["reaches"],
         invert=given["invert"],
     )
-    if not keep.active:
-        if keep.invert:
-            raise click.UsageError("--invert needs a filter option to invert")
-        return None
     if keep.reaches and syntax_only:
         raise click.UsageError("--reaches needs the replay; it cannot go with --syntax-only")
     return keep

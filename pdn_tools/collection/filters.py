@@ -40,9 +40,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pdn_tools.diagnostics import Issue, status_of
+from pdn_tools.diagnostics import STATUS_WORDS, Issue, status_of
 from pdn_tools.pdn.model import Game
-from pdn_tools.pdn.results import colour_outcome
+from pdn_tools.pdn.results import OUTCOMES, colour_outcome
 from pdn_tools.pdn.tags import date_range, date_readings, written_dates
 from pdn_tools.replay.options import ReplayResult
 from pdn_tools.replay.positions import positions_reached
@@ -51,19 +51,6 @@ from pdn_tools.rules import Color, FenError, parse_fen, variant_by_name, variant
 
 class FilterError(ValueError):
     """A filter value that cannot be read; the message says why."""
-
-
-#: The status words of ``--status`` and the game status each stands for.
-STATUS_WORDS = {
-    "clean": "ok",
-    "ok": "ok",
-    "warnings": "warning",
-    "warning": "warning",
-    "errors": "error",
-    "error": "error",
-}
-#: The outcome words of ``--result``.
-OUTCOMES = ("white", "black", "draw", "unknown")
 
 
 def glob_pattern(text: str) -> re.Pattern[str]:

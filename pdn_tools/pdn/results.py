@@ -107,6 +107,10 @@ def read_result(raw: str) -> ResultReading:
 
 Colour = Literal["white", "black", "draw"]
 
+#: The outcome words a result can be named by (``--result white``): the colours
+#: :func:`colour_outcome` gives, and ``unknown`` for a result that names no winner.
+OUTCOMES = ("white", "black", "draw", "unknown")
+
 
 def first_mover(variant: str) -> Literal["W", "B"]:
     """The colour that moves first in *variant* (the GameType table's start colour;

@@ -11,12 +11,14 @@ once every game is read.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdn_tools.diagnostics import EventFinding, Issue, Severity, status_of
-from pdn_tools.report.detail import GameDetail
 from pdn_tools.report.records import Checked
 from pdn_tools.report.selection import Selection
+
+if TYPE_CHECKING:
+    from pdn_tools.report.detail import GameDetail
 
 
 class GameReport:

@@ -7,13 +7,15 @@ holds no game at all gets one record with ``game`` 0, so that its findings
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.summary import game_head
-from pdn_tools.report.detail import GameDetail
+
+if TYPE_CHECKING:
+    from pdn_tools.report.detail import GameDetail
 
 
 def game_record(game: Game, replay: ReplayResult | None = None) -> dict[str, Any]:

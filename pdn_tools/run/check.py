@@ -19,16 +19,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from pdn_tools.collection.duplicates import Comparison
 from pdn_tools.collection.events.facts import game_facts
 from pdn_tools.collection.events.rules import EventRules
-from pdn_tools.collection.filters import GameFilter
 from pdn_tools.diagnostics import Issue
 from pdn_tools.pdn.model import Game, ReadOptions
 from pdn_tools.pdn.reader import FileReport, read_games, record_game
 from pdn_tools.pdn.records import Record
 from pdn_tools.replay import ReplayOptions, ReplayResult, check_game
-from pdn_tools.report.detail import game_detail
 from pdn_tools.report.records import Checked, file_checked, filtered_out, game_record
 from pdn_tools.report.selection import Selection
 from pdn_tools.run import storage
@@ -36,6 +33,8 @@ from pdn_tools.run.discover import InputError, unreadable_reason
 
 if TYPE_CHECKING:
     from pdn_tools.analysis.plausibility import PlausibilityOptions
+    from pdn_tools.collection.duplicates import Comparison
+    from pdn_tools.collection.filters import GameFilter
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +96,8 @@ def checked(file_no: int, game: Game, options: CheckOptions) -> Checked:
     record["issues"] = []
     detail = None
     if options.detail:
+        from pdn_tools.report.detail import game_detail  # only for HTML reports
+
         detail = game_detail(game, replay, options.read.variant)
     key = None
     if options.comparison is not None:
