@@ -203,11 +203,15 @@ def _explain_quiet_rays(
         example = move_text(legal[0], legal, variant, names)
         return "E06", f"a capture is compulsory, e.g. {example}"
     mover = "king" if is_king else "man"
-    reach = {geo.square_of[to] for frm, to, _, _ in quiet if frm == wanted[0]}
-    shown = ", ".join(names[s] for s in sorted(reach)) or "none"
+    if legal and legal[0].is_capture:
+        # The quiet moves are not legal either: name the capture that is due instead.
+        why = f"a capture is compulsory, e.g. {move_text(legal[0], legal, variant, names)}"
+    else:
+        reach = {geo.square_of[to] for frm, to, _, _ in quiet if frm == wanted[0]}
+        why = "its quiet moves here: " + (", ".join(names[s] for s in sorted(reach)) or "none")
     return "E05", (
         f"{written} is not a legal move of the {mover} on {names[first]} in {variant.name} "
-        f"draughts (its quiet moves here: {shown})"
+        f"draughts ({why})"
     )
 
 

@@ -120,6 +120,19 @@ def test_turkish_man_cannot_move_diagonally() -> None:
     assert "quiet moves here: a4" in issues[0].message
 
 
+def test_an_illegal_step_while_a_capture_is_due_names_the_capture() -> None:
+    # The quiet moves of the man are not legal either: the message names the capture.
+    text = '[GameType "30"]\n[SetUp "1"]\n[FEN "W:Wd4:Bd5"]\n\n1. d4-e5 *\n'
+    _, _, issues = run(text)
+    assert [i.code for i in issues] == ["E05"]
+    assert "a capture is compulsory, e.g. d4xd6" in issues[0].message
+    assert "quiet moves" not in issues[0].message
+    _, _, issues = run(frisian("W:W33:B34", "1. 33x25"))
+    assert [i.code for i in issues] == ["E05"]
+    assert "a capture is compulsory, e.g. 33x35" in issues[0].message
+    assert "quiet moves" not in issues[0].message
+
+
 def test_turkish_one_piece_each_is_a_draw() -> None:
     # Drawn at the start position already (ply 0), not only from the first move.
     _, result, _ = run('[GameType "30"]\n[FEN "W:Wa2:Bh7"]\n\n1. a2-a3 h7-h6 *\n')
