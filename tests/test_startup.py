@@ -50,8 +50,9 @@ NOT_FOR_VALIDATE = (
 
 #: Standard-library modules that ``pdn validate`` of a plain (uncompressed) file does
 #: not import itself (the interpreter's own start may, through ``site``): the
-#: decompressors and the zip reader, and the HTML module (entities in names, SVG).
-NOT_FOR_PLAIN_FILES = ("bz2", "gzip", "lzma", "zipfile", "html")
+#: decompressors and the zip reader, the HTML module (entities in names, SVG), and the
+#: decimal numbers of ``[%eval]`` comments.
+NOT_FOR_PLAIN_FILES = ("bz2", "gzip", "lzma", "zipfile", "html", "decimal")
 #: Modules of the package that ``pdn validate`` of one game does not need.
 NOT_FOR_VALIDATE_OURS = (
     "pdn_tools.run.cluster",

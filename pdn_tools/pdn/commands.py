@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
@@ -141,6 +140,9 @@ def parse_eval(value: str) -> Evaluation | None:
     match = _EVAL.fullmatch(text)
     if match is None:
         return None
+    # Imported here: a file without evaluations never loads the decimal module.
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
     try:
         men = Decimal(match.group(1))
     except InvalidOperation:  # pragma: no cover - the pattern admits decimals only
