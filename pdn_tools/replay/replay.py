@@ -128,8 +128,21 @@ class _State:
     """Whether a move was played after ``drawn`` held (W36 given)."""
     king_moves: KingMoveLimit | None
     """The Frisian run of consecutive king moves (None when the variant has no limit)."""
+    shift: int
+    """How far the last move number that disagreed with the replay was off (0: none
+    did).  The next number decides: the replay's count again (a one-off slip) or the
+    same shift (the numbers run on from the written one, which then counts)."""
 
-    __slots__ = ("continued", "drawn", "fullmove", "king_moves", "legal", "position", "tracker")
+    __slots__ = (
+        "continued",
+        "drawn",
+        "fullmove",
+        "king_moves",
+        "legal",
+        "position",
+        "shift",
+        "tracker",
+    )
 
     def __init__(
         self,
@@ -140,6 +153,7 @@ class _State:
         drawn: DrawEvent | None = None,
         continued: bool = False,
         king_moves: KingMoveLimit | None = None,
+        shift: int = 0,
     ) -> None:
         self.position = position
         self.legal = legal
@@ -148,6 +162,7 @@ class _State:
         self.drawn = drawn
         self.continued = continued
         self.king_moves = king_moves
+        self.shift = shift
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _State) or other.__class__ is not self.__class__:
@@ -160,6 +175,7 @@ class _State:
             self.drawn,
             self.continued,
             self.king_moves,
+            self.shift,
         ) == (
             other.position,
             other.legal,
@@ -168,6 +184,7 @@ class _State:
             other.drawn,
             other.continued,
             other.king_moves,
+            other.shift,
         )
 
     def __repr__(self) -> str:
@@ -178,7 +195,8 @@ class _State:
             f"fullmove={self.fullmove!r}, "
             f"drawn={self.drawn!r}, "
             f"continued={self.continued!r}, "
-            f"king_moves={self.king_moves!r})"
+            f"king_moves={self.king_moves!r}, "
+            f"shift={self.shift!r})"
         )
 
     def __reduce__(self) -> tuple[type[_State], tuple[Any, ...]]:
@@ -193,6 +211,7 @@ class _State:
                 self.drawn,
                 self.continued,
                 self.king_moves,
+                self.shift,
             ),
         )
 
@@ -206,6 +225,7 @@ class _State:
             self.drawn,
             self.continued,
             self.king_moves.copy() if self.king_moves is not None else None,
+            self.shift,
         )
 
 
@@ -404,6 +424,7 @@ class _Replayer:
         state.position = fen.position
         state.legal = None
         state.fullmove = None
+        state.shift = 0
         if not in_var:
             self.segment_moves = len(self.result.moves)
             self.segment_start = fen.position
@@ -1012,8 +1033,15 @@ class _Replayer:
         first_to_move = position.turn is self.first_mover
         second_dots = dots is not None and "..." in dots
         expected = state.fullmove
-        if expected is not None and number == expected and second_dots != first_to_move:
-            return True  # the usual case: the number and dots fit
+        if expected is not None and second_dots != first_to_move:
+            if number == expected:
+                state.shift = 0
+                return True  # the usual case: the number and dots fit
+            if state.shift and number == expected + state.shift:
+                # The numbers run on from the one that disagreed: they count from here.
+                state.fullmove = number
+                state.shift = 0
+                return True
         if dots == ". ..." and first_to_move:
             fits = (
                 not isinstance(squares, str)
@@ -1050,7 +1078,7 @@ class _Replayer:
                 f"'{number}{dots}' written, but move {expected} of {side} is played here",
                 node, ply, in_var,
             )  # fmt: skip
-            state.fullmove = number
+            state.shift = number - expected
         return True
 
     # -- headers -------------------------------------------------------------------

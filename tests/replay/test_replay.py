@@ -149,6 +149,20 @@ def test_w33_move_number_disagrees() -> None:
     assert codes(issues) == ["W33"]
 
 
+def test_w33_once_for_one_wrong_number_and_once_for_numbers_that_run_on() -> None:
+    # One slip ('5.' for Black's 3rd move): the next number, right again, is not doubted.
+    text = "1. 32-28 18-23 2. 33-29 23x32 3. 37x28 5. 20-25 4. 38-33 12-18 *"
+    _, result, issues = run(G + text)
+    assert codes(issues) == ["W33"] and issues[0].ply == 6
+    assert "move 3 of Black" in issues[0].message and result.completed
+    # Numbers that run on from a wrong one: said once, and the count follows them.
+    text = "1. 32-28 18-23 2. 33-29 23x32 5. 37x28 20-25 6. 38-33 12-18 7. 42-38 9. 7-12 *"
+    _, result, issues = run(G + text)
+    assert codes(issues) == ["W33", "W33"] and [i.ply for i in issues] == [5, 10]
+    assert "move 3 of White" in issues[0].message
+    assert "'9.' written, but move 7 of Black" in issues[1].message
+
+
 def test_w34_ellipsis_for_a_missing_move() -> None:
     _, result, issues = run(G + "1. 32-28 19-23 2. ... 18-22 3. 37-32 *")
     assert codes(issues) == ["W34"] and not result.completed and result.plies == 2
