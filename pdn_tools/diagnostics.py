@@ -279,14 +279,18 @@ CATALOGUE: dict[str, Code] = {
             "W27",
             "warning",
             "GameType irregular or missing",
-            "A GameType whose attributes contradict the table, or none at all "
-            "(info level: the variant was inferred).",
+            "A GameType long form that is no row of the table (the message lists the "
+            "rows of its number, and the number decides), or none at all (info level: "
+            "the variant was inferred).",
         ),
         _c(
             "W28",
             "warning",
             "Variant has no rule profile",
-            "The game is read and exported but not replayed.",
+            "The game is read and exported but not replayed: a GameType the engine has "
+            "no rules for, also a long form that names such a row under a number that "
+            "otherwise has rules (`23,B,8,8,A1,1`, Jamaican draughts, is not replayed "
+            "as pool).",
         ),
         _c(
             "W29",

@@ -47,7 +47,7 @@ from pdn_tools.export.targets import (
     turned_squares,
 )
 from pdn_tools.pdn.commands import parse_commands
-from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
+from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES, naming_value
 from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor, every_node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import ALIASES, ROSTER, standard_name
@@ -495,7 +495,7 @@ def _with_gametype(tags: list[Tag], variant: str) -> list[Tag]:
         return tags
     if any(standard_name(tag.name) == "GameType" for tag in tags):
         return tags
-    return [*tags, Tag("GameType", str(entry.number))]
+    return [*tags, Tag("GameType", naming_value(entry))]
 
 
 def write_canonical(

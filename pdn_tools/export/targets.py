@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pdn_tools.pdn.gametype import BY_NAME, SUPPORTED
+from pdn_tools.pdn.gametype import BY_NAME, SUPPORTED, naming_value
 from pdn_tools.pdn.model import Game, Tag
 from pdn_tools.pdn.tags import other_side, standard_name
 from pdn_tools.rules import Color, FenError, Move, Position, Variant, parse_fen
@@ -165,7 +165,7 @@ TARGETS: dict[str, Target] = {
             "pdn3",
             "the PDN 3.0 standard",
             {
-                entry.name: Form(str(entry.number), _notation(entry.full))
+                entry.name: Form(naming_value(entry), _notation(entry.full))
                 for entry in BY_NAME.values()
                 if entry.name in SUPPORTED
             },

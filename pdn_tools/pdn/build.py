@@ -19,6 +19,7 @@ from pdn_tools.pdn.commands import unreadable
 from pdn_tools.pdn.gametype import (
     BY_NUMBER,
     SUPPORTED,
+    TITLES,
     board_evidence,
     infer_variant,
     read_gametype,
@@ -1178,9 +1179,14 @@ class GameBuilder:
             if reading.number is not None and (
                 reading.number not in BY_NUMBER or game.variant not in SUPPORTED
             ):
+                # A row that only its long form names is said by name: its number
+                # alone would name a variant that has rules.
+                title = TITLES.get(game.variant)
                 self.issue(
                     "W28",
-                    f"GameType {tag.value!r} has no rule profile; read but not replayed",
+                    f"GameType {tag.value!r} "
+                    + (f"is {title}, which " if title is not None else "")
+                    + "has no rule profile; read but not replayed",
                     tag.line,
                     tag.column,
                 )

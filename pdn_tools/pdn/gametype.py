@@ -80,8 +80,34 @@ _TABLE = (
     GameTypeEntry(40, "frisian", "40,W,10,10,N2,0", "default"),
     GameTypeEntry(41, "spantsiretti", "41,W,10,8,A0,0", "default"),
 )
+_OTHER_FORMS = (
+    GameTypeEntry(23, "unified-pool", "23,W,8,8,A0,0", "default"),
+    GameTypeEntry(23, "jamaican", "23,B,8,8,A1,1", "default"),
+)
+"""Rows of the table whose number is another row's: only their long form names them
+(rules.md §2).  ``23,W,8,8,A0,0`` is pool checkers under the unified rules, White
+first (Zimbabwean pool, played on the light squares, is given the same value; the tag
+cannot tell it apart); ``23,B,8,8,A1,1`` is Jamaican draughts, numbered along the
+columns, which the engine has no rules for."""
+
 BY_NUMBER: dict[int, GameTypeEntry] = {e.number: e for e in _TABLE}
-BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in _TABLE}
+"""The row each number names on its own (the short form)."""
+BY_NAME: dict[str, GameTypeEntry] = {e.name: e for e in (*_TABLE, *_OTHER_FORMS)}
+BY_FULL: dict[str, GameTypeEntry] = {e.full: e for e in (*_TABLE, *_OTHER_FORMS)}
+"""Every row by its long form: the form that names a row whatever its number says."""
+
+TITLES: dict[str, str] = {
+    "unified-pool": "pool checkers under the unified rules (White first)",
+    "jamaican": "Jamaican draughts",
+}
+"""What the rows that only their long form names are called in messages."""
+
+
+def naming_value(entry: GameTypeEntry) -> str:
+    """The shortest GameType value that names *entry*: its number where the number
+    alone names it, else its long form (``23`` would be read as American pool)."""
+    return str(entry.number) if BY_NUMBER.get(entry.number) is entry else entry.full
+
 
 PROFILE_BASES: dict[str, str] = {
     "immediate-removal": "international",
@@ -105,6 +131,7 @@ SUPPORTED = frozenset(
         "english",
         "italian",
         "pool",
+        "unified-pool",
         "russian",
         "brazilian",
         "czech",
@@ -166,21 +193,30 @@ freeze(GameTypeReading)
 
 
 def read_gametype(value: str) -> GameTypeReading:
-    """Interpret a GameType tag value (short or full form)."""
+    """Interpret a GameType tag value (short or full form).
+
+    The short form names the number's own row (:data:`BY_NUMBER`).  A long form that
+    is a row of the table names that row, also one that shares its number with
+    another (:data:`BY_FULL`: ``23,W,8,8,A0,0`` is pool with White first, not American
+    pool): its first mover and notation are what the record is written in.  A long
+    form that is no row of the table is irregular, and then the number decides.  An
+    omitted last attribute (the invert flag) counts as ``0``.
+    """
     match = _FULL.match(value)
     if match is None:
         return GameTypeReading(None, "unknown", f"GameType {value!r} is not a number or full form")
     number = int(match.group(1))
     entry = BY_NUMBER.get(number)
-    name = entry.name if entry else f"gametype-{number}"
     irregular = None
     if match.group(2) is not None and entry is not None:
-        written = ",".join(g for g in match.groups()[1:] if g is not None)
-        expected = entry.full.split(",", 1)[1]
-        if written != expected and written + ",0" != expected:
-            irregular = (
-                f"GameType {value!r} differs from the table ({entry.full}); the number decides"
-            )
+        written = ",".join([str(number), *(g for g in match.groups()[1:] if g is not None)])
+        row = BY_FULL.get(written) or BY_FULL.get(written + ",0")
+        if row is not None:
+            entry = row
+        else:
+            forms = "; ".join(e.full for e in BY_FULL.values() if e.number == number)
+            irregular = f"GameType {value!r} differs from the table ({forms}); the number decides"
+    name = entry.name if entry else f"gametype-{number}"
     if " " in value.strip():
         irregular = irregular or f"GameType {value!r} contains spaces"
     return GameTypeReading(number, name, irregular)

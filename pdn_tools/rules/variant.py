@@ -278,6 +278,18 @@ POOL = Variant(
 )
 """American pool checkers under APCA rules (rules.md §4.9, §6.7)."""
 
+UNIFIED_POOL = replace(
+    POOL,
+    name="unified-pool",
+    gametype=None,
+    first_mover=Color.WHITE,
+    aliases=(),
+)
+"""Pool checkers as the GameType table's unified row ``23,W,8,8,A0,0`` names them: the
+pool rules with White moving first (rules.md §2, §4.9).  Its number alone is American
+pool, so it has no GameType of its own: the reader selects it by that long form only,
+and no guess of a record's variant ever tries it."""
+
 _FMJD64_DRAWS = DrawRules(
     king_moves_plies=30,
     king_moves_rule="15-move",
@@ -453,6 +465,7 @@ _VARIANTS: tuple[Variant, ...] = (
     ENGLISH,
     ITALIAN,
     POOL,
+    UNIFIED_POOL,
     RUSSIAN,
     BRAZILIAN,
     CZECH,

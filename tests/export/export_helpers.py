@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pdn_tools import Comment, Game, MoveText, Node, Tag, Terminator, read_string
-from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES
+from pdn_tools.pdn.gametype import BY_NAME, BY_NUMBER, PROFILE_BASES
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay import ReplayResult, replay_game
@@ -110,12 +110,16 @@ def issue_facts(game: Game) -> list[tuple[str, str, str, int | None]]:
 
 def named_variant(game: Game, resolution: Resolution) -> list[tuple[str, str]]:
     """The GameType tag canonical PDN adds to *game* (docs/export.md): that of the
-    variant a game without one was replayed under, unless international."""
+    variant a game without one was replayed under, unless international; its number,
+    or its long form when the number alone names another variant (unified pool)."""
     if resolution.variant is None or any(standard_name(t.name) == "GameType" for t in game.tags):
         return []
     name = PROFILE_BASES.get(resolution.variant.name, resolution.variant.name)
     entry = BY_NAME.get(name)
-    return [] if entry is None or entry.number == 20 else [("GameType", str(entry.number))]
+    if entry is None or entry.number == 20:
+        return []
+    own = BY_NUMBER[entry.number] is entry
+    return [("GameType", str(entry.number) if own else entry.full)]
 
 
 def tag_meaning(tag: tuple[str, str]) -> tuple[str, str]:

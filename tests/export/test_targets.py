@@ -149,6 +149,7 @@ READABLE = (
     "english",
     "italian",
     "pool",
+    "unified-pool",
     "russian",
     "brazilian",
     "czech",
@@ -164,7 +165,7 @@ def random_games(draw: st.DrawFn) -> tuple[str, str]:
     legal for the replay too (Frisian's limit on a king's moves in a row)."""
     name = draw(st.sampled_from(READABLE))
     variant = variant_by_name(name)
-    from pdn_tools.pdn.gametype import BY_NAME
+    from pdn_tools.pdn.gametype import BY_NAME, BY_NUMBER
     from pdn_tools.rules import write_fen
     from pdn_tools.rules.raygen import KingMoveLimit
 
@@ -196,7 +197,10 @@ def random_games(draw: st.DrawFn) -> tuple[str, str]:
             text = "0" + text
         moves.append(text)
         position = position.apply(move)
-    tags = f'[GameType "{BY_NAME[name].number}"]\n'
+    entry = BY_NAME[name]
+    # unified pool is named by its long form: 23 alone is American pool, Black first
+    value = str(entry.number) if BY_NUMBER[entry.number] is entry else entry.full
+    tags = f'[GameType "{value}"]\n'
     if fen is not None:
         tags += f'[FEN "{fen}"]\n'
     return name, tags + "\n" + " ".join(moves) + " *\n"

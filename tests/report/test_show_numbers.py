@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.export.canonical import write_canonical
-from pdn_tools.pdn.gametype import BY_NAME
+from pdn_tools.pdn.gametype import BY_NAME, BY_NUMBER
 from pdn_tools.pdn.reader import read_string
 from pdn_tools.replay import replay_game
 from pdn_tools.replay.positions import main_line, start_position
@@ -17,7 +17,7 @@ from pdn_tools.rules import Position, legal_moves, move_text, variant_by_name, w
 
 #: Variants of either first mover (English and pool: Black), without Frisian's limit
 #: on a king's moves in a row, which the move generator leaves to the replay.
-VARIANTS = ("international", "english", "pool", "italian", "russian", "turkish")
+VARIANTS = ("international", "english", "pool", "unified-pool", "italian", "russian", "turkish")
 
 
 @st.composite
@@ -27,7 +27,10 @@ def games(draw: st.DrawFn) -> str:
     name = draw(st.sampled_from(VARIANTS))
     variant = variant_by_name(name)
     position = Position.initial(variant)
-    tags = f'[GameType "{BY_NAME[name].number}"]\n'
+    entry = BY_NAME[name]
+    # unified pool is named by its long form: 23 alone is American pool, Black first
+    value = str(entry.number) if BY_NUMBER[entry.number] is entry else entry.full
+    tags = f'[GameType "{value}"]\n'
     if draw(st.booleans()):
         for _ in range(draw(st.integers(1, 5))):
             legal = legal_moves(position, variant)

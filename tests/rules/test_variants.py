@@ -35,6 +35,7 @@ from pdn_tools.rules.variant import (
     POOL,
     RUSSIAN,
     SHORT_LANDING,
+    UNIFIED_POOL,
 )
 
 PERFT = {
@@ -66,6 +67,7 @@ def test_names_gametypes_and_profiles() -> None:
         "english",
         "italian",
         "pool",
+        "unified-pool",
         "russian",
         "brazilian",
         "czech",
@@ -120,6 +122,21 @@ def test_first_mover_and_start_position() -> None:
         assert start.turn is Color.WHITE
         assert start.men(Color.WHITE) == list(range(21, 33))
         assert start.men(Color.BLACK) == list(range(1, 13))
+
+
+def test_unified_pool_is_pool_with_white_first() -> None:
+    """The GameType table's unified pool row (23,W,8,8,A0,0) changes the first mover
+    and nothing else; the number 23 alone stays American pool."""
+    assert variant_by_name("23") is POOL and variant_by_name("unified-pool") is UNIFIED_POOL
+    assert UNIFIED_POOL.gametype is None
+    start = Position.initial(UNIFIED_POOL)
+    assert start.turn is Color.WHITE
+    assert start.men(Color.WHITE) == list(range(21, 33))
+    assert start.men(Color.BLACK) == list(range(1, 13))
+    same = replace(
+        UNIFIED_POOL, name="pool", gametype=23, first_mover=Color.BLACK, aliases=POOL.aliases
+    )
+    assert same == POOL
 
 
 def test_men_capture_backward_only_in_some_variants() -> None:
