@@ -63,7 +63,7 @@ def element(draw: st.DrawFn, first_in_variation: bool) -> Node:
     elif kind == "placeholder":
         node = Node("placeholder", placeholder="--")
     else:
-        fen = draw(st.sampled_from(["W:W31-50:B1-20", "B:W18,K24:B12", "W:W33:B"]))
+        fen = draw(st.sampled_from(["W:W31-50:B1-20", "B:W18,K24:B12", "W:W33:B", "W:W33:B12."]))
         node = Node("setup", fen=fen)
     if kind != "setup" and draw(st.booleans()):
         node.number = draw(st.integers(1, 120))

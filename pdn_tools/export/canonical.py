@@ -232,7 +232,9 @@ class _Writer(Visitor[None]):
             self.comments(node.starting_comments)
         self.place(node.line, node.column)
         if node.kind == "setup":
-            self.out.token(f'/FEN "{node.fen}"/')
+            # In the normal form of the FEN tag's value: the reader ignores a
+            # trailing '.' here too (W26), which is then not found again.
+            self.out.token(f'/FEN "{regular_fen(node.fen or "")}"/')
             counter.first = self.setup_side(node.fen)
             following = node.next()
             if following is not None and following.number is not None:

@@ -151,6 +151,8 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
         what: Any = resolved.move.identity if resolved is not None else node.element_text()
         if node.kind == "placeholder":
             what = "--"  # "-", "--" and "..." all stand for an unknown move
+        elif node.kind == "setup":
+            what = tag_meaning(("FEN", node.fen or ""))[1]  # as the FEN tag's value
         return (
             node.kind,
             what,

@@ -325,6 +325,23 @@ def test_fen_is_written_without_what_the_reader_ignores() -> None:
     assert ("FEN", "?") in tags
 
 
+def test_a_setup_fen_in_the_moves_is_written_without_a_trailing_dot() -> None:
+    """The reader ignores one trailing '.' after an in-game set-up's FEN as after the
+    FEN tag's (W26); canonical PDN leaves it out there too, so W26 is not found again."""
+    setup = '[SetUp "1"]\n[FEN "W:W31-50:B1-20."]\n' + G
+    source = setup + '\n1. 32-28 /FEN "B:W28,31,33-50:B1-20."/ 1... 18-23 *\n'
+    game, replay, _ = converted(source)
+    assert [i.code for i in game.issues].count("W26") == 2
+    out, codes, _ = read_back(source)
+    assert '/FEN "B:W28,31,33-50:B1-20"/ 1... 18-23 *' in out
+    assert "W26" not in codes
+    again, replay2, _ = converted(out)
+    assert replay_facts(again, replay2) == replay_facts(game, replay)
+    # Two dots make it invalid: written as read, not repaired into a position.
+    out, _, _ = read_back(G + '\n1. 32-28 /FEN "B:W28,31,33-50:B1-20.."/ 1... 18-23 *\n')
+    assert '/FEN "B:W28,31,33-50:B1-20.."/' in out
+
+
 def test_a_standard_name_and_its_alias_are_both_kept() -> None:
     # The alias first: both written as White, the value every reader takes stays last.
     source = '[Bianco "A"]\n[White "B"]\n' + G + "\n32-28 *\n"
