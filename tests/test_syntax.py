@@ -186,6 +186,37 @@ def test_empty_game_forms() -> None:
     assert "W19" not in codes(position_only) and position_only.plies == 0
 
 
+NAG_STARTS = "1. 32-28 18-23 ( $3 1... 19-23 ) ( {c} 1... $4 17-21 ) 2. 28-22 *"
+
+
+@pytest.mark.parametrize("text", [NAG_STARTS, NAG_STARTS.replace("( ", "(").replace(" )", ")")])
+def test_a_nag_before_the_first_move_of_a_variation_is_its_starting_nag(text: str) -> None:
+    """As a NAG before the first move of a game is the game's own, one before the
+    first move of a variation belongs to the variation's first node, not to the
+    move before it nor to nothing (it was lost once)."""
+    game = one('[Event "n"]\n\n' + text)
+    first = game.variations[0]
+    alternatives = first.variations[1:]
+    assert [v.element_text() for v in first.variations] == ["18-23", "19-23", "17-21"]
+    assert [v.starting_nags for v in alternatives] == [[3], [4]]
+    assert [c.text for c in alternatives[1].starting_comments] == ["c"]
+    assert [n.nags for n in [first, *first.variations]] == [[], [], [], []]
+    assert game.nags == []
+    assert codes(game) == ["W27"]  # no GameType: only that
+
+
+def test_a_nag_before_a_nested_variation_and_a_detached_mark_start_it() -> None:
+    game = one("1. 32-28 18-23 ( $3 1... 19-23 ( {x} $4 1... 17-21 ) ) ( !? 1... 16-21 ) *")
+    first = game.variations[0]
+    # the nested variation replaces 19-23, the first move of its line: it hangs beside it
+    line, nested, detached = first.variations[1:]
+    assert [line.element_text(), line.starting_nags] == ["19-23", [3]]
+    assert [nested.element_text(), nested.starting_nags] == ["17-21", [4]]
+    assert [c.text for c in nested.starting_comments] == ["x"]
+    assert [detached.element_text(), detached.starting_nags] == ["16-21", [5]]
+    assert [n.nags for n in first.variations] == [[], [], [], []]
+
+
 def test_setup_command_in_movetext() -> None:
     game = one('1. 32-28 /FEN "W:W31:B1"/ 31-27 *')
     kinds = [n.kind for n in game.mainline()]

@@ -70,6 +70,8 @@ class _Level:
     number: tuple[int, str, int, int] | None
     skip_first: bool
     before: list[Comment]
+    #: NAGs before the first element of a variation, for its first node
+    before_nags: list[int]
     deferred: list[Node]
     in_variation: bool
     #: results ignored in this variation (W06), kept should it never be closed
@@ -86,6 +88,7 @@ class _Level:
         deferred: list[Node] | None = None,
         in_variation: bool = False,
         results: list[Unread] | None = None,
+        before_nags: list[int] | None = None,
     ) -> None:
         self.current = current
         self.root = root
@@ -96,6 +99,7 @@ class _Level:
         self.deferred = [] if deferred is None else deferred
         self.in_variation = in_variation
         self.results = [] if results is None else results
+        self.before_nags = [] if before_nags is None else before_nags
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Level) or other.__class__ is not self.__class__:
@@ -110,6 +114,7 @@ class _Level:
             self.deferred,
             self.in_variation,
             self.results,
+            self.before_nags,
         ) == (
             other.current,
             other.root,
@@ -120,6 +125,7 @@ class _Level:
             other.deferred,
             other.in_variation,
             other.results,
+            other.before_nags,
         )
 
     def __repr__(self) -> str:
@@ -132,7 +138,8 @@ class _Level:
             f"before={self.before!r}, "
             f"deferred={self.deferred!r}, "
             f"in_variation={self.in_variation!r}, "
-            f"results={self.results!r})"
+            f"results={self.results!r}, "
+            f"before_nags={self.before_nags!r})"
         )
 
     def __reduce__(self) -> tuple[type[_Level], tuple[Any, ...]]:
@@ -149,6 +156,7 @@ class _Level:
                 self.deferred,
                 self.in_variation,
                 self.results,
+                self.before_nags,
             ),
         )
 
@@ -503,6 +511,18 @@ class GameBuilder:
         for line in lines:
             parent.add_variation(line)
 
+    def _nag(self, level: _Level, nag: int) -> None:
+        """Attach *nag* to the element just read.  Before any element of a variation
+        it is kept for the variation's first node (``starting_nags``), as one before
+        the first move of the game is the game's own (``game.nags``)."""
+        last = level.last
+        if last is not None:
+            last.nags.append(nag)
+        elif level.in_variation:
+            level.before_nags.append(nag)
+        else:
+            level.current.nags.append(nag)
+
     def _element(self, token: Any, level: _Level) -> None:
         if self.stopped:
             return
@@ -517,8 +537,7 @@ class GameBuilder:
             line, col = self.loc.at(token.line, token.column)
             self._tag(token.value, line, col, missing_bracket=True)
         elif kind == "NAG":
-            target = level.last or level.current
-            target.nags.append(int(token.value[1:]))
+            self._nag(level, int(token.value[1:]))
         elif kind == "RESULT" or kind == "STAR":
             self._terminator(token, level)
         elif kind == "LINE_COMMENT":
@@ -549,7 +568,11 @@ class GameBuilder:
         elif kind == "LOOSE_STRENGTH":
             line, col = self.loc.at(token.line, token.column)
             self.issue("W15", f"detached strength mark {token.value!r}", line, col)
-            self._mark(level.last or level.current, token.value)
+            mark = token.value
+            if level.last is None and (mark in MARK_TO_NAG or mark == "*"):
+                self._nag(level, MARK_TO_NAG.get(mark, FORCED_NAG))
+            else:
+                self._mark(level.last or level.current, mark)
         elif kind == "STRAY_DOT":
             line, col = self.loc.at(token.line, token.column)
             if token.value == "..":
@@ -838,6 +861,7 @@ class GameBuilder:
             last = level.last
             return (
                 not level.before
+                and not level.before_nags
                 and not level.deferred
                 and (last is None or last.kind != "placeholder")
             )
@@ -875,9 +899,13 @@ class GameBuilder:
                         item = _read_word(word)
                         if item is None:
                             if word[0] == "$" and word[1:].isdigit() and word.isascii():
-                                # the element just read: a node made here, else the level's last
-                                target = current if current is not level.current else level.last
-                                (target or current).nags.append(int(word[1:]))
+                                # the element just read: a node made here, else the level's
+                                # last (before the first of a variation: kept for it)
+                                if current is not level.current:
+                                    current.nags.append(int(word[1:]))
+                                else:
+                                    self._nag(level, int(word[1:]))
+                                    plain = plain_level()
                                 continue
                             return offset + start, line, line_start
                     kind = item.__class__
@@ -946,7 +974,7 @@ class GameBuilder:
             elif kind == "COMMENT":
                 self._comment_at(m.group(), line, column, level, "brace")
             elif kind == "NAG":
-                (level.last or level.current).nags.append(int(m.group()[1:]))
+                self._nag(level, int(m.group()[1:]))
             else:
                 self._ellipsis(level, m.group(), line, column)
 
@@ -1013,6 +1041,9 @@ class GameBuilder:
         if level.before:
             node.starting_comments.extend(level.before)
             level.before.clear()
+        if level.before_nags:
+            node.starting_nags.extend(level.before_nags)
+            level.before_nags.clear()
         if (
             level.last is not None
             and level.last.kind == "placeholder"

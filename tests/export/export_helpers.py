@@ -160,6 +160,7 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
             tuple(node.nags),
             tuple((c.kind, c.text) for c in node.comments),
             tuple((c.kind, c.text) for c in node.starting_comments),
+            tuple(node.starting_nags),
         )
 
     def line_sig(first: Node) -> Any:
@@ -177,5 +178,6 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
     return (
         sorted(tag_meaning(t) for t in [*((t.name, t.value) for t in game.tags), *added]),
         tuple((c.kind, c.text) for c in game.comments),
+        tuple(game.nags),
         tuple(line_sig(v) for v in game.variations),
     )

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 from export_helpers import converted, replay_facts
 
 from pdn_tools import read_string
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.from_json import game_from_dict
 from pdn_tools.export.jsonfmt import game_dict
 from pdn_tools.export.pdn import write_game
+from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
 
 G = '[GameType "20"]\n'
 
@@ -340,6 +345,27 @@ def test_a_setup_fen_in_the_moves_is_written_without_a_trailing_dot() -> None:
     # Two dots make it invalid: written as read, not repaired into a position.
     out, _, _ = read_back(G + '\n1. 32-28 /FEN "B:W28,31,33-50:B1-20.."/ 1... 18-23 *\n')
     assert '/FEN "B:W28,31,33-50:B1-20.."/' in out
+
+
+NAG_STARTS = '[Event "n"]\n\n1. 32-28 18-23 ( $3 1... 19-23 ) ( {c} 1... $4 17-21 ) 2. 28-22 *\n'
+
+
+def test_a_nag_before_the_first_move_of_a_variation_is_written_back() -> None:
+    """Every writer keeps a NAG written before a variation's first move where it was
+    written (it was dropped once): canonical PDN, round-trip PDN, JSON
+    (``starting_nags``) and JSON read back."""
+    out, _, _ = read_back(NAG_STARTS)
+    assert out.endswith("1. 32-28 18-23 ($3 1... 19-23) ({c} $4 1... 17-21) 2. 28-22 *\n")
+    game, replay, resolution = converted(NAG_STARTS)
+    assert "( $3 1... 19-23 ) ( {c} $4 1... 17-21 )" in write_game(game)
+    data = game_dict(game, replay, resolution)
+    alternatives = data["moves"][1]["variations"]
+    assert [line[0].get("starting_nags") for line in alternatives] == [[3], [4]]
+    assert "starting_nags" not in data["moves"][0] and "nags" not in data
+    back = game_from_dict(json.loads(json.dumps(data)))
+    assert write_game(back) == write_game(game)
+    replay2 = replay_game(back)
+    assert write_canonical(back, resolve(back, replay2)) == out
 
 
 def test_a_standard_name_and_its_alias_are_both_kept() -> None:
