@@ -217,6 +217,33 @@ def test_a_nag_before_a_nested_variation_and_a_detached_mark_start_it() -> None:
     assert [n.nags for n in first.variations] == [[], [], [], []]
 
 
+def test_a_variation_without_a_move_is_reported_and_what_it_holds_is_kept() -> None:
+    """``( {a comment} )``, ``( )`` and ``( $5 )`` hold no move: the tree has no line
+    for them, so the parentheses go, with a finding (W83) at the '(' (once both went
+    without a word); the comments and NAGs stay where the variation stood."""
+    text = "1. 32-28 ( {only a comment} ) 18-23 ( ) 2. 28-22 ( $5 ) *"
+    game = one('[Event "e"]\n\n' + text)
+    first = game.variations[0]
+    assert [c.text for c in first.comments] == ["only a comment"]
+    assert first.next() is not None and first.next().next() is not None  # type: ignore[union-attr]
+    assert first.next().next().nags == [5]  # type: ignore[union-attr]
+    assert all(len(n.variations) <= 1 for n in game.mainline())
+    found = [(i.code, i.line, i.column, i.in_variation) for i in game.issues if i.code == "W83"]
+    assert found == [("W83", 3, 10, True), ("W83", 3, 37, True), ("W83", 3, 50, True)]
+    messages = [i.message for i in game.issues if i.code == "W83"]
+    assert "comment kept" in messages[0] and "dropped" in messages[1] and "$5" in messages[2]
+    # Before any move of its line: the game's own, or the starting ones of a variation.
+    game = one("( {c} $3 ) 1. 32-28 ( ( {x} ) 1. 33-28 ) *")
+    assert [c.text for c in game.comments] == ["c"] and game.nags == [3]
+    assert [v.element_text() for v in game.variations] == ["32-28", "33-28"]
+    assert [c.text for c in game.variations[1].starting_comments] == ["x"]
+    # A warning under --strict too: PDN 3.0 allows an empty variation.
+    strict = one("1. 32-28 () 18-23 *", strict=True)
+    assert [i.severity for i in strict.issues if i.code == "W83"] == [Severity.WARNING]
+    # One never closed is E01, not W83 (its '(' is kept as text).
+    assert "W83" not in codes(one("1. 32-28 ( $3 {c}"))
+
+
 def test_setup_command_in_movetext() -> None:
     game = one('1. 32-28 /FEN "W:W31:B1"/ 31-27 *')
     kinds = [n.kind for n in game.mainline()]

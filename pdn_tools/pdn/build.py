@@ -400,8 +400,10 @@ class GameBuilder:
             else:
                 self._end_level(level)
                 if level is not root:
-                    self._close_variation(level, branch, stack)
-                    if self._never_closed(children):
+                    never_closed = self._never_closed(children)
+                    opening = None if never_closed else children[0]
+                    self._close_variation(level, branch, stack, opening)
+                    if never_closed:
                         self._left_open(level, children[0])
 
     def _end_level(self, level: _Level) -> None:
@@ -471,7 +473,7 @@ class GameBuilder:
         :attr:`Game.open_variations` (the writers leave its ')' out); of one that
         holds no move, or whose moves continue the line it stood in (it opened
         before any move of that line), the '(' is kept as unread text at its place
-        (the comments in it are on the move it follows)."""
+        (the comments and NAGs in it are where it stands, :meth:`_no_move`)."""
         for lines, line, col in self.open_lines:
             # Its own line is the first (the others are alternatives to its first move).
             first = lines[0] if lines else None
@@ -486,21 +488,22 @@ class GameBuilder:
         level: _Level,
         target: Node | None,
         stack: list[tuple[list[Any], int, _Level, Node | None]],
+        opening: Any,
     ) -> None:
         """Attach a finished variation to its branch point in the enclosing level.
 
         The variation's root may hold more than one line: a variation nested inside
         it as an alternative to its first move hangs on that root too.  Every line
-        is attached, the variation itself first.
+        is attached, the variation itself first.  A variation that holds no move
+        has no line to attach: see :meth:`_no_move` (*opening* is its ``(``, None
+        when the movetext never closes it).
         """
         var_root = level.root
         assert var_root is not None
         lines = list(var_root.variations)
-        if level.before and not lines and target is not None:
-            # A variation holding only comments: keep them on the node it follows.
-            target.comments.extend(level.before)
         outer = stack[-1][2] if stack else None
         if not lines:
+            self._no_move(level, outer, opening)
             return
         if target is None:
             if outer is not None:
@@ -510,6 +513,37 @@ class GameBuilder:
         assert parent is not None
         for line in lines:
             parent.add_variation(line)
+
+    def _no_move(self, level: _Level, outer: _Level | None, opening: Any) -> None:
+        """A variation that holds no move: ``()``, ``( {a comment} )``, ``( $3 )``.
+
+        There is no line to hang it on, so its parentheses go; what it holds is kept
+        where it stands, as if written outside them (its comments and NAGs on the
+        element before it, or before the next one when none came before it in its
+        line), and a closed one is reported (W83) so that nothing changes without a
+        word.  One never closed is reported as E01 (and its ``(`` kept as unread
+        text, :meth:`_kept_open`)."""
+        if outer is not None:
+            for comment in level.before:
+                self._attach_comment(outer, comment)
+            for nag in level.before_nags:
+                self._nag(outer, nag)
+        if opening is None:
+            return
+        line, col = self.loc.at(opening.line, opening.column)
+        held = []
+        if level.before:
+            count = len(level.before)
+            held.append("its comment" if count == 1 else f"its {count} comments")
+        if level.before_nags:
+            nags = " ".join(f"${n}" for n in level.before_nags)
+            held.append(("its NAG " if len(level.before_nags) == 1 else "its NAGs ") + nags)
+        what = (
+            "its parentheses are dropped, " + " and ".join(held) + " kept where it stands"
+            if held
+            else "dropped"
+        )
+        self.issue("W83", f"variation holds no move: {what}", line, col, in_variation=True)
 
     def _nag(self, level: _Level, nag: int) -> None:
         """Attach *nag* to the element just read.  Before any element of a variation
@@ -645,12 +679,17 @@ class GameBuilder:
                 cline = line + nl
                 ccol = (col + 1 + offset) if nl == 0 else offset - before.rfind("\n")
                 self.issue("W66", why, cline, ccol)
-        comment = Comment(text, kind, line, col)  # type: ignore[arg-type]
+        self._attach_comment(level, Comment(text, kind, line, col))  # type: ignore[arg-type]
+
+    def _attach_comment(self, level: _Level, comment: Comment) -> None:
+        """Put *comment* after the element just read, before the first element of a
+        variation, in the preamble (a ``%`` line before any tag or move) or among the
+        game's comments before its first move."""
         if level.last is not None:
             level.last.comments.append(comment)
         elif level.in_variation:
             level.before.append(comment)
-        elif not self.game.tags and not self.moves_seen and kind != "brace":
+        elif not self.game.tags and not self.moves_seen and comment.kind != "brace":
             self.game.preamble.append(comment)
         else:
             self.game.comments.append(comment)

@@ -368,6 +368,17 @@ def test_a_nag_before_the_first_move_of_a_variation_is_written_back() -> None:
     assert write_canonical(back, resolve(back, replay2)) == out
 
 
+def test_a_variation_without_a_move_is_written_without_its_parentheses() -> None:
+    """What a variation without a move holds stays where it stood (W83 says the
+    parentheses went); the output reads back without W83."""
+    source = '[Event "e"]\n\n1. 32-28 ( {only a comment} ) 18-23 ( ) 2. 28-22 ( $5 ) *\n'
+    game, _, _ = converted(source)
+    assert [i.code for i in game.issues].count("W83") == 3
+    out, codes, _ = read_back(source)
+    assert out.endswith("1. 32-28 {only a comment} 1... 18-23 2. 28-22 $5 *\n")
+    assert "W83" not in codes
+
+
 def test_a_standard_name_and_its_alias_are_both_kept() -> None:
     # The alias first: both written as White, the value every reader takes stays last.
     source = '[Bianco "A"]\n[White "B"]\n' + G + "\n32-28 *\n"
