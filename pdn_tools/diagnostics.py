@@ -453,6 +453,16 @@ CATALOGUE: dict[str, Code] = {
             "programs write it after the result), kept with that game in every output.",
         ),
         _c(
+            "W83",
+            "warning",
+            "Variation without a move",
+            "A variation that holds no move: '()', or only comments or NAGs.  The tree has "
+            "no line to hold it, so its parentheses are dropped; the comments and NAGs in "
+            "it are kept where it stands, as if written outside them (after the element "
+            "before it, or before the next one when none came before it in its line).  "
+            "PDN 3.0 allows an empty variation, so --strict leaves it a warning.",
+        ),
+        _c(
             "E01",
             "error",
             "Unterminated or unbalanced construct",
@@ -1082,7 +1092,22 @@ def catalogue_markdown() -> str:
 #: Codes that stay at their level in strict mode: facts about a record, not deviations
 #: from the PDN 3.0 writing grammar.
 STRICT_EXEMPT = frozenset(
-    {"W03", "W27", "W28", "W29", "W31", "W32", "W33", "W35", "W36", "W37", "W64", "W66", "W81"}
+    {
+        "W03",
+        "W27",
+        "W28",
+        "W29",
+        "W31",
+        "W32",
+        "W33",
+        "W35",
+        "W36",
+        "W37",
+        "W64",
+        "W66",
+        "W81",
+        "W83",
+    }
 )
 
 

@@ -32,6 +32,7 @@ def signature(game: Game) -> Any:
             tuple(node.nags),
             tuple((c.kind, c.text) for c in node.comments),
             tuple((c.kind, c.text) for c in node.starting_comments),
+            tuple(node.starting_nags),
             node.number,
             node.number_dots,
         )

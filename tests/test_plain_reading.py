@@ -49,6 +49,7 @@ def _nodes(game: Game) -> list[tuple[Any, ...]]:
                 list(node.nags),
                 _comments(node.comments),
                 _comments(node.starting_comments),
+                list(node.starting_nags),
                 len(node.variations),
             )
         )

@@ -63,7 +63,7 @@ def element(draw: st.DrawFn, first_in_variation: bool) -> Node:
     elif kind == "placeholder":
         node = Node("placeholder", placeholder="--")
     else:
-        fen = draw(st.sampled_from(["W:W31-50:B1-20", "B:W18,K24:B12", "W:W33:B"]))
+        fen = draw(st.sampled_from(["W:W31-50:B1-20", "B:W18,K24:B12", "W:W33:B", "W:W33:B12."]))
         node = Node("setup", fen=fen)
     if kind != "setup" and draw(st.booleans()):
         node.number = draw(st.integers(1, 120))
@@ -71,6 +71,7 @@ def element(draw: st.DrawFn, first_in_variation: bool) -> Node:
     node.comments = draw(comments())
     if first_in_variation:
         node.starting_comments = draw(comments(allow_line=False))
+        node.starting_nags = draw(st.lists(st.integers(0, 999), max_size=2))
     return node
 
 
@@ -105,10 +106,12 @@ def games(draw: st.DrawFn) -> Game:
     )
     game.tags = [Tag(name, draw(st.text(VALUE_ALPHABET, max_size=20))) for name in names]
     game.comments = draw(comments(allow_line=False))
+    game.nags = draw(st.lists(st.integers(0, 999), max_size=2))
     if draw(st.booleans()):
         first = draw(line_of_play(depth=2))
         # the main line may not start with a set-up followed by a variation; fine
         first.starting_comments = []
+        first.starting_nags = []  # before the first move of the game: the game's own
         game.add_variation(first)
     game.terminator = Terminator(
         draw(st.sampled_from(["*", "2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2"]))

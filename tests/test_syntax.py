@@ -186,6 +186,64 @@ def test_empty_game_forms() -> None:
     assert "W19" not in codes(position_only) and position_only.plies == 0
 
 
+NAG_STARTS = "1. 32-28 18-23 ( $3 1... 19-23 ) ( {c} 1... $4 17-21 ) 2. 28-22 *"
+
+
+@pytest.mark.parametrize("text", [NAG_STARTS, NAG_STARTS.replace("( ", "(").replace(" )", ")")])
+def test_a_nag_before_the_first_move_of_a_variation_is_its_starting_nag(text: str) -> None:
+    """As a NAG before the first move of a game is the game's own, one before the
+    first move of a variation belongs to the variation's first node, not to the
+    move before it nor to nothing (it was lost once)."""
+    game = one('[Event "n"]\n\n' + text)
+    first = game.variations[0]
+    alternatives = first.variations[1:]
+    assert [v.element_text() for v in first.variations] == ["18-23", "19-23", "17-21"]
+    assert [v.starting_nags for v in alternatives] == [[3], [4]]
+    assert [c.text for c in alternatives[1].starting_comments] == ["c"]
+    assert [n.nags for n in [first, *first.variations]] == [[], [], [], []]
+    assert game.nags == []
+    assert codes(game) == ["W27"]  # no GameType: only that
+
+
+def test_a_nag_before_a_nested_variation_and_a_detached_mark_start_it() -> None:
+    game = one("1. 32-28 18-23 ( $3 1... 19-23 ( {x} $4 1... 17-21 ) ) ( !? 1... 16-21 ) *")
+    first = game.variations[0]
+    # the nested variation replaces 19-23, the first move of its line: it hangs beside it
+    line, nested, detached = first.variations[1:]
+    assert [line.element_text(), line.starting_nags] == ["19-23", [3]]
+    assert [nested.element_text(), nested.starting_nags] == ["17-21", [4]]
+    assert [c.text for c in nested.starting_comments] == ["x"]
+    assert [detached.element_text(), detached.starting_nags] == ["16-21", [5]]
+    assert [n.nags for n in first.variations] == [[], [], [], []]
+
+
+def test_a_variation_without_a_move_is_reported_and_what_it_holds_is_kept() -> None:
+    """``( {a comment} )``, ``( )`` and ``( $5 )`` hold no move: the tree has no line
+    for them, so the parentheses go, with a finding (W83) at the '(' (once both went
+    without a word); the comments and NAGs stay where the variation stood."""
+    text = "1. 32-28 ( {only a comment} ) 18-23 ( ) 2. 28-22 ( $5 ) *"
+    game = one('[Event "e"]\n\n' + text)
+    first = game.variations[0]
+    assert [c.text for c in first.comments] == ["only a comment"]
+    assert first.next() is not None and first.next().next() is not None  # type: ignore[union-attr]
+    assert first.next().next().nags == [5]  # type: ignore[union-attr]
+    assert all(len(n.variations) <= 1 for n in game.mainline())
+    found = [(i.code, i.line, i.column, i.in_variation) for i in game.issues if i.code == "W83"]
+    assert found == [("W83", 3, 10, True), ("W83", 3, 37, True), ("W83", 3, 50, True)]
+    messages = [i.message for i in game.issues if i.code == "W83"]
+    assert "comment kept" in messages[0] and "dropped" in messages[1] and "$5" in messages[2]
+    # Before any move of its line: the game's own, or the starting ones of a variation.
+    game = one("( {c} $3 ) 1. 32-28 ( ( {x} ) 1. 33-28 ) *")
+    assert [c.text for c in game.comments] == ["c"] and game.nags == [3]
+    assert [v.element_text() for v in game.variations] == ["32-28", "33-28"]
+    assert [c.text for c in game.variations[1].starting_comments] == ["x"]
+    # A warning under --strict too: PDN 3.0 allows an empty variation.
+    strict = one("1. 32-28 () 18-23 *", strict=True)
+    assert [i.severity for i in strict.issues if i.code == "W83"] == [Severity.WARNING]
+    # One never closed is E01, not W83 (its '(' is kept as text).
+    assert "W83" not in codes(one("1. 32-28 ( $3 {c}"))
+
+
 def test_setup_command_in_movetext() -> None:
     game = one('1. 32-28 /FEN "W:W31:B1"/ 31-27 *')
     kinds = [n.kind for n in game.mainline()]

@@ -203,10 +203,10 @@ class _Writer(Visitor[None]):
         if self.unreads.before(line, column):
             self.interrupted = True
 
-    def nags(self, node: Node) -> None:
+    def nags(self, nags: list[int]) -> None:
         if self.target is not None and not self.target.nags:
             return
-        for nag in node.nags:
+        for nag in nags:
             self.out.token(f"${nag}")
 
     def setup_side(self, fen: str | None) -> bool:
@@ -225,14 +225,18 @@ class _Writer(Visitor[None]):
         if id(node) in self.resolution.merged:
             # A later jump of a capture written jump by jump: the move is already
             # written (merged); its annotations follow it.
-            self.nags(node)
+            self.nags(node.nags)
             self.comments(node.comments)
             return
         if node.starting_comments:
             self.comments(node.starting_comments)
+        if node.starting_nags:
+            self.nags(node.starting_nags)
         self.place(node.line, node.column)
         if node.kind == "setup":
-            self.out.token(f'/FEN "{node.fen}"/')
+            # In the normal form of the FEN tag's value: the reader ignores a
+            # trailing '.' here too (W26), which is then not found again.
+            self.out.token(f'/FEN "{regular_fen(node.fen or "")}"/')
             counter.first = self.setup_side(node.fen)
             following = node.next()
             if following is not None and following.number is not None:
@@ -272,7 +276,7 @@ class _Writer(Visitor[None]):
                 text = "--"
             self.out.token(number + text)  # a number never ends a line
             counter.advance()
-        self.nags(node)
+        self.nags(node.nags)
         self.comments(node.comments)
 
     # -- the walk ----------------------------------------------------------------
@@ -629,7 +633,7 @@ def _write(
         # of them and is written again: anywhere later it would join a move's
         # comments or a NAG's, which are written in another order.
         writer.place(*_END)
-    writer.nags(game)
+    writer.nags(game.nags)
     if game.variations:
         writer.counter = _start_counter(game, first_mover)
         game.accept(writer)  # alternatives to the first move too

@@ -116,13 +116,13 @@ def _comments(data: dict[str, Any], key: str, where: str) -> list[Comment]:
     return [_comment(c, f"{where}.{key}[{i}]") for i, c in enumerate(items)]
 
 
-def _nags(data: dict[str, Any], where: str) -> list[int]:
-    nags = _get(data, "nags", "array", where, [])
+def _nags(data: dict[str, Any], where: str, key: str = "nags") -> list[int]:
+    nags = _get(data, key, "array", where, [])
     for i, nag in enumerate(nags):
         if not isinstance(nag, int) or isinstance(nag, bool):
-            raise JsonInputError(f"{where}.nags[{i}]: expected an integer, found {_describe(nag)}")
+            raise JsonInputError(f"{where}.{key}[{i}]: expected an integer, found {_describe(nag)}")
         if nag < 0:  # $n is written with digits only
-            raise JsonInputError(f"{where}.nags[{i}]: a NAG is never negative, found {nag}")
+            raise JsonInputError(f"{where}.{key}[{i}]: a NAG is never negative, found {nag}")
     return list(nags)
 
 
@@ -151,6 +151,8 @@ def _node(value: object, where: str) -> Node:
         node.nags = _nags(data, where)
     if "starting_comments" in data:
         node.starting_comments = _comments(data, "starting_comments", where)
+    if "starting_nags" in data:
+        node.starting_nags = _nags(data, where, "starting_nags")
     if "comments" in data:
         node.comments = _comments(data, "comments", where)
     return node

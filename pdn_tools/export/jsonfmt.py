@@ -60,6 +60,8 @@ def _node_dict(node: Node, resolution: Resolution) -> dict[str, Any]:
         data["nags"] = list(node.nags)
     if node.starting_comments:
         data["starting_comments"] = [comment_dict(c) for c in node.starting_comments]
+    if node.starting_nags:
+        data["starting_nags"] = list(node.starting_nags)
     if node.comments:
         data["comments"] = [comment_dict(c) for c in node.comments]
     resolved = resolution.get(node)

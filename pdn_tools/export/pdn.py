@@ -339,6 +339,8 @@ def _comments(out: Lines, comments: Iterable[Comment], unreads: Unreads | None =
 def _element(out: Lines, node: Node, unreads: Unreads | None = None) -> None:
     if node.starting_comments:
         _comments(out, node.starting_comments, unreads)
+    for nag in node.starting_nags:
+        out.token(f"${nag}")
     if unreads is not None:
         unreads.before(node.line, node.column)
     if node.number is not None:

@@ -71,6 +71,8 @@ class _Level:
     number: tuple[int, str, int, int] | None
     skip_first: bool
     before: list[Comment]
+    #: NAGs before the first element of a variation, for its first node
+    before_nags: list[int]
     deferred: list[Node]
     in_variation: bool
     #: results ignored in this variation (W06), kept should it never be closed
@@ -87,6 +89,7 @@ class _Level:
         deferred: list[Node] | None = None,
         in_variation: bool = False,
         results: list[Unread] | None = None,
+        before_nags: list[int] | None = None,
     ) -> None:
         self.current = current
         self.root = root
@@ -97,6 +100,7 @@ class _Level:
         self.deferred = [] if deferred is None else deferred
         self.in_variation = in_variation
         self.results = [] if results is None else results
+        self.before_nags = [] if before_nags is None else before_nags
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Level) or other.__class__ is not self.__class__:
@@ -111,6 +115,7 @@ class _Level:
             self.deferred,
             self.in_variation,
             self.results,
+            self.before_nags,
         ) == (
             other.current,
             other.root,
@@ -121,6 +126,7 @@ class _Level:
             other.deferred,
             other.in_variation,
             other.results,
+            other.before_nags,
         )
 
     def __repr__(self) -> str:
@@ -133,7 +139,8 @@ class _Level:
             f"before={self.before!r}, "
             f"deferred={self.deferred!r}, "
             f"in_variation={self.in_variation!r}, "
-            f"results={self.results!r})"
+            f"results={self.results!r}, "
+            f"before_nags={self.before_nags!r})"
         )
 
     def __reduce__(self) -> tuple[type[_Level], tuple[Any, ...]]:
@@ -150,6 +157,7 @@ class _Level:
                 self.deferred,
                 self.in_variation,
                 self.results,
+                self.before_nags,
             ),
         )
 
@@ -393,8 +401,10 @@ class GameBuilder:
             else:
                 self._end_level(level)
                 if level is not root:
-                    self._close_variation(level, branch, stack)
-                    if self._never_closed(children):
+                    never_closed = self._never_closed(children)
+                    opening = None if never_closed else children[0]
+                    self._close_variation(level, branch, stack, opening)
+                    if never_closed:
                         self._left_open(level, children[0])
 
     def _end_level(self, level: _Level) -> None:
@@ -464,7 +474,7 @@ class GameBuilder:
         :attr:`Game.open_variations` (the writers leave its ')' out); of one that
         holds no move, or whose moves continue the line it stood in (it opened
         before any move of that line), the '(' is kept as unread text at its place
-        (the comments in it are on the move it follows)."""
+        (the comments and NAGs in it are where it stands, :meth:`_no_move`)."""
         for lines, line, col in self.open_lines:
             # Its own line is the first (the others are alternatives to its first move).
             first = lines[0] if lines else None
@@ -479,21 +489,22 @@ class GameBuilder:
         level: _Level,
         target: Node | None,
         stack: list[tuple[list[Any], int, _Level, Node | None]],
+        opening: Any,
     ) -> None:
         """Attach a finished variation to its branch point in the enclosing level.
 
         The variation's root may hold more than one line: a variation nested inside
         it as an alternative to its first move hangs on that root too.  Every line
-        is attached, the variation itself first.
+        is attached, the variation itself first.  A variation that holds no move
+        has no line to attach: see :meth:`_no_move` (*opening* is its ``(``, None
+        when the movetext never closes it).
         """
         var_root = level.root
         assert var_root is not None
         lines = list(var_root.variations)
-        if level.before and not lines and target is not None:
-            # A variation holding only comments: keep them on the node it follows.
-            target.comments.extend(level.before)
         outer = stack[-1][2] if stack else None
         if not lines:
+            self._no_move(level, outer, opening)
             return
         if target is None:
             if outer is not None:
@@ -503,6 +514,49 @@ class GameBuilder:
         assert parent is not None
         for line in lines:
             parent.add_variation(line)
+
+    def _no_move(self, level: _Level, outer: _Level | None, opening: Any) -> None:
+        """A variation that holds no move: ``()``, ``( {a comment} )``, ``( $3 )``.
+
+        There is no line to hang it on, so its parentheses go; what it holds is kept
+        where it stands, as if written outside them (its comments and NAGs on the
+        element before it, or before the next one when none came before it in its
+        line), and a closed one is reported (W83) so that nothing changes without a
+        word.  One never closed is reported as E01 (and its ``(`` kept as unread
+        text, :meth:`_kept_open`)."""
+        if outer is not None:
+            for comment in level.before:
+                self._attach_comment(outer, comment)
+            for nag in level.before_nags:
+                self._nag(outer, nag)
+        if opening is None:
+            return
+        line, col = self.loc.at(opening.line, opening.column)
+        held = []
+        if level.before:
+            count = len(level.before)
+            held.append("its comment" if count == 1 else f"its {count} comments")
+        if level.before_nags:
+            nags = " ".join(f"${n}" for n in level.before_nags)
+            held.append(("its NAG " if len(level.before_nags) == 1 else "its NAGs ") + nags)
+        what = (
+            "its parentheses are dropped, " + " and ".join(held) + " kept where it stands"
+            if held
+            else "dropped"
+        )
+        self.issue("W83", f"variation holds no move: {what}", line, col, in_variation=True)
+
+    def _nag(self, level: _Level, nag: int) -> None:
+        """Attach *nag* to the element just read.  Before any element of a variation
+        it is kept for the variation's first node (``starting_nags``), as one before
+        the first move of the game is the game's own (``game.nags``)."""
+        last = level.last
+        if last is not None:
+            last.nags.append(nag)
+        elif level.in_variation:
+            level.before_nags.append(nag)
+        else:
+            level.current.nags.append(nag)
 
     def _element(self, token: Any, level: _Level) -> None:
         if self.stopped:
@@ -518,8 +572,7 @@ class GameBuilder:
             line, col = self.loc.at(token.line, token.column)
             self._tag(token.value, line, col, missing_bracket=True)
         elif kind == "NAG":
-            target = level.last or level.current
-            target.nags.append(int(token.value[1:]))
+            self._nag(level, int(token.value[1:]))
         elif kind == "RESULT" or kind == "STAR":
             self._terminator(token, level)
         elif kind == "LINE_COMMENT":
@@ -550,7 +603,11 @@ class GameBuilder:
         elif kind == "LOOSE_STRENGTH":
             line, col = self.loc.at(token.line, token.column)
             self.issue("W15", f"detached strength mark {token.value!r}", line, col)
-            self._mark(level.last or level.current, token.value)
+            mark = token.value
+            if level.last is None and (mark in MARK_TO_NAG or mark == "*"):
+                self._nag(level, MARK_TO_NAG.get(mark, FORCED_NAG))
+            else:
+                self._mark(level.last or level.current, mark)
         elif kind == "STRAY_DOT":
             line, col = self.loc.at(token.line, token.column)
             if token.value == "..":
@@ -623,12 +680,17 @@ class GameBuilder:
                 cline = line + nl
                 ccol = (col + 1 + offset) if nl == 0 else offset - before.rfind("\n")
                 self.issue("W66", why, cline, ccol)
-        comment = Comment(text, kind, line, col)  # type: ignore[arg-type]
+        self._attach_comment(level, Comment(text, kind, line, col))  # type: ignore[arg-type]
+
+    def _attach_comment(self, level: _Level, comment: Comment) -> None:
+        """Put *comment* after the element just read, before the first element of a
+        variation, in the preamble (a ``%`` line before any tag or move) or among the
+        game's comments before its first move."""
         if level.last is not None:
             level.last.comments.append(comment)
         elif level.in_variation:
             level.before.append(comment)
-        elif not self.game.tags and not self.moves_seen and kind != "brace":
+        elif not self.game.tags and not self.moves_seen and comment.kind != "brace":
             self.game.preamble.append(comment)
         else:
             self.game.comments.append(comment)
@@ -839,6 +901,7 @@ class GameBuilder:
             last = level.last
             return (
                 not level.before
+                and not level.before_nags
                 and not level.deferred
                 and (last is None or last.kind != "placeholder")
             )
@@ -876,9 +939,13 @@ class GameBuilder:
                         item = _read_word(word)
                         if item is None:
                             if word[0] == "$" and word[1:].isdigit() and word.isascii():
-                                # the element just read: a node made here, else the level's last
-                                target = current if current is not level.current else level.last
-                                (target or current).nags.append(int(word[1:]))
+                                # the element just read: a node made here, else the level's
+                                # last (before the first of a variation: kept for it)
+                                if current is not level.current:
+                                    current.nags.append(int(word[1:]))
+                                else:
+                                    self._nag(level, int(word[1:]))
+                                    plain = plain_level()
                                 continue
                             return offset + start, line, line_start
                     kind = item.__class__
@@ -947,7 +1014,7 @@ class GameBuilder:
             elif kind == "COMMENT":
                 self._comment_at(m.group(), line, column, level, "brace")
             elif kind == "NAG":
-                (level.last or level.current).nags.append(int(m.group()[1:]))
+                self._nag(level, int(m.group()[1:]))
             else:
                 self._ellipsis(level, m.group(), line, column)
 
@@ -1014,6 +1081,9 @@ class GameBuilder:
         if level.before:
             node.starting_comments.extend(level.before)
             level.before.clear()
+        if level.before_nags:
+            node.starting_nags.extend(level.before_nags)
+            level.before_nags.clear()
         if (
             level.last is not None
             and level.last.kind == "placeholder"

@@ -196,8 +196,9 @@ class Node:
     The root (the :class:`Game` itself) holds no element.  A child node holds a
     move (:attr:`move`), an unknown-move placeholder (:attr:`placeholder`, the text
     as written: ``-``, ``--`` or ``...``) or a set-up command (:attr:`fen`).
-    ``comments`` follow the element; ``starting_comments`` precede the first
-    element of a variation.  ``number`` is the move number written before the
+    ``comments`` follow the element; ``starting_comments`` and ``starting_nags``
+    precede the first element of a variation (as the game's own ``comments`` and
+    ``nags`` precede its first move).  ``number`` is the move number written before the
     element (None when there was none) and ``number_dots`` its dots.
 
     A node holds its ``variations`` and its ``parent``.  The nodes of a game the
@@ -215,6 +216,7 @@ class Node:
         "_parent",
         "_references",
         "_starting_comments",
+        "_starting_nags",
         "column",
         "fen",
         "kind",
@@ -254,6 +256,7 @@ class Node:
         # which keeps reading fast (fewer allocations, less garbage-collector work).
         self._comments: list[Comment] | None = None
         self._starting_comments: list[Comment] | None = None
+        self._starting_nags: list[int] | None = None
         self._nags: list[int] | None = None
         self.number: int | None = None
         self.number_dots: str | None = None
@@ -281,6 +284,18 @@ class Node:
     @starting_comments.setter
     def starting_comments(self, value: list[Comment]) -> None:
         self._starting_comments = value
+
+    @property
+    def starting_nags(self) -> list[int]:
+        """NAGs written before the first element of a variation (``( $3 1... 19-23 )``),
+        after its starting comments; the game's own are :attr:`nags` of the game."""
+        if self._starting_nags is None:
+            self._starting_nags = []
+        return self._starting_nags
+
+    @starting_nags.setter
+    def starting_nags(self, value: list[int]) -> None:
+        self._starting_nags = value
 
     @property
     def nags(self) -> list[int]:

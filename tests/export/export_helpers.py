@@ -155,6 +155,8 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
         what: Any = resolved.move.identity if resolved is not None else node.element_text()
         if node.kind == "placeholder":
             what = "--"  # "-", "--" and "..." all stand for an unknown move
+        elif node.kind == "setup":
+            what = tag_meaning(("FEN", node.fen or ""))[1]  # as the FEN tag's value
         return (
             node.kind,
             what,
@@ -162,6 +164,7 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
             tuple(node.nags),
             tuple((c.kind, c.text) for c in node.comments),
             tuple((c.kind, c.text) for c in node.starting_comments),
+            tuple(node.starting_nags),
         )
 
     def line_sig(first: Node) -> Any:
@@ -179,5 +182,6 @@ def semantic_tree(game: Game, resolution: Resolution, written: bool = False) -> 
     return (
         sorted(tag_meaning(t) for t in [*((t.name, t.value) for t in game.tags), *added]),
         tuple((c.kind, c.text) for c in game.comments),
+        tuple(game.nags),
         tuple(line_sig(v) for v in game.variations),
     )

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 from export_helpers import converted, replay_facts
 
 from pdn_tools import read_string
 from pdn_tools.export.canonical import CanonicalOptions, write_canonical
+from pdn_tools.export.from_json import game_from_dict
 from pdn_tools.export.jsonfmt import game_dict
 from pdn_tools.export.pdn import write_game
+from pdn_tools.replay import replay_game
+from pdn_tools.replay.resolve import resolve
 
 G = '[GameType "20"]\n'
 
@@ -323,6 +328,55 @@ def test_fen_is_written_without_what_the_reader_ignores() -> None:
     # No position: kept as written.
     _, _, tags = read_back('[FEN "?"]\n' + G + "\n32-28 *\n")
     assert ("FEN", "?") in tags
+
+
+def test_a_setup_fen_in_the_moves_is_written_without_a_trailing_dot() -> None:
+    """The reader ignores one trailing '.' after an in-game set-up's FEN as after the
+    FEN tag's (W26); canonical PDN leaves it out there too, so W26 is not found again."""
+    setup = '[SetUp "1"]\n[FEN "W:W31-50:B1-20."]\n' + G
+    source = setup + '\n1. 32-28 /FEN "B:W28,31,33-50:B1-20."/ 1... 18-23 *\n'
+    game, replay, _ = converted(source)
+    assert [i.code for i in game.issues].count("W26") == 2
+    out, codes, _ = read_back(source)
+    assert '/FEN "B:W28,31,33-50:B1-20"/ 1... 18-23 *' in out
+    assert "W26" not in codes
+    again, replay2, _ = converted(out)
+    assert replay_facts(again, replay2) == replay_facts(game, replay)
+    # Two dots make it invalid: written as read, not repaired into a position.
+    out, _, _ = read_back(G + '\n1. 32-28 /FEN "B:W28,31,33-50:B1-20.."/ 1... 18-23 *\n')
+    assert '/FEN "B:W28,31,33-50:B1-20.."/' in out
+
+
+NAG_STARTS = '[Event "n"]\n\n1. 32-28 18-23 ( $3 1... 19-23 ) ( {c} 1... $4 17-21 ) 2. 28-22 *\n'
+
+
+def test_a_nag_before_the_first_move_of_a_variation_is_written_back() -> None:
+    """Every writer keeps a NAG written before a variation's first move where it was
+    written (it was dropped once): canonical PDN, round-trip PDN, JSON
+    (``starting_nags``) and JSON read back."""
+    out, _, _ = read_back(NAG_STARTS)
+    assert out.endswith("1. 32-28 18-23 ($3 1... 19-23) ({c} $4 1... 17-21) 2. 28-22 *\n")
+    game, replay, resolution = converted(NAG_STARTS)
+    assert "( $3 1... 19-23 ) ( {c} $4 1... 17-21 )" in write_game(game)
+    data = game_dict(game, replay, resolution)
+    alternatives = data["moves"][1]["variations"]
+    assert [line[0].get("starting_nags") for line in alternatives] == [[3], [4]]
+    assert "starting_nags" not in data["moves"][0] and "nags" not in data
+    back = game_from_dict(json.loads(json.dumps(data)))
+    assert write_game(back) == write_game(game)
+    replay2 = replay_game(back)
+    assert write_canonical(back, resolve(back, replay2)) == out
+
+
+def test_a_variation_without_a_move_is_written_without_its_parentheses() -> None:
+    """What a variation without a move holds stays where it stood (W83 says the
+    parentheses went); the output reads back without W83."""
+    source = '[Event "e"]\n\n1. 32-28 ( {only a comment} ) 18-23 ( ) 2. 28-22 ( $5 ) *\n'
+    game, _, _ = converted(source)
+    assert [i.code for i in game.issues].count("W83") == 3
+    out, codes, _ = read_back(source)
+    assert out.endswith("1. 32-28 {only a comment} 1... 18-23 2. 28-22 $5 *\n")
+    assert "W83" not in codes
 
 
 def test_a_standard_name_and_its_alias_are_both_kept() -> None:
