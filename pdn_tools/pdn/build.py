@@ -25,6 +25,7 @@ from pdn_tools.pdn.gametype import (
 )
 from pdn_tools.pdn.model import (
     FORCED_NAG,
+    LARGEST_NAG,
     MARK_TO_NAG,
     Comment,
     Game,
@@ -52,6 +53,9 @@ from pdn_tools.pdn.terminals import run_items, terminal
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
 MAX_JUNK_ISSUES = 10
+_NAG_DIGITS = 19
+"""``$`` and 18 digits: a NAG this short is within :data:`LARGEST_NAG` (the hot loop
+reads it without the check)."""
 
 _SQUARE = re.compile(r"[0-9]+|[a-hA-H][1-8]")
 _MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
@@ -517,8 +521,8 @@ class GameBuilder:
             line, col = self.loc.at(token.line, token.column)
             self._tag(token.value, line, col, missing_bracket=True)
         elif kind == "NAG":
-            target = level.last or level.current
-            target.nags.append(int(token.value[1:]))
+            line, col = self.loc.at(token.line, token.column)
+            self._nag(level.last or level.current, token.value, line, col)
         elif kind == "RESULT" or kind == "STAR":
             self._terminator(token, level)
         elif kind == "LINE_COMMENT":
@@ -756,6 +760,18 @@ class GameBuilder:
             return
         self._add_node(level, "placeholder", text, line, column, placeholder="...")
 
+    def _nag(self, node: Node, text: str, line: int, column: int) -> None:
+        """The NAG *text* (``$N``) of *node*; one beyond :data:`LARGEST_NAG` (no glyph
+        of any table, and more than the 64-bit ``nags`` column holds) is kept as a
+        comment, as written, with W15, so that every output holds it the same way."""
+        value = int(text[1:])
+        if value <= LARGEST_NAG:
+            node.nags.append(value)
+            return
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        self.issue("W15", f"NAG {shown!r} is beyond the NAGs read; kept as a comment", line, column)
+        node.comments.append(Comment(text, "brace", line, column))
+
     def _mark(self, node: Node, mark: str) -> None:
         if mark in MARK_TO_NAG:
             node.nags.append(MARK_TO_NAG[mark])
@@ -877,7 +893,10 @@ class GameBuilder:
                             if word[0] == "$" and word[1:].isdigit() and word.isascii():
                                 # the element just read: a node made here, else the level's last
                                 target = current if current is not level.current else level.last
-                                (target or current).nags.append(int(word[1:]))
+                                if len(word) <= _NAG_DIGITS:
+                                    (target or current).nags.append(int(word[1:]))
+                                else:
+                                    self._nag(target or current, word, line, base + start)
                                 continue
                             return offset + start, line, line_start
                     kind = item.__class__
@@ -946,7 +965,7 @@ class GameBuilder:
             elif kind == "COMMENT":
                 self._comment_at(m.group(), line, column, level, "brace")
             elif kind == "NAG":
-                (level.last or level.current).nags.append(int(m.group()[1:]))
+                self._nag(level.last or level.current, m.group(), line, column)
             else:
                 self._ellipsis(level, m.group(), line, column)
 

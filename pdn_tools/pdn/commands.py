@@ -18,7 +18,9 @@ evaluations*).  The forms understood:
 
 Times are ``H:MM:SS``, ``M:SS`` or seconds, with an optional fraction of a second.
 A command of these names whose value is none of these forms is reported (W66) and
-reads as no value; its text stays in the comment as written.
+reads as no value; its text stays in the comment as written.  So is a value beyond
+:data:`LARGEST` (milliseconds, centi-men or moves): every output holds the same
+numbers, and the 64-bit integer columns of the Parquet tables hold each of them.
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ EVAL_COMMANDS = frozenset({"eval"})
 """Command names that carry an evaluation."""
 
 Side = Literal["white", "black"]
+
+LARGEST = (1 << 63) - 1
+"""The largest clock (milliseconds), evaluation (centi-men) or mate distance (moves)
+read as data, in either sign: the largest 64-bit signed integer, what the ``clock_ms``,
+``eval_cp`` and ``eval_mate`` columns hold.  A larger value is not understood (W66),
+rather than one output holding it and another losing it."""
 
 _TIME = re.compile(r"(?:(?:(\d+):)?([0-5]?\d):)?([0-5]?\d|\d+)(?:\.(\d{1,3}))?")
 _SIDED = re.compile(r"([wWbB])(\S+)")
@@ -97,7 +105,8 @@ def parse_time(text: str) -> int | None:
     if minutes is not None and int(seconds) > 59:
         return None
     total = (int(hours or 0) * 60 + int(minutes or 0)) * 60 + int(seconds)
-    return total * 1000 + (int(fraction.ljust(3, "0")) if fraction else 0)
+    ms = total * 1000 + (int(fraction.ljust(3, "0")) if fraction else 0)
+    return ms if ms <= LARGEST else None
 
 
 def parse_clock(value: str) -> Clock | None:
@@ -137,7 +146,7 @@ def parse_eval(value: str) -> Evaluation | None:
     mate = _MATE.fullmatch(text)
     if mate is not None:
         moves = int(mate.group(1))
-        return None if moves == 0 else Evaluation(None, moves)
+        return None if moves == 0 or abs(moves) > LARGEST else Evaluation(None, moves)
     match = _EVAL.fullmatch(text)
     if match is None:
         return None
@@ -145,7 +154,10 @@ def parse_eval(value: str) -> Evaluation | None:
         men = Decimal(match.group(1))
     except InvalidOperation:  # pragma: no cover - the pattern admits decimals only
         return None
-    return Evaluation(int((men * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+    if men.adjusted() > 18:
+        return None  # beyond LARGEST (and too long for the decimal context's rounding)
+    cp = int((men * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return Evaluation(cp) if abs(cp) <= LARGEST else None
 
 
 def clock_of(texts: Iterable[str]) -> Clock | None:

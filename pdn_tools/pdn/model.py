@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
 MARK_TO_NAG: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 #: NAG of a forced move; a glued ``*`` is stored as this (W15).
 FORCED_NAG = 7
+#: The largest NAG number a node holds (the ``nags`` column of the moves table is
+#: 64-bit); the reader keeps a larger one as a comment, as written (W15).
+LARGEST_NAG = (1 << 63) - 1
 
 
 @final
