@@ -936,6 +936,8 @@ class GameBuilder:
                     if number is not None:
                         node.number = number[0]
                         node.number_dots = ". ..." if skip_first else number[1]
+                        node.number_line = number[2]
+                        node.number_column = number[3]
                         number = None
                         skip_first = False
                     current.variations.append(node)
@@ -1027,6 +1029,8 @@ class GameBuilder:
         if level.number is not None:
             node.number = level.number[0]
             node.number_dots = ". ..." if level.skip_first else level.number[1]
+            node.number_line = level.number[2]
+            node.number_column = level.number[3]
             level.number = None
             level.skip_first = False
         if level.before:

@@ -201,7 +201,10 @@ class Node:
     as written: ``-``, ``--`` or ``...``) or a set-up command (:attr:`fen`).
     ``comments`` follow the element; ``starting_comments`` precede the first
     element of a variation.  ``number`` is the move number written before the
-    element (None when there was none) and ``number_dots`` its dots.
+    element (None when there was none) and ``number_dots`` its dots;
+    ``number_line`` and ``number_column`` where that number is written (0 when there
+    is none, or the node was not read from text), so that an edit of the text can
+    take the number into account (a fix that inserts a move before it).
 
     A node holds its ``variations`` and its ``parent``.  The nodes of a game the
     reader made link to the game itself weakly (see :mod:`pdn_tools.pdn.ownership`),
@@ -224,7 +227,9 @@ class Node:
         "line",
         "move",
         "number",
+        "number_column",
         "number_dots",
+        "number_line",
         "placeholder",
         "raw",
         "variations",
@@ -260,6 +265,8 @@ class Node:
         self._nags: list[int] | None = None
         self.number: int | None = None
         self.number_dots: str | None = None
+        self.number_line = 0
+        self.number_column = 0
         self._references = 0
         """Scratch of :func:`tree_references` (zero outside it)."""
 
