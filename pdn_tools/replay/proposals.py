@@ -128,8 +128,8 @@ class Proposer:
         if node.number is None or node.number_line <= 0 or node.number_dots == ". ...":
             return False
         following = node.variations[0] if node.variations else None
-        keeps = following is not None and following.number is None
-        if keeps and self._numbered_for(node, mend.position.turn):
+        unnumbered = following is not None and following.number is None
+        if unnumbered and self._numbered_for(node, mend.position.turn):
             return False  # the number is right for the move that moves up
         start, end = (node.number_line, node.number_column), (node.line, node.column)
         parent = node.parent

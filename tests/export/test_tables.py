@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 import pytest
@@ -526,6 +527,45 @@ def test_json_and_parquet_hold_the_same_numbers(
     else:
         assert rows[1]["nags"] == [3] and f"${nag}" in rows[1]["comments"]
         assert "W15" in codes
+
+
+def test_the_32_bit_columns_count_within_one_game() -> None:
+    """Only what counts within one game (bounded by --max-game-size) or names a square
+    or a year is 32-bit; a value a record writes freely (a GameType, a NAG, a clock, an
+    evaluation) or a count through a whole file is 64-bit."""
+    import pyarrow as pa
+
+    def narrow(fields: list[pa.Field]) -> set[str]:
+        out = set()
+        for f in fields:
+            kind = f.type.value_type if pa.types.is_list(f.type) else f.type
+            if pa.types.is_struct(kind):
+                out |= {f"{f.name}.{g.name}" for g in kind if g.type == pa.int32()}
+            elif kind == pa.int32():
+                out.add(f.name)
+        return out
+
+    assert narrow(GAMES_FIELDS) == {"year", "plies", "errors", "warnings", "issues.ply"}
+    assert narrow(MOVES_FIELDS) == {"ply", "from_square", "to_square", "path", "captured"}
+
+
+def test_tag_values_too_large_for_a_number_stay_text(tmp_path: Path) -> None:
+    """A Round, an Elo or a Date with numbers beyond any integer column: the text
+    columns and the tags keep them as written, the year is NULL (W29 names the date)."""
+    source = tmp_path / "tags.pdn"
+    big = "9" * 25
+    source.write_text(
+        f'[Round "{big}"]\n[WhiteElo "{big}"]\n[Date "{big}.01.01"]\n[GameType "20"]\n\n'
+        "1. 32-28 19-23 *\n",
+        encoding="utf-8",
+    )
+    games = tmp_path / "games.parquet"
+    status, output = convert(str(source), "-o", str(games))
+    assert status == 0, output
+    [row] = pq.read_table(games).to_pylist()
+    assert row["round"] == big and row["year"] is None and row["date_text"] == f"{big}.01.01"
+    assert dict(row["tags"])["WhiteElo"] == big
+    assert "W29" in row["codes"]
 
 
 def test_values_beyond_32_bits_reach_the_moves_table(tmp_path: Path) -> None:
