@@ -213,7 +213,8 @@ def test_an_evaluation_beyond_64_bits_is_w66(value: str) -> None:
     assert parse_eval(value) is None
     (game,) = validate_string(f"1. 32-28 {{[%eval {value}]}} 19-23 *")
     assert next(game.mainline()).eval is None
-    assert [i.code for i in game.issues if i.code == "W66"] == ["W66"]
+    [w66] = [i for i in game.issues if i.code == "W66"]
+    assert "is beyond the values read" in w66.message
 
 
 def test_the_largest_values_read() -> None:
@@ -225,7 +226,13 @@ def test_the_largest_values_read() -> None:
     assert parse_time("2562047788015:12:55.808") is None
     (game,) = validate_string("1. 32-28 {[%clk 2562047788015:12:55.808]} 19-23 *")
     assert next(game.mainline()).clock is None
-    assert [i.code for i in game.issues if i.code == "W66"] == ["W66"]
+    [w66] = [i for i in game.issues if i.code == "W66"]
+    assert "is beyond the values read" in w66.message and "milliseconds" in w66.message
+    (game,) = validate_string("1. 32-28 {[%eval #0] [%clk 1:99:00]} 19-23 *")
+    assert [i.message.split("] ")[1] for i in game.issues if i.code == "W66"] == [
+        "is not an evaluation",
+        "is not a clock",
+    ]
 
 
 @pytest.mark.parametrize(
