@@ -213,7 +213,8 @@ CATALOGUE: dict[str, Code] = {
             "W15",
             "warning",
             "Irregular strength mark",
-            "A glued '*' (forced move, stored as NAG 7), a detached mark, or an unknown glyph.",
+            "A glued '*' (forced move, stored as NAG 7), a detached mark, an unknown glyph, or a "
+            "NAG beyond the 64-bit integers (kept as a comment, as written).",
         ),
         _c(
             "W16",

@@ -212,8 +212,11 @@ def _insert(mend: Mend, code: str, label: str, variant: Variant, geometry: Geome
     comment = Comment(COMMENT_INSERTED.format(code=code, kind=label))
     inserted.comments.append(comment)
     inserted.number, inserted.number_dots = node.number, node.number_dots
+    inserted.number_line, inserted.number_column = node.number_line, node.number_column
     old_number, old_dots = node.number, node.number_dots
+    old_place = node.number_line, node.number_column
     node.number = node.number_dots = None
+    node.number_line = node.number_column = 0
     parent.variations[0] = inserted
     inserted.variations.append(node)
     node.parent = inserted
@@ -222,6 +225,7 @@ def _insert(mend: Mend, code: str, label: str, variant: Variant, geometry: Geome
         parent.variations[0] = node
         node.parent = parent
         node.number, node.number_dots = old_number, old_dots
+        node.number_line, node.number_column = old_place
 
     return [Fix(inserted, code, comment, undo)]
 
@@ -241,6 +245,7 @@ def _strike(mend: Mend, code: str, label: str) -> list[Fix]:
     comment = Comment(COMMENT_DELETED.format(written=written, code=code, kind=label))
     old_comments, old_nags = parent.comments, parent.nags
     old_number = (following.number, following.number_dots) if following is not None else None
+    old_place = (following.number_line, following.number_column) if following is not None else None
     parent.comments = [*old_comments, comment, *node.comments]
     parent.nags = [*old_nags, *node.nags]
     parent.variations[:] = [following] if following is not None else []
@@ -248,13 +253,15 @@ def _strike(mend: Mend, code: str, label: str) -> list[Fix]:
         following.parent = parent
         if following.number is None:
             following.number, following.number_dots = node.number, node.number_dots
+            following.number_line, following.number_column = node.number_line, node.number_column
 
     def undo() -> None:
         parent.variations[:] = [node]
         parent.comments, parent.nags = old_comments, old_nags
-        if following is not None and old_number is not None:
+        if following is not None and old_number is not None and old_place is not None:
             following.parent = node
             following.number, following.number_dots = old_number
+            following.number_line, following.number_column = old_place
 
     return [Fix(parent, code, comment, undo)]
 

@@ -17,7 +17,17 @@ from typing import IO, Any
 
 from pdn_tools.diagnostics import CATALOGUE, Issue, Severity
 from pdn_tools.export.jsonfmt import SCHEMA_VERSION
-from pdn_tools.pdn.model import Comment, Game, MoveText, Node, Span, Tag, Terminator, Unread
+from pdn_tools.pdn.model import (
+    LARGEST_NAG,
+    Comment,
+    Game,
+    MoveText,
+    Node,
+    Span,
+    Tag,
+    Terminator,
+    Unread,
+)
 from pdn_tools.pdn.ownership import ReadGame
 
 #: Characters read from the file at a time.
@@ -123,6 +133,8 @@ def _nags(data: dict[str, Any], where: str, key: str = "nags") -> list[int]:
             raise JsonInputError(f"{where}.{key}[{i}]: expected an integer, found {_describe(nag)}")
         if nag < 0:  # $n is written with digits only
             raise JsonInputError(f"{where}.{key}[{i}]: a NAG is never negative, found {nag}")
+        if nag > LARGEST_NAG:  # the PDN reader keeps such a NAG as a comment (W15)
+            raise JsonInputError(f"{where}.{key}[{i}]: the NAG {nag} is out of range")
     return list(nags)
 
 

@@ -25,11 +25,13 @@ from pdn_tools.replay.resolve import Resolution
 from pdn_tools.rules import Color, FenError, Position, parse_fen, write_fen
 from pdn_tools.version import __version__
 
-SCHEMA_VERSION = 4
-"""Version of both tables; bumped when a column is added, changes meaning or
+SCHEMA_VERSION = 5
+"""Version of both tables; bumped when a column is added, changes meaning or type or
 disappears, so that the parts of one dataset always have the same columns (version 3
 added ``white_key`` and ``black_key``, version 4 the moves' ``clock_ms``, ``eval_cp``,
-``eval_mate`` and ``best_move``)."""
+``eval_mate`` and ``best_move``, version 5 made ``gametype``, ``nags``, ``clock_ms``,
+``eval_cp`` and ``eval_mate`` 64-bit, as every value the reader gives them fits, and
+the file-wide counts ``game`` and the findings' ``line`` and ``column``)."""
 METADATA_KEY = "pdn_tools.schema_version"
 OPENING_PLIES = 4
 """Plies in the ``opening`` column: two moves of each side, enough to tell apart the
@@ -42,8 +44,8 @@ ISSUE_TYPE = pa.struct(
         ("code", pa.string()),
         ("severity", pa.string()),
         ("message", pa.string()),
-        ("line", pa.int32()),
-        ("column", pa.int32()),
+        ("line", pa.int64()),
+        ("column", pa.int64()),
         ("ply", pa.int32()),
         ("move", pa.string()),
         ("in_variation", pa.bool_()),
@@ -54,7 +56,7 @@ GAMES_FIELDS = [
     pa.field("game_id", pa.string()),
     pa.field("record_id", pa.string(), nullable=False),
     pa.field("variant", pa.string(), nullable=False),
-    pa.field("gametype", pa.int32()),
+    pa.field("gametype", pa.int64()),
     pa.field("event", pa.string()),
     pa.field("site", pa.string()),
     pa.field("round", pa.string()),
@@ -80,7 +82,7 @@ GAMES_FIELDS = [
     pa.field("tags", pa.map_(pa.string(), pa.string()), nullable=False),
     pa.field("issues", pa.list_(ISSUE_TYPE), nullable=False),
     pa.field("file", pa.string(), nullable=False),
-    pa.field("game", pa.int32(), nullable=False),
+    pa.field("game", pa.int64(), nullable=False),
     pa.field("record", pa.string()),
 ]
 
@@ -98,11 +100,11 @@ MOVES_FIELDS = [
     pa.field("is_capture", pa.bool_()),
     pa.field("promotes", pa.bool_()),
     pa.field("fen_before", pa.string()),
-    pa.field("nags", pa.list_(pa.int32()), nullable=False),
+    pa.field("nags", pa.list_(pa.int64()), nullable=False),
     pa.field("comments", pa.list_(pa.string()), nullable=False),
-    pa.field("clock_ms", pa.int32()),
-    pa.field("eval_cp", pa.int32()),
-    pa.field("eval_mate", pa.int32()),
+    pa.field("clock_ms", pa.int64()),
+    pa.field("eval_cp", pa.int64()),
+    pa.field("eval_mate", pa.int64()),
     # -- engine analysis (pdn analyse): the best move its comment names -------------
     pa.field("best_move", pa.string()),
 ]
@@ -110,12 +112,16 @@ MOVES_FIELDS = [
 #: Partition columns a dataset may be split by (``--partition-by``), in games-table terms.
 PARTITION_COLUMNS = ("variant", "year")
 
-_PANDAS_TYPES = {pa.int32(): ("int32", "Int32"), pa.bool_(): ("bool", "boolean")}
+_PANDAS_TYPES = {
+    pa.int32(): ("int32", "Int32"),
+    pa.int64(): ("int64", "Int64"),
+    pa.bool_(): ("bool", "boolean"),
+}
 
 
 def _pandas_metadata(fields: list[pa.Field]) -> bytes:
     """pandas' schema metadata naming the nullable dtypes of the integer and boolean
-    columns, so that ``pandas.read_parquet`` keeps them integers (``Int32``) instead
+    columns, so that ``pandas.read_parquet`` keeps them integers (``Int32``, ``Int64``) instead
     of turning a column with NULLs into float64 (the format of pyarrow's own
     ``Table.from_pandas`` metadata)."""
     columns = [

@@ -26,6 +26,7 @@ from pdn_tools.pdn.gametype import (
 )
 from pdn_tools.pdn.model import (
     FORCED_NAG,
+    LARGEST_NAG,
     MARK_TO_NAG,
     Comment,
     Game,
@@ -53,6 +54,9 @@ from pdn_tools.pdn.terminals import run_items, terminal
 
 #: At most this many unrecognised-text errors are listed per game; the rest are counted.
 MAX_JUNK_ISSUES = 10
+_NAG_DIGITS = 19
+"""``$`` and 18 digits: a NAG this short is within :data:`LARGEST_NAG` (the hot loop
+reads it without the check)."""
 
 _SQUARE = re.compile(r"[0-9]+|[a-hA-H][1-8]")
 _MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
@@ -558,6 +562,25 @@ class GameBuilder:
         else:
             level.current.nags.append(nag)
 
+    def _written_nag(self, level: _Level, text: str, line: int, column: int) -> None:
+        """The NAG *text* (``$N``) as read: attached by :meth:`_nag`, or kept as a
+        comment where it is beyond :data:`LARGEST_NAG` (:meth:`_oversized_nag`)."""
+        big = self._oversized_nag(text, line, column)
+        if big is None:
+            self._nag(level, int(text[1:]))
+        else:
+            self._attach_comment(level, big)
+
+    def _oversized_nag(self, text: str, line: int, column: int) -> Comment | None:
+        """None for a NAG within :data:`LARGEST_NAG`; else, with W15, the comment that
+        keeps it as written: it names no glyph of any table and is more than the 64-bit
+        ``nags`` column holds, so every output holds it the same way, as text."""
+        if int(text[1:]) <= LARGEST_NAG:
+            return None
+        shown = text if len(text) <= 24 else text[:21] + "..."
+        self.issue("W15", f"NAG {shown!r} is beyond the NAGs read; kept as a comment", line, column)
+        return Comment(text, "brace", line, column)
+
     def _element(self, token: Any, level: _Level) -> None:
         if self.stopped:
             return
@@ -572,7 +595,8 @@ class GameBuilder:
             line, col = self.loc.at(token.line, token.column)
             self._tag(token.value, line, col, missing_bracket=True)
         elif kind == "NAG":
-            self._nag(level, int(token.value[1:]))
+            line, col = self.loc.at(token.line, token.column)
+            self._written_nag(level, token.value, line, col)
         elif kind == "RESULT" or kind == "STAR":
             self._terminator(token, level)
         elif kind == "LINE_COMMENT":
@@ -942,9 +966,17 @@ class GameBuilder:
                                 # the element just read: a node made here, else the level's
                                 # last (before the first of a variation: kept for it)
                                 if current is not level.current:
-                                    current.nags.append(int(word[1:]))
+                                    big = (
+                                        None
+                                        if len(word) <= _NAG_DIGITS
+                                        else self._oversized_nag(word, line, base + start)
+                                    )
+                                    if big is None:
+                                        current.nags.append(int(word[1:]))
+                                    else:
+                                        current.comments.append(big)
                                 else:
-                                    self._nag(level, int(word[1:]))
+                                    self._written_nag(level, word, line, base + start)
                                     plain = plain_level()
                                 continue
                             return offset + start, line, line_start
@@ -985,6 +1017,8 @@ class GameBuilder:
                     if number is not None:
                         node.number = number[0]
                         node.number_dots = ". ..." if skip_first else number[1]
+                        node.number_line = number[2]
+                        node.number_column = number[3]
                         number = None
                         skip_first = False
                     current.variations.append(node)
@@ -1014,7 +1048,7 @@ class GameBuilder:
             elif kind == "COMMENT":
                 self._comment_at(m.group(), line, column, level, "brace")
             elif kind == "NAG":
-                self._nag(level, int(m.group()[1:]))
+                self._written_nag(level, m.group(), line, column)
             else:
                 self._ellipsis(level, m.group(), line, column)
 
@@ -1076,6 +1110,8 @@ class GameBuilder:
         if level.number is not None:
             node.number = level.number[0]
             node.number_dots = ". ..." if level.skip_first else level.number[1]
+            node.number_line = level.number[2]
+            node.number_column = level.number[3]
             level.number = None
             level.skip_first = False
         if level.before:

@@ -18,7 +18,9 @@ evaluations*).  The forms understood:
 
 Times are ``H:MM:SS``, ``M:SS`` or seconds, with an optional fraction of a second.
 A command of these names whose value is none of these forms is reported (W66) and
-reads as no value; its text stays in the comment as written.
+reads as no value; its text stays in the comment as written.  So is a value beyond
+:data:`LARGEST` (milliseconds, centi-men or moves): every output holds the same
+numbers, and the 64-bit integer columns of the Parquet tables hold each of them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ EVAL_COMMANDS = frozenset({"eval"})
 """Command names that carry an evaluation."""
 
 Side = Literal["white", "black"]
+
+LARGEST = (1 << 63) - 1
+"""The largest clock (milliseconds), evaluation (centi-men) or mate distance (moves)
+read as data, in either sign: the largest 64-bit signed integer, what the ``clock_ms``,
+``eval_cp`` and ``eval_mate`` columns hold.  A larger value is not understood (W66),
+rather than one output holding it and another losing it."""
 
 _TIME = re.compile(r"(?:(?:(\d+):)?([0-5]?\d):)?([0-5]?\d|\d+)(?:\.(\d{1,3}))?")
 _SIDED = re.compile(r"([wWbB])(\S+)")
@@ -85,7 +93,7 @@ def parse_commands(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2).strip()) for m in _COMMAND.finditer(text)]
 
 
-def parse_time(text: str) -> int | None:
+def parse_time(text: str, largest: int | None = LARGEST) -> int | None:
     """``H:MM:SS``, ``M:SS`` or ``SS`` (with an optional fraction) in milliseconds."""
     match = _TIME.fullmatch(text)
     if match is None:
@@ -96,15 +104,16 @@ def parse_time(text: str) -> int | None:
     if minutes is not None and int(seconds) > 59:
         return None
     total = (int(hours or 0) * 60 + int(minutes or 0)) * 60 + int(seconds)
-    return total * 1000 + (int(fraction.ljust(3, "0")) if fraction else 0)
+    ms = total * 1000 + (int(fraction.ljust(3, "0")) if fraction else 0)
+    return ms if largest is None or ms <= largest else None
 
 
-def parse_clock(value: str) -> Clock | None:
+def parse_clock(value: str, largest: int | None = LARGEST) -> Clock | None:
     """The clock a ``[%clock]`` / ``[%clk]`` value gives, or None when it reads as none
     of the forms above."""
     parts = value.split()
     if len(parts) == 1 and not parts[0][:1].isalpha():
-        own = parse_time(parts[0])
+        own = parse_time(parts[0], largest)
         return None if own is None else Clock(None, None, own)
     if len(parts) != 2:
         return None
@@ -116,7 +125,7 @@ def parse_clock(value: str) -> Clock | None:
             return None
         letter = sided.group(1)
         side: Side = "white" if letter in "wW" else "black"
-        ms = parse_time(sided.group(2))
+        ms = parse_time(sided.group(2), largest)
         if ms is None or side in times:
             return None
         times[side] = ms
@@ -136,7 +145,7 @@ def parse_eval(value: str) -> Evaluation | None:
     mate = _MATE.fullmatch(text)
     if mate is not None:
         moves = int(mate.group(1))
-        return None if moves == 0 else Evaluation(None, moves)
+        return None if moves == 0 or abs(moves) > LARGEST else Evaluation(None, moves)
     match = _EVAL.fullmatch(text)
     if match is None:
         return None
@@ -147,7 +156,10 @@ def parse_eval(value: str) -> Evaluation | None:
         men = Decimal(match.group(1))
     except InvalidOperation:  # pragma: no cover - the pattern admits decimals only
         return None
-    return Evaluation(int((men * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
+    if men.adjusted() > 18:
+        return None  # beyond LARGEST (and too long for the decimal context's rounding)
+    cp = int((men * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return Evaluation(cp) if abs(cp) <= LARGEST else None
 
 
 def clock_of(texts: Iterable[str]) -> Clock | None:
@@ -176,16 +188,37 @@ def eval_of(texts: Iterable[str]) -> Evaluation | None:
     return None
 
 
+def _evaluation_form(value: str) -> bool:
+    """Whether *value* is written as an evaluation, whatever its size (``#0`` is none)."""
+    text = value.strip()
+    mate = _MATE.fullmatch(text)
+    if mate is not None:
+        return int(mate.group(1)) != 0
+    return _EVAL.fullmatch(text) is not None
+
+
+_BEYOND = "is beyond the values read (at most {:,} {})"
+"""W66 for a value written in a form pdn-tools reads but too large to hold."""
+
+
 def unreadable(text: str) -> list[tuple[int, str]]:
     """The clock and evaluation commands of the comment text *text* whose value reads
     as none of their forms: (offset of the command in *text*, why) for W66."""
     found: list[tuple[int, str]] = []
     for match in _COMMAND.finditer(text):
         name, value = match.group(1).lower(), match.group(2).strip()
+        command = f"[%{match.group(1)} {value}]"
         if name in CLOCK_COMMANDS and parse_clock(value) is None:
-            found.append((match.start(), f"[%{match.group(1)} {value}] is not a clock"))
+            if parse_clock(value, None) is None:
+                why = "is not a clock"
+            else:
+                why = _BEYOND.format(LARGEST, "milliseconds")
+            found.append((match.start(), f"{command} {why}"))
         elif name in EVAL_COMMANDS and parse_eval(value) is None:
-            found.append((match.start(), f"[%{match.group(1)} {value}] is not an evaluation"))
+            why = "is not an evaluation"
+            if _evaluation_form(value):
+                why = _BEYOND.format(LARGEST, "centi-men or moves")
+            found.append((match.start(), f"{command} {why}"))
     return found
 
 

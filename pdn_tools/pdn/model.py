@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # annotations only: the format layer never imports the engine
 MARK_TO_NAG: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 #: NAG of a forced move; a glued ``*`` is stored as this (W15).
 FORCED_NAG = 7
+#: The largest NAG number a node holds (the ``nags`` column of the moves table is
+#: 64-bit); the reader keeps a larger one as a comment, as written (W15).
+LARGEST_NAG = (1 << 63) - 1
 
 
 @final
@@ -199,7 +202,10 @@ class Node:
     ``comments`` follow the element; ``starting_comments`` and ``starting_nags``
     precede the first element of a variation (as the game's own ``comments`` and
     ``nags`` precede its first move).  ``number`` is the move number written before the
-    element (None when there was none) and ``number_dots`` its dots.
+    element (None when there was none) and ``number_dots`` its dots; ``number_line``
+    and ``number_column`` where that number is written (0 when there is none, or the
+    node was not read from text), so that an edit of the text can take the number into
+    account (a fix that inserts a move before it).
 
     A node holds its ``variations`` and its ``parent``.  The nodes of a game the
     reader made link to the game itself weakly (see :mod:`pdn_tools.pdn.ownership`),
@@ -223,7 +229,9 @@ class Node:
         "line",
         "move",
         "number",
+        "number_column",
         "number_dots",
+        "number_line",
         "placeholder",
         "raw",
         "variations",
@@ -260,6 +268,8 @@ class Node:
         self._nags: list[int] | None = None
         self.number: int | None = None
         self.number_dots: str | None = None
+        self.number_line = 0
+        self.number_column = 0
         self._references = 0
         """Scratch of :func:`tree_references` (zero outside it)."""
 

@@ -22,7 +22,7 @@ from pdn_tools.replay.slips import (
     OTHER,
     SLIPS,
 )
-from pdn_tools.rules import Move, Position, Variant, legal_moves, move_text
+from pdn_tools.rules import Color, Move, Position, Variant, legal_moves, move_text
 
 SHOWN = 4
 """Tied edits named in a message at most (the repair object lists them all)."""
@@ -110,15 +110,55 @@ class Proposer:
         )
 
     # -- the repair object -----------------------------------------------------------
-    @staticmethod
-    def _place(mend: Mend) -> dict[str, Any]:
+    def _numbered_for(self, node: Node, turn: Color) -> bool:
+        """Whether the move number written before *node* is the one of a move of
+        *turn*: ``N.`` before a move of the first mover, ``N...`` before one of the
+        other side (the value aside: consecutive plies share it or follow on)."""
+        second = node.number_dots is not None and "..." in node.number_dots
+        return second != (turn is self.variant.first_mover)
+
+    def _struck_with_its_number(self, mend: Mend) -> bool:
+        """Whether a move struck out takes the move number written before it along:
+        the move after it has its own number, or there is none, or the number is not
+        one of the move that takes the struck move's ply (``6. 35x24 6. 35x24 14-20``
+        loses the second ``6.``, which would else stand before Black's move).  Not when
+        something is written between the number and the move (a comment, or the
+        ``...`` of ``N. ...``), which the edit would take along."""
+        node = mend.node
+        if node.number is None or node.number_line <= 0 or node.number_dots == ". ...":
+            return False
+        following = node.variations[0] if node.variations else None
+        unnumbered = following is not None and following.number is None
+        if unnumbered and self._numbered_for(node, mend.position.turn):
+            return False  # the number is right for the move that moves up
+        start, end = (node.number_line, node.number_column), (node.line, node.column)
+        parent = node.parent
+        between = [*(parent.comments if parent is not None else []), *node.starting_comments]
+        return not any(start < (c.line, c.column) < end for c in between)
+
+    def _place(self, mend: Mend) -> dict[str, Any]:
+        """Where one edit goes in the text: the move edited, for an omitted move the
+        place it is to be written (before the move number of the move written there,
+        unless that number is the omitted move's own), and for a move struck out with
+        its move number where that number begins (``strike_from``)."""
+        node = mend.node
+        line, column = node.line, node.column
+        if (
+            mend.written is None
+            and node.number is not None
+            and node.number_line > 0
+            and not self._numbered_for(node, mend.position.turn)
+        ):
+            line, column = node.number_line, node.number_column
         data: dict[str, Any] = {
             "ply": mend.ply,
-            "line": mend.node.line,
-            "column": mend.node.column,
+            "line": line,
+            "column": column,
             "written": mend.written,
             "move": mend.text,
         }
+        if mend.written is not None and mend.text is None and self._struck_with_its_number(mend):
+            data["strike_from"] = {"line": node.number_line, "column": node.number_column}
         return data
 
     def data(self, repair: Repair) -> dict[str, Any]:

@@ -31,14 +31,20 @@ HEAD_KEYS = (
 """The keys of :func:`game_head`, in order."""
 
 
+LARGEST_GAMETYPE = (1 << 63) - 1
+"""The largest GameType number a game head gives (the ``gametype`` column is 64-bit)."""
+
+
 def gametype_number(game: Game) -> int | None:
     """The GameType number the game is played under: the tag's, else the number of
-    the variant the reader inferred; None when neither is known."""
+    the variant the reader inferred; None when neither is known, and for a number
+    beyond the 64-bit integers (no variant's; W28 names the tag), which the Parquet
+    column could not hold: every output then says the same."""
     value = game.tag("GameType")
     if value is not None:
         number = read_gametype(value).number
         if number is not None:
-            return number
+            return number if number <= LARGEST_GAMETYPE else None
     entry = BY_NAME.get(game.variant)
     return entry.number if entry is not None else None
 

@@ -7,7 +7,8 @@ its documentation when the installed package names where that is published.  Eac
 reported finding is a result located by file, line and column (columns count
 Unicode code points, as the reader does).  A finding that carries a repair (the
 mis-recorded move and the move meant) has it as ``fixes``: one fix per edit of the
-best rank (several when they tie), each replacing the written move in the file.
+best rank (several when they tie), each replacing, inserting or deleting moves in the
+file so that its move numbers still fit the moves.
 The log is written as it goes, one result per line.
 """
 
@@ -118,7 +119,10 @@ def _region(line: int, column: int, text: str) -> dict[str, int]:
 
 def _replacement(place: dict[str, Any]) -> dict[str, Any] | None:
     """The replacement of one move of a repair: the written move replaced by the move
-    meant, the move meant inserted (an omitted move), or the written move deleted."""
+    meant, the move meant inserted at the place the repair object gives (an omitted
+    move: before the number of the move written after it when that number is not its
+    own), or the written move deleted (with its move number, from ``strike_from``,
+    when the number would else stand before the wrong move)."""
     written, move = place.get("written"), place.get("move")
     line, column = int(place["line"]), int(place["column"])
     if written is None:
@@ -127,7 +131,12 @@ def _replacement(place: dict[str, Any]) -> dict[str, Any] | None:
         return {"deletedRegion": _region(line, column, ""), "insertedContent": {"text": f"{move} "}}
     if any(c.isspace() for c in str(written)):
         return None  # a capture written jump by jump: its parts need not be adjacent
-    out: dict[str, Any] = {"deletedRegion": _region(line, column, str(written))}
+    region = _region(line, column, str(written))
+    start = place.get("strike_from")
+    if move is None and start is not None:
+        # the move number before the move goes too: from the number to the move's end
+        region["startLine"], region["startColumn"] = int(start["line"]), int(start["column"])
+    out: dict[str, Any] = {"deletedRegion": region}
     if move is not None:
         out["insertedContent"] = {"text": str(move)}
     return out

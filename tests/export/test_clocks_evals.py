@@ -194,3 +194,68 @@ def test_corpus_clock_and_eval_commands_all_read(corpus: Path) -> None:
                     evals += 1
                 node = node.next()
     assert clocks > 200 and evals > 50
+
+
+BIG = "9" * 30
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        f"{BIG}.5",  # more digits than the decimal context rounds: once a traceback
+        f"-{BIG}",
+        "92233720368547758.08",  # one centi-man beyond the 64-bit integers
+        f"#{BIG}",
+    ],
+)
+def test_an_evaluation_beyond_64_bits_is_w66(value: str) -> None:
+    """An evaluation no 64-bit column holds reads as none (W66), in every output alike."""
+    assert parse_eval(value) is None
+    (game,) = validate_string(f"1. 32-28 {{[%eval {value}]}} 19-23 *")
+    assert next(game.mainline()).eval is None
+    [w66] = [i for i in game.issues if i.code == "W66"]
+    assert "is beyond the values read" in w66.message
+
+
+def test_the_largest_values_read() -> None:
+    largest = (1 << 63) - 1
+    assert parse_eval("92233720368547758.07") == Evaluation(largest)
+    assert parse_eval("-92233720368547758.07") == Evaluation(-largest)
+    assert parse_eval(f"#-{largest}") == Evaluation(None, -largest)
+    assert parse_time("2562047788015:12:55.807") == largest
+    assert parse_time("2562047788015:12:55.808") is None
+    (game,) = validate_string("1. 32-28 {[%clk 2562047788015:12:55.808]} 19-23 *")
+    assert next(game.mainline()).clock is None
+    [w66] = [i for i in game.issues if i.code == "W66"]
+    assert "is beyond the values read" in w66.message and "milliseconds" in w66.message
+    (game,) = validate_string("1. 32-28 {[%eval #0] [%clk 1:99:00]} 19-23 *")
+    assert [i.message.split("] ")[1] for i in game.issues if i.code == "W66"] == [
+        "is not an evaluation",
+        "is not a clock",
+    ]
+
+
+@pytest.mark.parametrize(
+    "movetext",
+    [
+        "1. 32-28 $NAG 19-23 *",  # the reader's plain words
+        "1. 32-28 {c} $NAG 19-23 *",
+        "1. 32-28 (1. 33-28) $NAG 19-23 *",
+        "1. 32-28 1- 6 $NAG 19-23 *",  # after a word read by the item patterns
+        "$NAG 1. 32-28 19-23 *",
+    ],
+)
+def test_a_nag_beyond_64_bits_is_kept_as_a_comment(movetext: str) -> None:
+    """A NAG no 64-bit column holds is no NAG of any table: kept as written, as a
+    comment, with W15, wherever the reader meets it."""
+    nag = "$" + BIG
+    game = read_string(movetext.replace("$NAG", nag))[0]
+    (finding,) = [i for i in game.issues if i.code == "W15"]
+    assert BIG[:10] in finding.message
+    assert finding.line == 1 and finding.column == movetext.index("$NAG") + 1
+    nodes = [game, *game.mainline()]
+    assert any(nag in [c.text for c in node.comments] for node in nodes)
+    assert not any(node.nags for node in nodes)
+    small = read_string(movetext.replace("$NAG", "$" + "9" * 18))[0]
+    assert not [i for i in small.issues if i.code == "W15"]
+    assert [n for node in [small, *small.mainline()] for n in node.nags] == [int("9" * 18)]

@@ -45,7 +45,7 @@ def test_format_from_extension(collection: Path, tmp_path: Path) -> None:
     assert len((tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()) == 3
     table = pq.read_table(tmp_path / "out.parquet")
     assert table.num_rows == 3
-    assert table.schema.metadata[METADATA_KEY.encode()] == b"4"
+    assert table.schema.metadata[METADATA_KEY.encode()] == b"5"
 
 
 @pytest.mark.parametrize(
@@ -173,7 +173,7 @@ def test_parquet_moves_table(collection: Path, tmp_path: Path) -> None:
     assert [r["move"] for r in bad] == ["32-28", "19-23", "28x17"] and bad[2]["from_square"] is None
     assert table[0]["moves"] == ["32-28", "19-23"] and table[0]["event"] == "a"
     assert table[1]["status"] == "error" and table[1]["issues"][0]["severity"] == "error"
-    assert pq.read_schema(moves).metadata[METADATA_KEY.encode()] == b"4"
+    assert pq.read_schema(moves).metadata[METADATA_KEY.encode()] == b"5"
 
 
 def test_strip_and_normalise_options(collection: Path, tmp_path: Path) -> None:

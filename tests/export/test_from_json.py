@@ -104,6 +104,11 @@ def test_every_layout_and_every_cut_reads_the_same_games(layout: str, sizes: lis
             '"nags": [-1]}]}',
             "a NAG is never negative",
         ),
+        (
+            '{"schema_version": 1, "tags": [], "moves": [{"kind": "move", "text": "32-28", '
+            '"nags": [9223372036854775808]}]}',
+            "the NAG 9223372036854775808 is out of range",
+        ),
     ],
 )
 def test_malformed_input_is_refused_with_a_message(text: str, needle: str) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import polars as pl
+import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 import pytest
@@ -92,7 +93,7 @@ def test_schema_version_and_plain_column_names(tables: tuple[Path, Path]) -> Non
 
 def test_integer_columns_stay_integers_in_pandas(tables: tuple[Path, Path]) -> None:
     """pandas turns an integer column with NULLs into float64 unless told otherwise:
-    the files tell it (nullable Int32 / boolean)."""
+    the files tell it (nullable Int32, Int64 / boolean)."""
     games, moves = tables
     plies = pd.read_parquet(moves)
     assert plies["from_square"].isna().any()  # unresolved moves: NULL squares
@@ -101,8 +102,10 @@ def test_integer_columns_stay_integers_in_pandas(tables: tuple[Path, Path]) -> N
     assert str(plies["is_capture"].dtype) == "boolean"
     frame = pd.read_parquet(games)
     assert frame["gametype"].isna().any()
-    for column in ("gametype", "year", "plies", "errors", "warnings", "game"):
+    for column in ("year", "plies", "errors", "warnings"):
         assert str(frame[column].dtype) == "Int32", column
+    for column in ("gametype", "game"):
+        assert str(frame[column].dtype) == "Int64", column
 
 
 def test_results_per_player_with_outcome(
@@ -462,18 +465,18 @@ def test_player_keys_join_the_spellings_of_one_player(tmp_path: Path) -> None:
     assert count == [("harm viersma", 3), ("sibrands ton", 2), ("sibrands|t", 1)]
 
 
-_INT32 = (1 << 31) - 1
+_INT64 = (1 << 63) - 1
 
 
 @given(
     gametype=st.integers(min_value=20, max_value=1 << 70),
-    seconds=st.integers(min_value=0, max_value=1 << 40),
+    seconds=st.integers(min_value=0, max_value=1 << 70),
     centi=st.integers(min_value=0, max_value=1 << 70),
     mate=st.integers(min_value=1, max_value=1 << 70),
     nag=st.integers(min_value=0, max_value=1 << 70),
 )
 @settings(max_examples=25, deadline=None)
-def test_numbers_beyond_the_columns_are_null_not_a_failure(
+def test_json_and_parquet_hold_the_same_numbers(
     tmp_path_factory: pytest.TempPathFactory,
     gametype: int,
     seconds: int,
@@ -481,9 +484,9 @@ def test_numbers_beyond_the_columns_are_null_not_a_failure(
     mate: int,
     nag: int,
 ) -> None:
-    # Any number a PDN file writes (a GameType, a clock, an evaluation, a NAG) can be
-    # larger than a 32-bit column: the conversion writes the rest, that value null,
-    # and the record column (--with-record) keeps the game as written.
+    # Any number a PDN file writes (a GameType, a clock, an evaluation, a NAG) may be
+    # huge: the Parquet columns hold every value the JSON object holds, and a value
+    # beyond the 64-bit integers is reported (W66, W15, W28) instead of vanishing.
     folder = tmp_path_factory.mktemp("big")
     clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
     text = (
@@ -500,16 +503,90 @@ def test_numbers_beyond_the_columns_are_null_not_a_failure(
     assert status in (0, 1) and "Traceback" not in output, output
     game = pq.read_table(games).to_pylist()[0]
     rows = pq.read_table(moves).to_pylist()
-    assert json.loads(game["record"])["moves"][1]["nags"] == [nag, 3]
+    record = json.loads(game["record"])
+    codes = [issue["code"] for issue in record["issues"]]
+    assert game["gametype"] == record["gametype"]
     if gametype == 20:
         assert game["gametype"] == 20
-    elif gametype > _INT32:
-        assert game["gametype"] is None
+    elif gametype > _INT64:
+        assert game["gametype"] is None and "W28" in codes
+    else:
+        assert game["gametype"] == gametype
+    for row, move in zip(rows, record["moves"], strict=True):
+        for key in ("clock_ms", "eval_cp", "eval_mate"):
+            assert row[key] == move.get(key), key
+        assert row["nags"] == move.get("nags", [])
     milliseconds = seconds * 1000
-    assert rows[0]["clock_ms"] == (milliseconds if milliseconds <= _INT32 else None)
-    assert rows[0]["eval_cp"] == (centi if centi <= _INT32 else None)
-    assert rows[1]["eval_mate"] == (mate if mate <= _INT32 else None)
-    assert rows[1]["nags"] == [nag if nag <= _INT32 else None, 3]
+    assert rows[0]["clock_ms"] == (milliseconds if milliseconds <= _INT64 else None)
+    assert rows[0]["eval_cp"] == (centi if centi <= _INT64 else None)
+    assert rows[1]["eval_mate"] == (mate if mate <= _INT64 else None)
+    too_large = milliseconds > _INT64, centi > _INT64, mate > _INT64
+    assert codes.count("W66") == sum(too_large)
+    if nag <= _INT64:
+        assert rows[1]["nags"] == [nag, 3]
+    else:
+        assert rows[1]["nags"] == [3] and f"${nag}" in rows[1]["comments"]
+        assert "W15" in codes
+
+
+def test_the_32_bit_columns_count_within_one_game() -> None:
+    """Only what counts within one game (bounded by --max-game-size) or names a square
+    or a year is 32-bit; a value a record writes freely (a GameType, a NAG, a clock, an
+    evaluation) or a count through a whole file is 64-bit."""
+    import pyarrow as pa
+
+    def narrow(fields: list[pa.Field]) -> set[str]:
+        out = set()
+        for f in fields:
+            kind = f.type.value_type if pa.types.is_list(f.type) else f.type
+            if pa.types.is_struct(kind):
+                out |= {f"{f.name}.{g.name}" for g in kind if g.type == pa.int32()}
+            elif kind == pa.int32():
+                out.add(f.name)
+        return out
+
+    assert narrow(GAMES_FIELDS) == {"year", "plies", "errors", "warnings", "issues.ply"}
+    assert narrow(MOVES_FIELDS) == {"ply", "from_square", "to_square", "path", "captured"}
+
+
+def test_tag_values_too_large_for_a_number_stay_text(tmp_path: Path) -> None:
+    """A Round, an Elo or a Date with numbers beyond any integer column: the text
+    columns and the tags keep them as written, the year is NULL (W29 names the date)."""
+    source = tmp_path / "tags.pdn"
+    big = "9" * 25
+    source.write_text(
+        f'[Round "{big}"]\n[WhiteElo "{big}"]\n[Date "{big}.01.01"]\n[GameType "20"]\n\n'
+        "1. 32-28 19-23 *\n",
+        encoding="utf-8",
+    )
+    games = tmp_path / "games.parquet"
+    status, output = convert(str(source), "-o", str(games))
+    assert status == 0, output
+    [row] = pq.read_table(games).to_pylist()
+    assert row["round"] == big and row["year"] is None and row["date_text"] == f"{big}.01.01"
+    assert dict(row["tags"])["WhiteElo"] == big
+    assert "W29" in row["codes"]
+
+
+def test_values_beyond_32_bits_reach_the_moves_table(tmp_path: Path) -> None:
+    """A clock of 597 hours and an evaluation of 21,474,836.48 men: more than a 32-bit
+    column holds, and the moves table holds them as the JSON does (they were NULL)."""
+    source = tmp_path / "big.pdn"
+    source.write_text(
+        '[Result "*"]\n\n1. 32-28 {[%eval 21474836.48]} 18-23 {[%clk 596:31:23.648]}'
+        " $2147483648 *\n",
+        encoding="utf-8",
+    )
+    moves = tmp_path / "m.parquet"
+    status, output = convert(
+        str(source), "-o", str(tmp_path / "g.parquet"), "--moves-table", str(moves)
+    )
+    assert status == 0, output
+    rows = pq.read_table(moves, columns=["eval_cp", "clock_ms", "nags"]).to_pylist()
+    assert rows == [
+        {"eval_cp": 2_147_483_648, "clock_ms": None, "nags": []},
+        {"eval_cp": None, "clock_ms": 2_147_483_648, "nags": [2_147_483_648]},
+    ]
 
 
 def test_a_range_of_days_is_dated_by_its_first_day(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from conftest import REPO
-from helpers import random_game_pdn
+from helpers import random_game_pdn, random_move_texts
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +29,7 @@ from pdn_tools.replay.replay import square_names
 from pdn_tools.replay.slips import SLIPS, move_slip, square_slip
 from pdn_tools.replay.validate import GameReplay
 from pdn_tools.report.detail import game_detail
+from pdn_tools.report.sarif import fixes
 from pdn_tools.rules import geometry_for, variant_by_name
 from pdn_tools.schemas import schema
 
@@ -403,6 +404,178 @@ def test_sarif_fixes_and_json_records_validate(tmp_path: Path) -> None:
     records = [json.loads(line) for line in lines]
     assert [e.message for r in records for e in check.iter_errors(r)] == []
     assert all(any("repair" in i for i in r["issues"]) for r in records)
+
+
+# -- SARIF fixes applied to the text ---------------------------------------------------
+def applied(text: str, fix: dict[str, Any]) -> str:
+    """*text* with the replacements of one SARIF fix made (columns count code points,
+    as the reports' do), the last first so that the earlier regions stay put."""
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - 1] + column - 1
+
+    replacements = fix["artifactChanges"][0]["replacements"]
+    for item in sorted(
+        replacements,
+        key=lambda r: (r["deletedRegion"]["startLine"], r["deletedRegion"]["startColumn"]),
+        reverse=True,
+    ):
+        region = item["deletedRegion"]
+        start = offset(region["startLine"], region["startColumn"])
+        end = offset(region["endLine"], region["endColumn"])
+        text = text[:start] + item.get("insertedContent", {}).get("text", "") + text[end:]
+    return text
+
+
+def sarif_fixes(text: str) -> list[dict[str, Any]]:
+    """The SARIF fixes of the first error of *text* (one game)."""
+    [game] = validate_string(text)
+    found = error(game.issues)
+    assert found.repair is not None, found
+    return fixes(found.repair, "in.pdn")
+
+
+def movetext_after_fixing(text: str) -> list[str]:
+    """The movetext of *text* after each SARIF fix of its first error, each checked to
+    validate without an error and without a move number that disagrees (W33)."""
+    out = []
+    for fix in sarif_fixes(text):
+        fixed = applied(text, fix)
+        [game] = validate_string(fixed)
+        assert [
+            (i.code, i.message) for i in game.issues if i.code == "W33" or i.code[0] == "E"
+        ] == []
+        out.append(fixed.split("\n\n", 1)[1].strip())
+    return out
+
+
+OPENING = "1. 32-28 18-23 2. 33-29 23x32 3. 37x28 20-25 "
+"""The start of the game the cases below leave a move out of or write one twice in."""
+
+
+MOVE = r"\d+[-x]\d+"
+
+
+@pytest.mark.parametrize(
+    ("movetext", "fixed"),
+    [
+        # Black's 4th move left out, the numbers as played: it goes before "5.", not
+        # between "5." and White's move (which made Black's move stand under 5)
+        ("4. 38-33 5. 29-24 19x30 6. 35x24 *", rf"4\. 38-33 {MOVE} 5\. 29-24 "),
+        # glued numbers, as a real record wrote them
+        ("4.38-33 5.29-24 19x30 6.35x24 *", rf"4\.38-33 {MOVE} 5\.29-24 "),
+        # a comment after the move before it stays with that move
+        ("4. 38-33 {good} 5. 29-24 19x30 *", rf"4\. 38-33 {{good}} {MOVE} 5\. 29-24 "),
+        # White's 7th move left out: Black's move under "7." keeps it, the move goes after
+        (
+            "4. 38-33 13-18 5. 29-24 19x30 6. 35x24 14-20 7. 20x29 8. 33x24 *",
+            rf"14-20 7\. {MOVE} 20x29 8\.",
+        ),
+        # a move written twice, with a number that would stand before Black's move: the
+        # number goes with it
+        (
+            "4. 38-33 13-18 5. 29-24 19x30 6. 35x24 6. 35x24 14-20 7. 42-38 *",
+            r"6\. 35x24 +14-20 7\.",
+        ),
+        # ... with Black's number, and the next move has its own: the number goes
+        ("4. 38-33 13-18 4... 13-18 5. 29-24 19x30 *", r"4\. 38-33 13-18 +5\. 29-24"),
+        # ... without a number: the move alone
+        ("4. 38-33 13-18 13-18 5. 29-24 19x30 *", r"4\. 38-33 13-18 +5\. 29-24"),
+        # Black's move written again under White's number: the number stays for White
+        ("4. 38-33 13-18 5. 13-18 29-24 19x30 6. 35x24 *", r"13-18 5\. +29-24 19x30 6\."),
+        # White's move written twice with its number: the copy goes with its number
+        ("4. 38-33 13-18 5. 29-24 5. 29-24 19x30 6. 35x24 *", r"5\. 29-24 +19x30 6\."),
+        # White's and Black's moves of one number exchanged: the numbers stay
+        (
+            "4. 38-33 13-18 5. 29-24 19x30 6. 14-20 35x24 7. 42-38 20x29 *",
+            r"6\. 35x24 14-20 7\.",
+        ),
+        # a mis-written square: replaced in place
+        ("4. 38-33 13-18 5. 29-24 19x30 6. 35x25 14-20 7. 42-38 *", r"6\. 35x24 14-20 7\."),
+    ],
+)
+def test_a_sarif_fix_keeps_the_move_numbers_fitting(movetext: str, fixed: str) -> None:
+    """Each fix, made in the text, gives a record that validates without the error and
+    without a move number that disagrees with the replay."""
+    text = f'[GameType "20"]\n[Result "*"]\n\n{OPENING}{movetext}\n'
+    results = movetext_after_fixing(text)
+    assert results
+    for result in results:
+        assert re.search(fixed, result), result
+
+
+def test_the_repair_object_says_where_the_edit_goes(tmp_path: Path) -> None:
+    """The JSON repair object places an omitted move where it is to be written and a
+    move struck out with its number from that number on (``strike_from``); the records
+    stay valid against the published schema."""
+    omitted = f'[GameType "20"]\n[Result "*"]\n\n{OPENING}4. 38-33 5. 29-24 19x30 *\n'
+    doubled = (
+        f'[GameType "20"]\n[Result "*"]\n\n{OPENING}4. 38-33 13-18 5. 29-24 19x30 '
+        "6. 35x24 6. 35x24 14-20 *\n"
+    )
+    source = tmp_path / "in.pdn"
+    source.write_text(omitted + "\n" + doubled, encoding="utf-8")
+    lines = invoke("validate", str(source), "--format", "jsonl").stdout.splitlines()
+    records = [json.loads(line) for line in lines]
+    check = jsonschema.Draft202012Validator(schema("report"))
+    assert [e.message for r in records for e in check.iter_errors(r)] == []
+    repairs = [i["repair"] for r in records for i in r["issues"] if "repair" in i]
+    line = OPENING + "4. 38-33 5. 29-24"
+    assert (repairs[0]["line"], repairs[0]["column"]) == (4, line.index("5.") + 1)
+    assert repairs[0]["written"] is None and "strike_from" not in repairs[0]
+    text = doubled.splitlines()[3]
+    second = text.index("6. 35x24", text.index("6. 35x24") + 1)
+    assert repairs[1]["kind"] == "doubled-ply" and repairs[1]["written"] == "35x24"
+    assert (repairs[1]["line"], repairs[1]["column"]) == (9, second + 4)
+    assert repairs[1]["strike_from"] == {"line": 9, "column": second + 1}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 1_000_000),
+    st.sampled_from(["international", "english", "russian"]),
+    st.sampled_from(["omitted", "doubled", "doubled-numbered"]),
+)
+def test_sarif_fixes_of_a_record_numbered_as_played(seed: int, name: str, slip: str) -> None:
+    """A random game with a move left out or written twice, its move numbers those of
+    the game as played (a recorder copying a score sheet): each fix the replay
+    proposes at that place, made in the text, gives a record that replays to its end
+    with every move number fitting."""
+    variant = variant_by_name(name)
+    rng = random.Random(seed)
+    moves = random_move_texts(variant, rng, 24)
+    if len(moves) < 8:
+        return
+    at = rng.randrange(2, len(moves) - 2)  # 0-based ply of the slip
+    words: list[str] = []
+    for ply, move in enumerate(moves):
+        number = f"{ply // 2 + 1}." if ply % 2 == 0 else ""
+        if ply == at and slip == "omitted":
+            words.append(number)  # the number as played, the move left out
+            continue
+        words += [number, move]
+        if ply == at:  # written twice, the copy numbered when asked
+            copy = f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'}"
+            words += [copy if slip == "doubled-numbered" else "", move]
+    gametype = str(variant.gametype)
+    text = f'[GameType "{gametype}"]\n[Result "*"]\n\n{" ".join(w for w in words if w)} *\n'
+    [game] = validate_string(text)
+    found = [i for i in game.issues if i.level.value == "error"]
+    if not found or found[0].repair is None:
+        return  # the slip left a legal game, or no edit mends it
+    repair = found[0].repair
+    edits = [repair, *repair.get("tied", [])]
+    planted = {at + 1} if slip == "omitted" else {at + 1, at + 2}
+    for edit in edits:
+        if edit["ply"] not in planted or edit["kind"] not in ("omitted-ply", "doubled-ply"):
+            continue  # another edit elsewhere: the numbers between may well disagree
+        [fix] = fixes({**edit, "tied": []}, "in.pdn")
+        [fixed] = validate_string(applied(text, fix))
+        assert [i.code for i in fixed.issues if i.code == "W33" or i.code[0] == "E"] == []
+        assert fixed.plies == len(moves), applied(text, fix)
 
 
 def test_a_json_game_object_keeps_its_repairs(tmp_path: Path) -> None:
