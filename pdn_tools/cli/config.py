@@ -120,15 +120,37 @@ def _parse(raw: bytes, where: str) -> dict[str, Any]:
         raise ConfigError(f"{where}: not valid TOML (nested too deeply)") from None
 
 
+def _found(candidate: str) -> bool:
+    """Whether a configuration file lies at *candidate*, a place the search looks at
+    (beside the inputs, so a file there may have come with them): False when nothing
+    is there.  Anything there but a regular file ends the run with one line: a
+    symbolic link is not followed (it could lead to any file of the machine, which the
+    error messages would then quote), nor is a FIFO or a device opened."""
+    try:
+        mode = os.lstat(candidate).st_mode
+    except OSError:
+        return False
+    shown = printable(_shown(candidate))
+    if stat.S_ISLNK(mode):
+        raise ConfigError(
+            f"{shown}: a symbolic link; a configuration file found beside "
+            "the inputs is read only as a regular file (name it with --config PATH to "
+            "follow the link)"
+        )
+    if not stat.S_ISREG(mode):
+        raise ConfigError(f"{shown}: not a regular file")
+    return True
+
+
 def find(start: str) -> str | None:
     """The configuration file for paths below *start*, or None."""
     folder = os.path.abspath(start)
     while True:
         candidate = os.path.join(folder, PDN_TOML)
-        if os.path.isfile(candidate):
+        if _found(candidate):
             return candidate
         candidate = os.path.join(folder, PYPROJECT)
-        if os.path.isfile(candidate) and _table(candidate) is not None:
+        if _found(candidate) and _table(candidate) is not None:
             return candidate
         parent = os.path.dirname(folder)
         if parent == folder:

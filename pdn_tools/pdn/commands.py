@@ -26,7 +26,7 @@ numbers, and the 64-bit integer columns of the Parquet tables hold each of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -88,9 +88,33 @@ class Evaluation:
     mate: int | None = None
 
 
+def _commands(text: str) -> Iterator[re.Match[str]]:
+    """The ``[%name value]`` commands of *text* in order, as ``_COMMAND.finditer``
+    finds them, in time linear in *text*: each attempt is bounded by the first ``]``
+    after its ``[%`` (no command runs past it), and none is made once no ``]`` is left.
+    Left to ``finditer``, a comment of many ``[%`` and no ``]`` took time quadratic in
+    its length (every attempt scanned to its end)."""
+    pos = 0
+    close = -1
+    while True:
+        start = text.find("[%", pos)
+        if start < 0:
+            return
+        if close < start:
+            close = text.find("]", start)
+            if close < 0:
+                return
+        match = _COMMAND.match(text, start, close + 1)
+        if match is None:
+            pos = start + 1
+            continue
+        yield match
+        pos = match.end()
+
+
 def parse_commands(text: str) -> list[tuple[str, str]]:
     """All ``[%name value]`` commands in *text*, as (name, value) pairs in order."""
-    return [(m.group(1), m.group(2).strip()) for m in _COMMAND.finditer(text)]
+    return [(m.group(1), m.group(2).strip()) for m in _commands(text)]
 
 
 def parse_time(text: str, largest: int | None = LARGEST) -> int | None:
@@ -205,7 +229,7 @@ def unreadable(text: str) -> list[tuple[int, str]]:
     """The clock and evaluation commands of the comment text *text* whose value reads
     as none of their forms: (offset of the command in *text*, why) for W66."""
     found: list[tuple[int, str]] = []
-    for match in _COMMAND.finditer(text):
+    for match in _commands(text):
         name, value = match.group(1).lower(), match.group(2).strip()
         command = f"[%{match.group(1)} {value}]"
         if name in CLOCK_COMMANDS and parse_clock(value) is None:

@@ -219,7 +219,10 @@ class _Builder:
         """
         key = name.lower()
         repeated = key in self.tag_names and "result" in self.tag_names and key != "result"
-        self.tag_names.add(key)
+        if not self.chunk.oversize:
+            # Over the size limit the chunk keeps no text, and no more names either:
+            # the names kept are bounded by the limit, whatever a hostile header holds.
+            self.tag_names.add(key)
         return repeated
 
     def add(self, text: str) -> None:

@@ -96,6 +96,24 @@ def test_a_configuration_file_cannot_follow_links(planted: Path) -> None:
     assert SECRET not in done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("name", ["pdn.toml", "pyproject.toml"])
+def test_a_configuration_file_that_is_a_link_is_not_followed(planted: Path, name: str) -> None:
+    """A configuration file found beside the inputs that is a symbolic link could lead
+    to any file (whose content the error messages would quote): the run ends with one
+    line instead, the target never read; named with --config, the link is followed."""
+    target = planted.parent / "settings.toml"
+    target.write_text(f'[tool.pdn]\nvariant = "{SECRET}"\n', encoding="utf-8")
+    if name == "pdn.toml":
+        target.write_text(f'variant = "{SECRET}"\n', encoding="utf-8")
+    (planted / name).symlink_to(target)
+    done = pdn("validate", str(planted / "round1.pdn"))
+    assert done.returncode == 2
+    assert f"{name}: a symbolic link" in done.stderr
+    assert SECRET not in done.stdout + done.stderr
+    named = pdn("validate", str(planted / "round1.pdn"), "--config", str(planted / name))
+    assert named.returncode == 2 and "unknown variant" in named.stderr  # the target, read
+
+
 def test_a_named_link_is_read(planted: Path) -> None:
     """What the command line names is read, link or not: it is not the input's choice."""
     done = pdn("validate", str(planted / "env.pdn"), "--isolated")

@@ -314,12 +314,13 @@ def test_a_hostile_configuration_is_one_line(tmp_path: Path, content: bytes, exp
 
 
 def test_a_configuration_that_is_a_fifo_is_never_opened(tmp_path: Path) -> None:
-    """Opening a FIFO would wait for a writer forever: found, it is passed over; named,
-    it is refused."""
+    """Opening a FIFO would wait for a writer forever: found or named, it is refused
+    with one line, never opened."""
     os.mkfifo(tmp_path / "pdn.toml")
     (tmp_path / "a.pdn").write_text(GAME, encoding="utf-8")
     found = pdn("validate", "a.pdn", cwd=tmp_path, timeout=60)
-    assert found.returncode == 0, found.stderr
+    assert found.returncode == 2, found.stderr
+    assert one_line(found) == "pdn validate: pdn.toml: not a regular file"
     named = pdn("validate", "a.pdn", "--config", "pdn.toml", cwd=tmp_path, timeout=60)
     assert named.returncode == 2
     assert one_line(named) == "pdn validate: pdn.toml: not a regular file"
