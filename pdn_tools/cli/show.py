@@ -14,7 +14,7 @@ from pdn_tools.pdn.model import Game
 from pdn_tools.pdn.reader import read_games
 from pdn_tools.replay.positions import PlyPosition, main_line, position_at, start_position
 from pdn_tools.report.detail import coordinates_of
-from pdn_tools.report.raster import MissingExtra, board_png, game_gif
+from pdn_tools.report.raster import MAX_GIF_FRAMES, MissingExtra, board_png, game_gif
 from pdn_tools.report.show import ShowRequest, show_lines, show_svg
 from pdn_tools.report.svg import COORDINATES, Coordinates
 from pdn_tools.rules import Variant, variant_by_name
@@ -174,6 +174,13 @@ def show(
             if gif_path is not None:
                 if from_ply > wanted:
                     fail("show", f"--from-ply {from_ply} comes after ply {wanted}")
+                if wanted - from_ply + 1 > MAX_GIF_FRAMES:
+                    fail(
+                        "show",
+                        f"a GIF of plies {from_ply} to {wanted} would hold "
+                        f"{wanted - from_ply + 1:,} frames, more than {MAX_GIF_FRAMES}: "
+                        "choose a part of the game with --from-ply and --ply",
+                    )
                 frames = []
                 for step in range(from_ply, wanted + 1):
                     seen = position_at(game, rules, replay, step) if replay else None

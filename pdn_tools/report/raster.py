@@ -15,6 +15,13 @@ from typing import Any
 
 EXTRA = "pip install 'pdn-tools[png]'"
 
+MAX_GIF_FRAMES = 500
+"""The most frames one GIF holds: Pillow keeps every frame until the file is written
+(about half a megabyte each, drawn in about 0.1 s), and the number of plies comes
+from the file, so a hostile game of a hundred thousand plies would take hours and
+gigabytes; a range of plies (``--from-ply``, ``--ply``) draws any part of a longer
+game."""
+
 
 class MissingExtra(RuntimeError):
     """A picture was asked for and the libraries that draw it are not installed."""
@@ -40,6 +47,8 @@ def game_gif(frames: Sequence[str], milliseconds: int = 1000, scale: float = 1.0
     *milliseconds* (the last twice as long), looping."""
     if not frames:
         raise ValueError("a GIF needs at least one frame")
+    if len(frames) > MAX_GIF_FRAMES:
+        raise ValueError(f"a GIF holds at most {MAX_GIF_FRAMES} frames, not {len(frames)}")
     try:
         from PIL import Image
     except ImportError as exc:

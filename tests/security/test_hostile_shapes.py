@@ -16,6 +16,7 @@ from security_helpers import no_traceback, pdn
 from pdn_tools import read_games
 from pdn_tools.pdn.commands import parse_commands, unreadable
 from pdn_tools.pdn.model import ReadOptions
+from pdn_tools.report.raster import MAX_GIF_FRAMES
 
 
 def test_a_comment_of_many_unclosed_commands_is_read_in_linear_time(tmp_path: Path) -> None:
@@ -52,3 +53,22 @@ def test_an_oversize_header_keeps_no_tag_names(tmp_path: Path) -> None:
     assert [issue.code for issue in games[0].issues][:1] == ["E11"]
     # 120,000 names kept took 11 MB; reading the file in pieces takes about 1.5 MB.
     assert peak < 4_000_000, peak
+
+
+def test_a_gif_of_a_long_game_is_refused_before_drawing(tmp_path: Path) -> None:
+    """Every frame of a GIF is held until the file is written, and the number of plies
+    comes from the file: past :data:`MAX_GIF_FRAMES` the command refuses with one line
+    (before any frame is drawn, so with or without the picture libraries), and a
+    range of plies draws part of the game."""
+    shuffle = " ".join(f"{2 * i + 1}. 46-41 5-10 {2 * i + 2}. 41-46 10-5" for i in range(130))
+    hostile = tmp_path / "long.pdn"
+    hostile.write_text(
+        '[GameType "20"]\n[SetUp "1"]\n[FEN "W:WK46:BK5"]\n[Result "*"]\n\n' + shuffle + " *\n",
+        encoding="utf-8",
+    )
+    gif = tmp_path / "game.gif"
+    done = pdn("show", str(hostile), "--gif", str(gif), "--isolated", timeout=60)
+    no_traceback(done)
+    assert done.returncode == 2
+    assert f"would hold 521 frames, more than {MAX_GIF_FRAMES}" in done.stderr
+    assert not gif.exists()
