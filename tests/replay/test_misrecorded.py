@@ -598,6 +598,9 @@ def test_a_json_game_object_keeps_its_repairs(tmp_path: Path) -> None:
 # 38-33 48x25 49-43 for 49-43 48x25 38-33: the king's capture takes another man, and
 # the break comes at the reply after the exchange, not inside it
 @example(seed=29024, kind="exchanged-moves")
+# 20-23 for 19-23 at the record's last ply: 20-24 fits as well, and no later move
+# tells them apart, so no edit is proposed (docs/replay.md: a tie at the last ply)
+@example(seed=9708, kind="off-by-one")
 def test_a_planted_slip_is_found_or_listed(seed: int, kind: str) -> None:
     """Whatever slip is planted where: the game replays as written, or its first error
     carries an edit after which the whole line replays (the truth is one, so one that
@@ -618,6 +621,10 @@ def test_a_planted_slip_is_found_or_listed(seed: int, kind: str) -> None:
     [game] = validate_string(planted.record())
     first = error(game.issues)
     if first.code == "E08":  # an ambiguous capture is a notation problem: not searched
+        return
+    if first.repair is None and first.ply == len(planted.texts):
+        # the record's last ply: nothing after it tells equally likely edits apart
+        assert "did you mean" not in first.message, first
         return
     assert first.repair is not None and first.repair["replays"] == "to the end", first
     assert verdict.outcome in ("unique", "listed", "wrong", "tie")
