@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.pdn import split, tags, terminals
@@ -23,9 +23,11 @@ OLD_TAG_READER = re.compile(r'\[\s*([^"\[\]]*?)\s*(?:"(.*)"\s*)?\]\s*\Z', re.S)
 OLD_TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
 
 #: What tags are made of and what breaks them: brackets, quotes, backslashes, line
-#: ends, blanks of several kinds (a tab, a no-break and an ideographic space, a CR).
+#: ends, blanks of several kinds (a tab, a no-break and an ideographic space, a CR),
+#: words, and a few pieces that end or continue a value.
 ALPHABET = ["[", "]", '"', "\\", "\n", " ", "\t", "a", "b", "\xa0", "\u3000", "\r"]
-TEXT = st.lists(st.sampled_from(ALPHABET), max_size=24).map("".join)
+PIECES = ["ab", "  ", '"]', '" ]', "\n ", "\n[", '\\"', '"x"']
+TEXT = st.lists(st.sampled_from(ALPHABET + PIECES), max_size=16).map("".join)
 
 
 def _span(found: re.Match[str] | None) -> tuple[int, int] | None:
@@ -34,6 +36,10 @@ def _span(found: re.Match[str] | None) -> tuple[int, int] | None:
 
 @settings(max_examples=1000, deadline=None)
 @given(TEXT, st.integers(0, 3))
+@example("a\nb]", 0)
+@example(' \n a  b \n "x"]', 0)
+@example('a "x\n[b"]', 0)
+@example('a "x\\"]"]', 0)
 def test_the_tag_terminal_matches_as_before(text: str, at: int) -> None:
     line = "[" + text
     at = min(at, len(line))
