@@ -89,3 +89,40 @@ def test_a_line_of_unclosed_values_is_matched_a_bounded_number_of_times(
     assert len(chunks) == 2_001
     assert sum(chunk.next_game for chunk in chunks) == 2_000
     assert 1 <= counted.calls <= 10, counted.calls
+
+
+def _old_context(line_text: str, column: int, pad: int) -> str:
+    """The source line under a syntax error as it was made before (the reference)."""
+    source = (" " * pad + line_text).expandtabs(1)
+    if len(source) > 120:
+        start = max(0, column - 60)
+        source = source[start : start + 120]
+        column -= start
+    return f"{source.rstrip()}\n{' ' * (column - 1)}^"
+
+
+def test_a_syntax_error_far_into_a_long_line_makes_only_its_window() -> None:
+    """A game that begins far into a long line (one of the 20,000 games of a line of
+    '[a "') made a string of blanks as long as its column for each syntax error:
+    quadratic in the line.  Now only the 120 characters shown are made: the memory
+    the context takes does not grow with the column, and it reads as before."""
+    import tracemalloc
+
+    from pdn_tools.pdn.build import build_game
+
+    def context(text: str, column: int) -> tuple[str | None, int, int]:
+        chunk = split.Chunk(7, column, text, 7, first_line=7, first_column=column)
+        tracemalloc.start()
+        game = build_game(chunk)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        found = [issue for issue in game.issues if issue.code == "E03"]
+        return found[0].context, found[0].column, peak
+
+    for column in (0, 3, 50, 117, 200, 5_000):
+        for text in ('[a "', '\t[a "', "x\ty " * 40 + '[a "'):
+            shown, at, _ = context(text, column)
+            assert shown == _old_context(text, at, column), (column, text)
+    _, _, near = context('[a "', 1_000)
+    _, _, far = context('[a "', 50_000_000)
+    assert far < near + 1_000_000, (near, far)
