@@ -244,13 +244,21 @@ class GameBuilder:
         if index >= len(lines):
             return None
         source = lines[index]
-        if index == 0:
-            source = " " * self.chunk.column + source
-        source = source.expandtabs(1)
-        if len(source) > 120:
+        # The line is shown from its start: the first line of a chunk lies at its
+        # column, so that many blanks lead it.  Only the 120 characters around the
+        # error are made (a chunk far into a long line, one of thousands on it, made
+        # its whole column of blanks for each error: quadratic in the line).  A tab is
+        # one blank, as expandtabs(1) made it.
+        pad = self.chunk.column if index == 0 else 0
+        if pad + len(source) > 120:
             start = max(0, column - 60)
-            source = source[start : start + 120]
+            lead = min(max(0, pad - start), 120)
+            begin = max(0, start - pad)
+            source = " " * lead + source[begin : begin + 120 - lead]
             column -= start
+        else:
+            source = " " * pad + source
+        source = source.replace("\t", " ")
         return f"{source.rstrip()}\n{' ' * (column - 1)}^"
 
     # -- entry -----------------------------------------------------------------

@@ -263,7 +263,7 @@ def _special() -> re.Pattern[str]:
     return re.compile(
         r"(?P<brace>\{)"
         r"|(?P<double>\[(?=\[))"
-        r"|(?P<tag>\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$)))"
+        r"|(?P<tag>\[(?=[^\"\[\]\n]*+(?:\"|\]|$)))"
         r"|(?P<tagnb>^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\])"
         r"|(?P<semi>;)"
         r"|(?P<lpar>\()"
@@ -304,7 +304,14 @@ def ends_comment(line: str) -> bool:
     return _FULL_TAG_LINE.match(line) is not None
 
 
-_TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
+#: A '[' that may open a tag: the name runs up to a quote, a ']' or the end of the line.
+#: (One possessive repetition: a '[' followed by many blanks and another '[' is refused
+#: in one pass, where a blank repetition before a name repetition backtracked.)
+_TAG_OPENING = re.compile(r"\[(?=[^\"\[\]\n]*+(?:\"|\]|$))")
+#: From just after a '[': its name ends at a quote (a value follows) on this line.
+_TO_QUOTE = re.compile(r'[^"\[\]\n]*+"')
+#: Only blanks to the end of the text (``not text[at:].strip()``, without a copy).
+_REST_BLANK = re.compile(r"\s*+\Z")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
 #: A tag's name as the reader takes it: everything up to its value, loose names with
 #: spaces included ('[Black Elo "…"]' is not a second Black tag).
@@ -409,6 +416,10 @@ def split_chunks(
             cur = start(line, piece.column)
         take_from = 0  # start of the text of this piece not yet added to the chunk
         specials: _Specials | None = None
+        # A tag whose value opened on this text was not closed (on it or on the lines
+        # joined after it): every later '[' of the text whose name ends at a quote
+        # fails too, so it is not matched again (see below).
+        value_unclosed = False
 
         if not in_comment and not in_junk and piece.column == 0:
             if text.startswith("%"):
@@ -502,8 +513,18 @@ def split_chunks(
                     yield cur.cut(text[take_from:at], line)
                     cur = start(line, piece.column + at)
                     take_from = at
+                if value_unclosed and _TO_QUOTE.match(text, at + 1) is not None:
+                    # An earlier '[' of this text opened a value that no quote closes,
+                    # on this line or on the lines joined to it.  This value opens after
+                    # that one, at a quote where the earlier value's scan also stood
+                    # between two of its steps (any quote inside a value is one, as the
+                    # escaped one '\"' ends one), and the TAG pattern's value steps
+                    # from there on are the same: it is not closed either.  Matching it
+                    # again would scan the rest of the line once per '[' (quadratic).
+                    pos = at + 1
+                    continue
                 tag = _TAG.match(text, at)
-                if tag is None and not text[at + 1 :].strip():
+                if tag is None and _REST_BLANK.match(text, at + 1) is not None:
                     nxt = next_piece()
                     if nxt is not None:
                         pushed.appendleft(nxt)
@@ -549,6 +570,8 @@ def split_chunks(
                 if found is None:
                     # A broken tag: the parser reports it; it does not end the header.
                     pushed.extendleft(reversed(extra))
+                    if _TO_QUOTE.match(text, at + 1) is not None and "\n" not in text:
+                        value_unclosed = True
                     pos = at + 1
                     continue
                 # Consume the pieces the tag spans; resume in the last one.
@@ -565,6 +588,7 @@ def split_chunks(
                 text, line, piece = last.text, last.line, last
                 last_line = line
                 pos, take_from = offset, 0
+                value_unclosed = False
                 continue
             elif kind == "double":
                 # '[[Event …' : the first '[' is an exporter artefact; skip it.

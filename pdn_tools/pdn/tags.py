@@ -40,7 +40,11 @@ ALIASES: dict[str, str] = {
 }
 
 _STRICT_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
-_TAG = re.compile(r'\[\s*([^"\[\]]*?)\s*(?:"(.*)"\s*)?\]\s*\Z', re.S)
+#: A whole tag: its name (words of non-space characters with blanks between them, the
+#: blanks around it left out) and its value.  The name's words and blanks cannot match
+#: the same character and are possessive, so a long run of blanks is passed once (a
+#: lazy name between two blank repetitions was quadratic in it).
+_TAG = re.compile(r'\[\s*+((?:[^\s"\[\]]++(?:\s++[^\s"\[\]]++)*+)?)\s*+(?:"(.*)"\s*)?\]\s*\Z', re.S)
 _ESCAPE = re.compile(r"\\([\\\"])")
 _DATE = re.compile(r"(\?\?\?\?|\d{4})\.(\?\?|\d{2})\.(\?\?|\d{2})")
 
