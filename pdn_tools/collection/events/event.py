@@ -830,7 +830,8 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
             if unit is None and (record.plies < UNKNOWN_ROUND_PLIES or short.outcome):
                 continue  # without a round, only an unfinished record is a snapshot
             best: Board | None = None
-            for digest, _where, other in entries[at + 1 :]:
+            for later in range(at + 1, len(entries)):  # no slice: a copy of the rest each
+                digest, _where, other = entries[later]
                 if not digest.startswith(mine):
                     break
                 if other.game.plies > record.plies and (
