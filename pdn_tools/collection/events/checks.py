@@ -181,7 +181,8 @@ def _gaps(event: Event) -> Iterator[EventFinding]:
     rounds = event.rounds
     if len(rounds) < 2:
         return
-    missing = [r for r in range(rounds[0], rounds[-1]) if r not in set(rounds)]
+    known = set(rounds)  # once: thousands of rounds would build it thousands of times
+    missing = [r for r in range(rounds[0], rounds[-1]) if r not in known]
     if not missing:
         return
     after = [b.game for b in event.boards if b.unit is not None and b.unit[0] > missing[0]]
@@ -317,16 +318,24 @@ def _outside_span(event: Event, gap: int, share: int) -> Iterator[EventFinding]:
 
 
 def _spellings(event: Event) -> Iterator[EventFinding]:
+    # Each player's records gathered once: thousands of players spelled two ways
+    # would each look through every record of the event.
+    of_player: dict[int, list[Played]] = {}
+    for r in event.records:
+        of_player.setdefault(r.white, []).append(r)
+        if r.black != r.white:
+            of_player.setdefault(r.black, []).append(r)
     for number, player in enumerate(event.roster.players):
         if len(player.spellings) < 2:
             continue
+        own = of_player.get(number, [])
         listed = "; ".join(
-            f"{s!r} ({n}{_joined(event, number, s, player.joined.get(s))})"
+            f"{s!r} ({n}{_joined(own, number, s, player.joined.get(s))})"
             for s, n in player.spelling_list()
         )
         records = [
             r
-            for r in event.records
+            for r in own
             if (
                 r.white == number
                 and r.white_spelling is not None
@@ -346,15 +355,16 @@ def _spellings(event: Event) -> Iterator[EventFinding]:
         )
 
 
-def _joined(event: Event, number: int, spelling: str, how: str | None) -> str:
+def _joined(own: list[Played], number: int, spelling: str, how: str | None) -> str:
     """What W56 says of a spelling joined by the rounds: ``, joined by the rounds:
     other initials; game 28 in round 2, where the player has no other game``; nothing
-    for another spelling (*how* None)."""
+    for another spelling (*how* None).  *own*: the records of the player (number
+    *number*), in input order."""
     if how is None:
         return ""
     records = [
         r
-        for r in event.records
+        for r in own
         if (r.white == number and r.white_spelling and _shown(r.white_spelling) == spelling)
         or (r.black == number and r.black_spelling and _shown(r.black_spelling) == spelling)
     ]

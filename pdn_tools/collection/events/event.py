@@ -695,28 +695,69 @@ def _board_round(board: Board) -> tuple[int, int] | None:
 def _copies(records: list[Played], event: Event) -> list[Board]:
     """Boards of records of the same game (same players and game id)."""
     boards: list[Board] = []
-    same: dict[tuple[int, int, int], list[Board]] = {}
+    same: dict[tuple[int, int, int], _Copies] = {}
     for record in records:
         if record.white < 0 or record.black < 0 or record.game_id == 0:
             boards.append(Board(record, [record]))
             continue
         key = (record.white, record.black, record.game_id)
-        placed = False
-        for board in same.get(key, []):
-            first = board.records[0]
-            if not _same_round(record.round, first.round) and record.plies < SAME_GAME_PLIES:
-                continue  # a short game repeated in another round
-            board.records.append(record)
-            placed = True
-            break
-        if not placed:
+        copies = same.get(key)
+        if copies is None:
+            copies = same[key] = _Copies()
+        found = copies.find(record)
+        if found is not None:
+            found.records.append(record)
+        else:
             board = Board(record, [record])
             boards.append(board)
-            same.setdefault(key, []).append(board)
+            copies.add(board)
     for board in boards:
         if len(board.records) > 1:
             _disagreements(board, event)
     return boards
+
+
+class _Copies:
+    """The boards of one game (same players and game id), in the order made, found
+    by the round of their first record: the board a record joins is the first whose
+    first record's round is :func:`_same_round` as its own (any board, when the game
+    is long enough not to be a short one repeated).  Looked up by round, not board by
+    board: a short game repeated in thousands of rounds would take their number
+    squared."""
+
+    boards: list[Board]
+    exact: dict[tuple[int, int], int]
+    """The first board of each round (its position in :attr:`boards`)."""
+    by_number: dict[int, int]
+    """The first board of each round number, whatever follows the dot."""
+
+    __slots__ = ("boards", "by_number", "exact")
+
+    def __init__(self) -> None:
+        self.boards = []
+        self.exact = {}
+        self.by_number = {}
+
+    def find(self, record: Played) -> Board | None:
+        if not self.boards:
+            return None
+        played = record.round
+        if played is None or record.plies >= SAME_GAME_PLIES or self.boards[0].game.round is None:
+            return self.boards[0]  # a first board of unknown round takes every record
+        if played[1]:  # 1.2 goes with 1.2 and 1
+            options = [self.exact.get(played), self.exact.get((played[0], 0))]
+        else:  # 1 goes with 1 and every 1.x
+            options = [self.by_number.get(played[0])]
+        found = [at for at in options if at is not None]
+        return self.boards[min(found)] if found else None
+
+    def add(self, board: Board) -> None:
+        played = board.game.round
+        at = len(self.boards)
+        self.boards.append(board)
+        if played is not None:
+            self.exact.setdefault(played, at)
+            self.by_number.setdefault(played[0], at)
 
 
 def _disagreements(board: Board, event: Event) -> None:
@@ -724,9 +765,19 @@ def _disagreements(board: Board, event: Event) -> None:
     outcomes = {r.outcome for r in records if r.outcome}
     if len(outcomes) > 1:
         event.conflicts.append(("result", [r for r in records if r.outcome]))
-    rounds = [r.round for r in records if r.round is not None]
-    if any(not _same_round(one, other) for one in rounds for other in rounds):
+    if _rounds_disagree([r.round for r in records if r.round is not None]):
         event.conflicts.append(("round", [r for r in records if r.round is not None]))
+
+
+def _rounds_disagree(rounds: list[tuple[int, int]]) -> bool:
+    """Whether two of *rounds* are not :func:`_same_round`, in one pass: two round
+    numbers, or one round given two numbers after the dot (``1.1`` and ``1.2``; ``1``
+    goes with both).  Not pair by pair: thousands of copies of one game would take
+    their number squared."""
+    mains = {one[0] for one in rounds}
+    if len(mains) > 1:
+        return True
+    return len({one[1] for one in rounds if one[1]}) > 1
 
 
 def _numbers_sub_rounds(boards: list[Board]) -> bool:
@@ -779,7 +830,8 @@ def _snapshots(index: EventIndex, boards: list[Board], event: Event) -> list[Boa
             if unit is None and (record.plies < UNKNOWN_ROUND_PLIES or short.outcome):
                 continue  # without a round, only an unfinished record is a snapshot
             best: Board | None = None
-            for digest, _where, other in entries[at + 1 :]:
+            for later in range(at + 1, len(entries)):  # no slice: a copy of the rest each
+                digest, _where, other = entries[later]
                 if not digest.startswith(mine):
                     break
                 if other.game.plies > record.plies and (
