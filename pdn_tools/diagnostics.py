@@ -454,6 +454,16 @@ CATALOGUE: dict[str, Code] = {
             "programs write it after the result), kept with that game in every output.",
         ),
         _c(
+            "W82",
+            "info",
+            "Decisive result where a draw condition held",
+            "The Result (tag or terminator) names a winner, but a draw condition of the "
+            "variant's rules (threefold repetition, a move-count or material rule) held "
+            "when the last move was played, and the side to move has a legal move: by "
+            "those rules the game was a draw.  Info, since an arbiter may have decided "
+            "otherwise (a forfeit, a loss on time).",
+        ),
+        _c(
             "W83",
             "warning",
             "Variation without a move",
@@ -1107,6 +1117,7 @@ STRICT_EXEMPT = frozenset(
         "W64",
         "W66",
         "W81",
+        "W82",
         "W83",
     }
 )

@@ -1123,6 +1123,8 @@ class _Replayer:
                         res.repairs[where] = repair
                 self.issues.append(Issue("W32", message, where[0], where[1], repair=data))
                 break
+        else:
+            self.check_drawn_result()
         tag = next((t for t in reversed(game.tags) if t.name.lower() == "plycount"), None)
         if tag is not None and tag.value.strip().isdigit():
             count = int(tag.value.strip())
@@ -1136,6 +1138,32 @@ class _Replayer:
                     )
                 )
 
+    def check_drawn_result(self) -> None:
+        """W82: the result names a winner although a draw condition held when the last
+        main-line move was played (the side to move has a move: a win there is W32's).
+        One finding, at the first result source that names a winner."""
+        res = self.result
+        held = [
+            event
+            for event in res.draws
+            if not event.get("in_variation") and event["ply"] == res.plies
+        ]
+        if not held:
+            return
+        first = self.variant.first_mover
+        winners = {"first-wins": first, "second-wins": first.opponent}
+        for value, where in self._result_sources():
+            winner = winners.get(read_result(value).outcome)
+            if winner is None:
+                continue
+            rules = " and ".join(_draw_name(event["rule"]) for event in held)
+            message = (
+                f"result {value!r} says {side_name(winner)} won, but {rules} held when the "
+                f"last move was played (ply {res.plies}): by the rules the game was a draw"
+            )
+            self.issues.append(Issue("W82", message, where[0], where[1]))
+            return
+
     def _result_sources(self) -> list[tuple[str, tuple[int, int]]]:
         """The Result tag and the terminator, with where they are written."""
         game = self.game
@@ -1147,6 +1175,11 @@ class _Replayer:
         if term is not None:
             out.append((term.text, (term.line, term.column)))
         return out
+
+
+def _draw_name(rule: str) -> str:
+    """A draw condition's name in a sentence: "threefold repetition", "the 25-move rule"."""
+    return "threefold repetition" if rule == "threefold" else f"the {rule} rule"
 
 
 def _continued(nodes: list[Node], i: int) -> bool:

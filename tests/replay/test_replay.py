@@ -720,3 +720,41 @@ def test_real_records_whose_numbers_restart_keep_their_verdicts(corpus: Path) ->
         result = replay_game(game)
         found = codes(game.issues)
         assert "W33" in found and "W80" not in found and result.completed, name
+
+
+def _ending(result: str, plies: int, fen: str = "W:WK47,K50:BK1,K4") -> str:
+    """The threefold cycle of :func:`test_threefold_repetition_at_exact_ply`, *plies*
+    long, with *result* in the tag and as the terminator."""
+    text = _game(fen, [], ["47-42", "1-7", "42-47", "7-1"], plies)
+    return f'[Result "{result}"]\n' + text[: -len("*")] + result
+
+
+@pytest.mark.parametrize("result", ["2-0", "0-2"])
+def test_w82_a_winner_named_where_the_last_move_drew(result: str) -> None:
+    """Threefold repetition holds after ply 8, the last: a result naming either side
+    the winner is W82 (info), once, at the Result tag; a draw, an unknown result or one
+    more move is not."""
+    _, replayed, issues = run(_ending(result, 8))
+    assert draws(replayed) == [("threefold", 8)]
+    [finding] = [i for i in issues if i.code == "W82"]
+    assert (finding.line, finding.column, finding.level.value) == (1, 1, "info")
+    winner = "White" if result == "2-0" else "Black"
+    assert f"says {winner} won" in finding.message
+    assert "threefold repetition held" in finding.message and "(ply 8)" in finding.message
+    for other in ("1-1", "*"):
+        assert "W82" not in codes(run(_ending(other, 8))[2])
+    # Seven plies: no condition yet; nine: play went on after it (W36, not W82).
+    assert codes(run(_ending(result, 7))[2]) == []
+    assert codes(run(_ending(result, 9))[2]) == ["W36"]
+
+
+def test_w82_names_the_5_move_rule() -> None:
+    """The 5-move rule (two kings against one) at its limit, then a win: W82."""
+    text = (
+        '[GameType "20"]\n[FEN "W:WK46,K50:BK3"]\n[Result "2-0"]\n'
+        "1. 46-41 3-21 2. 50-45 21-16 3. 45-12 16-43 4. 41-23 43-25 5. 23-46 25-3 2-0"
+    )
+    _, replayed, issues = run(text)
+    assert ("5-move", 10) in draws(replayed)
+    [finding] = [i for i in issues if i.code == "W82"]
+    assert "the 5-move rule held" in finding.message
