@@ -12,7 +12,7 @@ after any it had::
   White's point of view (``+0.35``: White is a third of a man better; a man is 1.00,
   the moves table's ``eval_cp`` 35); ``#N`` a forced win for White in N moves,
   ``#-N`` for Black; absent when the move ended the game (the other side has no
-  move);
+  move) and when the engine gave no score (no blunder is judged then);
 * ``[%best …]`` — the engine's move in the position *before* the move (what it would
   have played instead; the moves table's ``best_move``);
 * ``blunder -2.15:`` — the move lost at least the blunder threshold
@@ -116,7 +116,9 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
     for index, (node, before, _after, ply, text) in enumerate(plies):
         ahead, behind = evaluations[index], evaluations[index + 1]
         sign = 1 if before.turn is Color.WHITE else -1
-        lost = sign * (ahead.comparable() - behind.comparable())
+        was, now = ahead.comparable(), behind.comparable()
+        # No score on either side (an engine that gave none): nothing to judge.
+        lost = 0 if was is None or now is None else sign * (was - now)
         parts: list[str] = []
         if behind.text():
             parts.append(f"[%eval {behind.text()}]")

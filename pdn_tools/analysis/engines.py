@@ -64,23 +64,28 @@ class Evaluation:
     over: int = 0
     """The game is over on the board: 1 White has won, -1 Black has (no evaluation)."""
 
-    def comparable(self) -> int:
-        """One number to compare evaluations by: centi-men, forced wins beyond all."""
+    def comparable(self) -> int | None:
+        """One number to compare evaluations by: centi-men, forced wins beyond all;
+        None when the engine gave no score (nothing to compare: no blunder is judged
+        on it)."""
         if self.over:
             return self.over * MATE
         if self.mate_plies is not None:
             plies = abs(self.mate_plies)
             return MATE - plies if self.mate_plies > 0 else plies - MATE
-        return self.cp if self.cp is not None else 0
+        return self.cp
 
     def text(self) -> str:
         """The value of the ``[%eval …]`` command: ``+0.35`` in men, ``#N`` / ``#-N``
-        (empty when the game is over on the board)."""
+        (empty when the game is over on the board, and when the engine gave no score:
+        a missing score is never written as an even game)."""
         if self.over:
             return ""
         if self.mate is not None:
             return f"#{self.mate}"
-        return f"{(self.cp or 0) / 100:+.2f}"
+        if self.cp is None:
+            return ""
+        return f"{self.cp / 100:+.2f}"
 
 
 _CACHE: dict[tuple[str, tuple[int, int, int, int, bool], EngineChoice], Evaluation] = {}
@@ -105,13 +110,15 @@ def _engines() -> dict[EngineChoice, HubEngine]:
     return own
 
 
-def _white(score: int, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]) -> Evaluation:
+def _white(
+    score: int | None, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]
+) -> Evaluation:
     sign = 1 if white_to_move else -1
     if win_in is not None:
         plies = sign * win_in
         moves = (abs(plies) + 1) // 2
         return Evaluation(None, moves if plies > 0 else -moves, pv, plies)
-    return Evaluation(sign * score, None, pv)
+    return Evaluation(None if score is None else sign * score, None, pv)
 
 
 def _texts(position: Position, variant: Variant, moves: list[object]) -> tuple[str, ...]:
@@ -154,7 +161,7 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
         line: list[object] = list(answer.pv)
         if not line and answer.best_move is not None:
             line = [answer.best_move]
-        found = _white(answer.score or 0, answer.win_in, white, _texts(position, variant, line))
+        found = _white(answer.score, answer.win_in, white, _texts(position, variant, line))
     if len(_CACHE) >= CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[key] = found

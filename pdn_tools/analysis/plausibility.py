@@ -141,8 +141,9 @@ class _Judge:
         self.variant = variant
         self.choice = choice
 
-    def value(self, position: Position) -> int:
-        """The position's evaluation from White's point of view (comparable)."""
+    def value(self, position: Position) -> int | None:
+        """The position's evaluation from White's point of view (comparable; None when
+        the engine gave no score)."""
         found: Evaluation = evaluate_position(position, self.variant, self.choice)
         return found.comparable()
 
@@ -167,9 +168,12 @@ def threshold_of(options: PlausibilityOptions, variant: Variant) -> int:
     return default_threshold(variant) if options.threshold is None else options.threshold
 
 
-def _loss(before: Position, value: int, after: int) -> int:
+def _loss(before: Position, value: int | None, after: int | None) -> int:
     """What a move from *before* (evaluated *value*) to a position evaluated *after*
-    loses for the side that plays it, within ±:data:`LOSS_CAP`."""
+    loses for the side that plays it, within ±:data:`LOSS_CAP` (nothing when either
+    has no score: a missing score is no evidence)."""
+    if value is None or after is None:
+        return 0
     sign = 1 if before.turn is Color.WHITE else -1
     return max(-LOSS_CAP, min(LOSS_CAP, sign * (value - after)))
 

@@ -267,3 +267,33 @@ def test_threads_of_one_process_evaluate_as_one_thread_does() -> None:
     for thread in threads:
         thread.join(TIMEOUT)
     assert found == {n: alone for n in range(4)}
+
+
+SCRIPTED = Path(__file__).parent / "scripted_hub_engine.py"
+OPENING = '[Event "r"]\n[Result "*"]\n[GameType "20"]\n\n1. 32-28 18-23 2. 33-29 23x32 3. 37x28 *\n'
+
+
+def scripted(mode: str) -> str:
+    """The ``--engine`` command line of the scripted engine in *mode*."""
+    return shlex.join([sys.executable, str(SCRIPTED), mode])
+
+
+@pytest.mark.parametrize("mode", ["quiet", "nan"])
+def test_a_move_without_a_score_gets_no_evaluation(tmp_path: Path, mode: str) -> None:
+    """An engine that sends no score (or one that is not a number) gives no
+    ``[%eval]``, a NULL ``eval_cp`` and no blunder: a missing score is not an even
+    game."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted(mode),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "[%eval" not in done.stdout
+    assert done.stdout.count("[%best") == 5
+    assert "blunder" not in done.stdout
+    table = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+                "--engine", scripted(mode), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert table.returncode == 0, table.stderr
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    assert len(rows) == 5
+    assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
+    assert all(row["best_move"] for row in rows)
