@@ -122,6 +122,8 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
         parts: list[str] = []
         if behind.text():
             parts.append(f"[%eval {behind.text()}]")
+        elif behind.words():
+            parts.append(behind.words())
         if ahead.pv:
             parts.append(f"[%best {ahead.pv[0]}]")
         line = " ".join(behind.pv[:LINE_PLIES])

@@ -31,6 +31,9 @@ CACHE_LIMIT = 200_000
 MATE = 100_000
 """The centi-men a forced win counts for when evaluations are compared (less the plies
 to it): beyond any material count."""
+UNKNOWN_PLIES = 1000
+"""The plies a forced win of unknown distance counts as away, when compared: behind
+every win whose distance is known, beyond any material count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,9 @@ class Evaluation:
     """The plies to the forced end (signed as ``mate``)."""
     over: int = 0
     """The game is over on the board: 1 White has won, -1 Black has (no evaluation)."""
+    won: int = 0
+    """A forced win whose distance the engine did not give (Scan's won endgames): 1
+    for White, -1 for Black."""
 
     def comparable(self) -> int | None:
         """One number to compare evaluations by: centi-men, forced wins beyond all;
@@ -73,12 +79,15 @@ class Evaluation:
         if self.mate_plies is not None:
             plies = abs(self.mate_plies)
             return MATE - plies if self.mate_plies > 0 else plies - MATE
+        if self.won:
+            return self.won * (MATE - UNKNOWN_PLIES)
         return self.cp
 
     def text(self) -> str:
         """The value of the ``[%eval …]`` command: ``+0.35`` in men, ``#N`` / ``#-N``
-        (empty when the game is over on the board, and when the engine gave no score:
-        a missing score is never written as an even game)."""
+        (empty when the game is over on the board, when the engine gave no score — a
+        missing score is never written as an even game — and for a forced win of
+        unknown distance, which :meth:`words` says)."""
         if self.over:
             return ""
         if self.mate is not None:
@@ -86,6 +95,13 @@ class Evaluation:
         if self.cp is None:
             return ""
         return f"{self.cp / 100:+.2f}"
+
+    def words(self) -> str:
+        """A forced win of unknown distance in words (``forced win for White``), where
+        ``[%eval]`` cannot say it; empty otherwise."""
+        if not self.won:
+            return ""
+        return f"forced win for {'White' if self.won > 0 else 'Black'}"
 
 
 _CACHE: dict[tuple[str, tuple[int, int, int, int, bool], EngineChoice], Evaluation] = {}
@@ -162,6 +178,8 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
         if not line and answer.best_move is not None:
             line = [answer.best_move]
         found = _white(answer.score, answer.win_in, white, _texts(position, variant, line))
+        if answer.won and found.mate is None:
+            found = Evaluation(None, None, found.pv, won=answer.won if white else -answer.won)
     if len(_CACHE) >= CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[key] = found

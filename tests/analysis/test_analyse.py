@@ -297,3 +297,29 @@ def test_a_move_without_a_score_gets_no_evaluation(tmp_path: Path, mode: str) ->
     assert len(rows) == 5
     assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
     assert all(row["best_move"] for row in rows)
+
+
+def test_scans_decisive_scores_are_forced_wins_not_material(tmp_path: Path) -> None:
+    """Scan's 99.95 (the end in 5 plies for the side to move) is a forced win in 3
+    moves, written ``#N`` and ``eval_mate``; its 89.50 (a won endgame, distance
+    unknown) is written in words, with neither ``eval_cp`` nor ``eval_mate``."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+               "--engine", scripted("scan"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    # After each move the other side is to move, and it wins: Black after White's.
+    assert [row["eval_mate"] for row in rows] == [-3, 3, -3, 3, -3]
+    assert all(row["eval_cp"] is None for row in rows)
+    assert all(row["comments"][-1].startswith("[%eval #") for row in rows)
+    lost = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted("scanlost"),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert lost.returncode == 0, lost.stderr
+    assert re.findall(r"\[%eval (\S+)\]", lost.stdout) == ["#2", "#-2", "#2", "#-2", "#2"]
+    won = pdn("analyse", "g.pdn", "-o", "g2.parquet", "--moves-table", "m2.parquet",
+              "--engine", scripted("bitbase"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert won.returncode == 0, won.stderr
+    rows = pq.read_table(tmp_path / "m2.parquet").to_pylist()
+    assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
+    winners = [re.match(r"forced win for (\w+)", row["comments"][-1]) for row in rows]
+    assert [m.group(1) if m else None for m in winners] == ["Black", "White"] * 2 + ["Black"]
