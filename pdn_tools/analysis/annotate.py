@@ -19,7 +19,10 @@ after any it had::
   (:data:`BLUNDER_THRESHOLD` centi-men unless set) against the best move, for the side
   that played it: the evaluation before the move (with the best move) less the
   evaluation after it, seen from the mover; never the engine's own best move (a drop
-  after it is the first search's horizon);
+  after it is the first search's horizon); a move that changes a forced result is
+  said in words instead — ``blunder (allows a forced loss, #3)``, ``blunder (misses
+  a forced win, #-4)`` — never as the distance between a forced win's internal
+  score and material;
 * then the best line from the position after the move (at most :data:`LINE_PLIES`
   plies).
 
@@ -116,9 +119,6 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
     for index, (node, before, _after, ply, text) in enumerate(plies):
         ahead, behind = evaluations[index], evaluations[index + 1]
         sign = 1 if before.turn is Color.WHITE else -1
-        was, now = ahead.comparable(), behind.comparable()
-        # No score on either side (an engine that gave none): nothing to judge.
-        lost = 0 if was is None or now is None else sign * (was - now)
         parts: list[str] = []
         if behind.text():
             parts.append(f"[%eval {behind.text()}]")
@@ -129,9 +129,11 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
         line = " ".join(behind.pv[:LINE_PLIES])
         # The engine's own move loses nothing against itself: a drop between the two
         # searches is their horizon, not the move.
-        if lost >= options.blunder and ahead.pv and ahead.pv[0] != text:
+        verdict = _blunder(ahead, behind, sign, options.blunder)
+        if verdict is not None and ahead.pv and ahead.pv[0] != text:
+            lost, words = verdict
             done.blunders.append((ply, lost))
-            parts.append(f"blunder {-lost / 100:+.2f}:" if line else f"blunder {-lost / 100:+.2f}")
+            parts.append(f"{words}:" if line else words)
         if line:
             parts.append(line)
         _drop_own_commands(node)
@@ -140,6 +142,42 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
     if options.plausibility is not None and game.status != "error":
         done.doubted = len(flag_implausible(game, replay, options.plausibility, comment=True))
     return done
+
+
+def _blunder(
+    ahead: Evaluation, behind: Evaluation, sign: int, threshold: int
+) -> tuple[int, str] | None:
+    """Whether a move from a position evaluated *ahead* (with the best move) to one
+    evaluated *behind* is a blunder for the side that played it (*sign*: 1 White, -1
+    Black): what it lost (centi-men; the comparable scale when a forced result is
+    lost) and how the comment says it, or None.
+
+    A forced result lost is said in words with the evaluation that shows it
+    (``blunder (allows a forced loss, #-3)``, ``blunder (misses a forced win, #4)``),
+    never as the distance between the internal scores of a forced win and of
+    material; a forced win that only gets longer, or a forced loss that only gets
+    nearer, is no blunder: the result stands.  Nothing is judged when either side has
+    no score."""
+    was, now = ahead.outcome(), behind.outcome()
+    first, second = ahead.comparable(), behind.comparable()
+    if was is None or now is None or first is None or second is None:
+        return None
+    lost = sign * (first - second)
+    was, now = sign * was, sign * now  # from the mover's side
+    if was == 0 and now == 0:
+        if lost < threshold:
+            return None
+        return lost, f"blunder {-lost / 100:+.2f}"
+    if now >= was:
+        return None
+    said: list[str] = []
+    if was > 0:
+        shown = ahead.text()
+        said.append(f"misses a forced win, {shown}" if shown else "misses a forced win")
+    if now < 0:
+        shown = behind.text()
+        said.append(f"allows a forced loss, {shown}" if shown else "allows a forced loss")
+    return lost, f"blunder ({'; '.join(said)})"
 
 
 def _drop_own_commands(node: Node) -> None:

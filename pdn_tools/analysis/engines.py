@@ -96,6 +96,19 @@ class Evaluation:
             return ""
         return f"{self.cp / 100:+.2f}"
 
+    def outcome(self) -> int | None:
+        """The forced result the evaluation announces: 1 White wins, -1 Black does, 0
+        none (a count of material); None when the engine gave no score."""
+        if self.over:
+            return self.over
+        if self.mate_plies is not None:
+            return 1 if self.mate_plies > 0 else -1
+        if self.mate is not None:
+            return 1 if self.mate > 0 else -1
+        if self.won:
+            return self.won
+        return None if self.cp is None else 0
+
     def words(self) -> str:
         """A forced win of unknown distance in words (``forced win for White``), where
         ``[%eval]`` cannot say it; empty otherwise."""

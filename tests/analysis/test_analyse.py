@@ -323,3 +323,41 @@ def test_scans_decisive_scores_are_forced_wins_not_material(tmp_path: Path) -> N
     assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
     winners = [re.match(r"forced win for (\w+)", row["comments"][-1]) for row in rows]
     assert [m.group(1) if m else None for m in winners] == ["Black", "White"] * 2 + ["Black"]
+
+
+MATE_GAME = (
+    '[Event "m"]\n[Result "*"]\n[GameType "20"]\n[FEN "W:W32,33,34:B19,20"]\n\n'
+    "1. 32-28 20-25 2. 28-22 25-30 *\n"
+)
+"""Black's last move lets White force the end (the built-in searcher sees it)."""
+
+
+def test_a_blunder_into_a_forced_loss_is_said_in_words_not_in_men() -> None:
+    rows = annotated(MATE_GAME, AnalysisOptions(EngineChoice()))
+    comment = rows[-1][1]
+    evaluation = re.match(r"\[%eval (#\d+)\]", comment)
+    assert evaluation is not None, comment
+    assert f"blunder (allows a forced loss, {evaluation.group(1)}):" in comment
+    assert not re.search(r"blunder [+-]\d", comment)  # no size in men of a forced win
+
+
+def test_a_forced_result_lost_is_a_blunder_and_a_longer_win_is_not(tmp_path: Path) -> None:
+    """With every position a forced win for the side to move (the scripted Scan), each
+    move that is not the engine's own throws a win away and allows a loss; the
+    engine's own moves are never blunders.  No size in men is written."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted("scan"),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    blunders = re.findall(r"blunder \(([^)]*)\)", done.stdout)
+    assert len(blunders) == 3
+    assert all(b.startswith("misses a forced win, #") and "allows a forced loss, #" in b
+               for b in blunders)  # fmt: skip
+    assert not re.search(r"blunder [+-]\d", done.stdout)
+    evaluation = Evaluation(None, 3, (), 5)
+    longer = Evaluation(None, 4, (), 7)
+    from pdn_tools.analysis.annotate import _blunder
+
+    assert _blunder(evaluation, longer, 1, 150) is None  # still a forced win
+    assert _blunder(longer, evaluation, -1, 150) is None  # Black was lost anyway
+    assert _blunder(Evaluation(None, None, ()), evaluation, 1, 150) is None  # no score
