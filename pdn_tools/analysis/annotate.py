@@ -30,8 +30,10 @@ With plausibility options, the moves an engine finds implausible — legal moves
 look mis-recorded (W70, :mod:`.plausibility`) — become findings of the game and get a
 second comment, ``{possibly mis-recorded (W70): 32-28?}``.
 
-Earlier ``[%eval]`` and ``[%best]`` commands of an annotated node are removed (a
-comment left empty goes with them), so a file analysed twice holds one analysis.  The
+An earlier analysis of an annotated node is removed — the comments written as this
+module writes them go whole, and ``[%eval]`` / ``[%best]`` commands go from any other
+comment, whose own text stays (a comment left empty goes with them) — so a file
+analysed twice holds one analysis, the same as analysed once.  The
 annotation stops at the first ply that the replay did not resolve (an illegal move)
 or at a set-up in the middle of the moves.
 """
@@ -54,6 +56,18 @@ and a half: beyond what a shallow search misjudges in quiet positions)."""
 LINE_PLIES = 12
 """Longest best line written after a move."""
 _OWN_COMMANDS = re.compile(r"\s*\[%(?:eval|best)\s[^\]]*\]")
+_MOVE = r"[0-9a-z]+(?:[-x:][0-9a-z]+)+"
+_OWN_COMMENT = re.compile(
+    r"(?:(?:\[%eval [^\]\s]+\]|forced win for (?:White|Black))(?:\s+\[%best [^\]\s]+\])?"
+    r"|\[%best [^\]\s]+\])"
+    r"(?:\s+blunder(?: [+-]\d+\.\d\d| \([^()]*\)):?)?"
+    rf"(?:\s+{_MOVE})*"
+    r"|possibly mis-recorded \(W70\): \S+\?"
+)
+"""A whole comment as this module writes it (the analysis of a ply, or the W70
+doubt): an earlier analysis's, replaced when the game is analysed again.  It starts
+with the evaluation or the best move, so a comment of moves alone — a reader's line —
+is never taken for one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +148,11 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
             lost, words = verdict
             done.blunders.append((ply, lost))
             parts.append(f"{words}:" if line else words)
-        if line:
-            parts.append(line)
         _drop_own_commands(node)
-        node.comments.append(Comment(" ".join(parts)))
+        if parts:  # neither evaluation nor move: no comment (a line alone says nothing)
+            if line:
+                parts.append(line)
+            node.comments.append(Comment(" ".join(parts)))
         done.plies += 1
     if options.plausibility is not None and game.status != "error":
         done.doubted = len(flag_implausible(game, replay, options.plausibility, comment=True))
@@ -181,11 +196,15 @@ def _blunder(
 
 
 def _drop_own_commands(node: Node) -> None:
-    """Remove earlier ``[%eval]`` / ``[%best]`` commands from *node*'s comments."""
+    """Remove an earlier analysis from *node*'s comments: the comments this module
+    wrote (:data:`_OWN_COMMENT`) go whole, and ``[%eval]`` / ``[%best]`` commands
+    go from any other comment, whose own text stays."""
     if not node.comments:
         return
     kept: list[Comment] = []
     for comment in node.comments:
+        if _OWN_COMMENT.fullmatch(comment.text.strip()):
+            continue
         text = _OWN_COMMANDS.sub("", comment.text)
         if text == comment.text:
             kept.append(comment)

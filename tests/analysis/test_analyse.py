@@ -361,3 +361,20 @@ def test_a_forced_result_lost_is_a_blunder_and_a_longer_win_is_not(tmp_path: Pat
     assert _blunder(evaluation, longer, 1, 150) is None  # still a forced win
     assert _blunder(longer, evaluation, -1, 150) is None  # Black was lost anyway
     assert _blunder(Evaluation(None, None, ()), evaluation, 1, 150) is None  # no score
+
+
+def test_analysing_an_analysed_file_again_changes_nothing(tmp_path: Path) -> None:
+    """analyse(analyse(x)) == analyse(x) byte for byte: the blunder note, the W70
+    doubt and the best lines of the first analysis are replaced, not doubled; a
+    reader's own comment text stays (its old evaluation command goes)."""
+    text = MATE_GAME.replace("1. 32-28", "1. 32-28 {a fine start [%eval +5.00]} {19-24 next}")
+    (tmp_path / "x.pdn").write_text(text, encoding="utf-8")
+    once = pdn("analyse", "x.pdn", "-o", "once.pdn", "-j", "1", cwd=tmp_path)
+    assert once.returncode == 0, once.stderr
+    twice = pdn("analyse", "once.pdn", "-o", "twice.pdn", "-j", "1", cwd=tmp_path)
+    assert twice.returncode == 0, twice.stderr
+    first = (tmp_path / "once.pdn").read_text(encoding="utf-8")
+    assert first.count("blunder (") == 1 and first.count("(W70)") == 1
+    assert "{a fine start}" in first and "{19-24 next}" in first
+    assert "+5.00" not in first
+    assert (tmp_path / "twice.pdn").read_text(encoding="utf-8") == first
