@@ -115,7 +115,10 @@ class HubEngine:
         timeout: float = 30.0,
         params: dict[str, str] | None = None,
     ) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:  # an unclosed quotation, a lone escape
+            raise HubError(f"cannot read the engine command {command!r}: {exc}") from None
         if not argv:
             raise HubError("no engine command given")
         if not (isinstance(timeout, (int, float)) and 0 < timeout <= threading.TIMEOUT_MAX):
@@ -309,6 +312,8 @@ class HubEngine:
         if nodes is not None:
             result.nodes = nodes
         men = _finite(args.get("score"))
+        if men is not None and not math.isfinite(men * 100):
+            men = None  # 1e308 men: no count of centi-men either
         if men is not None:  # a score that is no finite number is no score
             result.score, result.win_in, result.won = round(men * 100), None, 0
             win = _integer(args.get("win"))

@@ -278,11 +278,11 @@ def scripted(mode: str) -> str:
     return shlex.join([sys.executable, str(SCRIPTED), mode])
 
 
-@pytest.mark.parametrize("mode", ["quiet", "nan"])
+@pytest.mark.parametrize("mode", ["quiet", "nan", "inf"])
 def test_a_move_without_a_score_gets_no_evaluation(tmp_path: Path, mode: str) -> None:
-    """An engine that sends no score (or one that is not a number) gives no
-    ``[%eval]``, a NULL ``eval_cp`` and no blunder: a missing score is not an even
-    game."""
+    """An engine that sends no score (or one that is no finite number: ``inf`` was a
+    traceback) gives no ``[%eval]``, a NULL ``eval_cp`` and no blunder: a missing
+    score is not an even game."""
     (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
     done = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted(mode),
                "-j", "1", cwd=tmp_path)  # fmt: skip
@@ -378,3 +378,17 @@ def test_analysing_an_analysed_file_again_changes_nothing(tmp_path: Path) -> Non
     assert "{a fine start}" in first and "{19-24 next}" in first
     assert "+5.00" not in first
     assert (tmp_path / "twice.pdn").read_text(encoding="utf-8") == first
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_engine_command_that_cannot_be_split_is_one_line_and_status_2(
+    tmp_path: Path, jobs: str
+) -> None:
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "x.pdn", "--engine", "scan 'hub", "-j", jobs,
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No closing quotation" in lines[0], done.stderr
+    assert not (tmp_path / "x.pdn").exists()
