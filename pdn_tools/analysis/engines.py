@@ -187,8 +187,10 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
     else:
         hub = _engine(choice)
         answer: HubResult = hub.analyse(position, variant, depth=choice.depth, nodes=choice.nodes)
+        # The engine's move is the one of ``done``; its last pv is the best line only
+        # when it starts with that move (a pv of an earlier depth may not).
         line: list[object] = list(answer.pv)
-        if not line and answer.best_move is not None:
+        if answer.best_move is not None and (not line or line[0] != answer.best_move):
             line = [answer.best_move]
         found = _white(answer.score, answer.win_in, white, _texts(position, variant, line))
         if answer.won and found.mate is None:

@@ -392,3 +392,21 @@ def test_an_engine_command_that_cannot_be_split_is_one_line_and_status_2(
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "No closing quotation" in lines[0], done.stderr
     assert not (tmp_path / "x.pdn").exists()
+
+
+def test_the_best_move_is_the_engines_done_move_not_its_pv(tmp_path: Path) -> None:
+    """The scripted engine's last pv starts with another move than its ``done``: the
+    best move is the ``done`` move, and that pv is not written as its line."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+               "--engine", scripted("otherpv"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    international = variant_by_name("international")
+    for row in pq.read_table(tmp_path / "m.parquet").to_pylist():
+        before = parse_fen(row["fen_before"]).position
+        first = legal_moves(before, international)[0]
+        board = Board.from_fen(row["fen_before"])
+        assert board.parse_move(row["best_move"]) == first
+        comment = row["comments"][-1]
+        line = comment.split("]")[-1].split()
+        assert len(line) <= 1  # the pv of another move is not the line
