@@ -122,7 +122,8 @@ class HubServer:
     def run(self) -> None:
         """Answer commands until ``quit`` or the end of the input.  A line longer than
         :data:`MAX_LINE` characters is read in pieces and never held whole: it gets an
-        error and is skipped."""
+        error and is skipped; when it is a ``pos`` (or its first piece names no
+        command) it leaves no position, as a ``pos`` refused otherwise does."""
         try:
             while line := self.source.readline(MAX_LINE + 1):
                 if len(line) > MAX_LINE and not line.endswith("\n"):
@@ -131,6 +132,12 @@ class HubServer:
                     self.send(
                         format_line("error", message=f"a line longer than {MAX_LINE:,} characters")
                     )
+                    if parse_line(line)[0] in ("pos", ""):
+                        # A refused position (or a line whose command is not even in
+                        # its first piece) leaves none: a go must not search the one
+                        # before it.
+                        self.wait_search(stop=True)
+                        self.position = None
                     continue
                 command, args = parse_line(line)
                 if command == "quit":
