@@ -53,7 +53,7 @@ from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.pdn.results import colour_outcome
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.replay import square_names
-from pdn_tools.replay.resolve import resolve
+from pdn_tools.replay.resolve import canonical_move_text, resolve
 from pdn_tools.replay.slips import ANYWHERE, SLIPS, move_slip
 from pdn_tools.rules import Color, Move, Position, Variant, legal_moves, move_text, parse_move
 
@@ -111,6 +111,9 @@ class Suspect:
     plies: int
     worst_ply: int
     worst: int
+    shown: str = ""
+    """The candidate in the notation of the game's canonical moves (the comment
+    ``pdn analyse`` writes among them; ``candidate`` is in the record's own)."""
 
 
 def _main_line(
@@ -359,6 +362,7 @@ def suspects(
                 len(doubt.losses),
                 doubt.index + 1 + worst,
                 doubt.losses[worst],
+                canonical_move_text(best.move, legal, variant),
             )
         )
     return out
@@ -389,14 +393,16 @@ def flag_implausible(
     game: Game, replay: ReplayResult | None, options: PlausibilityOptions, comment: bool = False
 ) -> list[Issue]:
     """Add the W70 findings of *game* to it (and return them); with *comment*, also a
-    comment after each doubted move (``possibly mis-recorded: 32-28?``), which is how
-    a PDN output shows them."""
+    comment after each doubted move (``possibly mis-recorded (W70): 32-28?``), which
+    is how a PDN output shows them: the candidate in the notation of the canonical
+    moves the comment is written among (:func:`~pdn_tools.replay.resolve.canonical_move_text`),
+    not the record's."""
     issues = implausible_moves(game, replay, options)
     for issue, suspect in issues:
         game.add_issue(issue)
         if comment:
             suspect.node.comments.append(
-                Comment(f"possibly mis-recorded (W70): {suspect.candidate}?")
+                Comment(f"possibly mis-recorded (W70): {suspect.shown or suspect.candidate}?")
             )
     return [issue for issue, _ in issues]
 

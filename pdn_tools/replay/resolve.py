@@ -138,6 +138,27 @@ class Resolution:
         return self.moves.get(id(node))
 
 
+def canonical_algebraic(variant: Variant) -> bool:
+    """Whether canonical output writes *variant*'s moves in algebraic squares (``c3-d4``)
+    rather than numbers: the one decision of the notation moves are written in, for
+    every text pdn-tools writes among a game's canonical moves (such as ``pdn
+    analyse``'s W70 comment, :func:`canonical_move_text`).  Today every variant's
+    canonical moves are numbers, as :attr:`ResolvedMove.text` gives them."""
+    return False
+
+
+def canonical_move_text(move: Move, legal: list[Move], variant: Variant) -> str:
+    """*move* (one of the *legal* moves of its position, of *variant*) written in the
+    notation of the canonical moves it sits among (:func:`canonical_algebraic`)."""
+    if not canonical_algebraic(variant):
+        return move_text(move, legal, variant)
+    # Imported here: the replay imports this module.
+    from pdn_tools.replay.replay import square_names
+
+    geometry = Position.initial(variant).geometry
+    return move_text(move, legal, variant, square_names(geometry, True))
+
+
 def replayed_name(name: str, option: str | None) -> str | None:
     """The variant name the replay uses for a game of variant *name*, given
     ``ReplayOptions.variant`` *option*: *option* for a game of unknown variant, and for
