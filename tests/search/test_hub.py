@@ -320,3 +320,15 @@ def test_a_position_too_long_leaves_no_position(head: str) -> None:
     assert len(errors) == 2  # the go: no position
     assert [line for line in out if line.startswith("done")] == ["done"]
     assert not [line for line in out if line.startswith("info")]
+
+
+def test_ponder_hit_is_a_command_it_knows() -> None:
+    """``ponder-hit`` during ``go ponder`` lets the search go on to its budget and
+    ``done``; without a search it does nothing; neither is an ``error``."""
+    out = converse(
+        ["hub", "init", "ponder-hit", "pos", "level depth=3", "go ponder", "ponder-hit", "ping"]
+    )
+    assert not [line for line in out if line.startswith("error")]
+    assert "pong" in out
+    done = [line for line in out if line.startswith("done")]
+    assert len(done) == 1 and parse_line(done[0])[1]["move"]
