@@ -2,7 +2,9 @@
 
 :class:`HubEngine` starts the engine's command (``scan hub``, ``pdn engine --hub``),
 says ``hub`` and reads its ``id`` and ``param`` lines up to ``wait``, sets the
-parameters asked for, says ``init`` and waits for ``ready``.  :meth:`HubEngine.analyse`
+parameters asked for, says ``init`` and waits for ``ready`` (an ``error`` the engine
+answers meanwhile, when parameters were set, is a refused parameter: a HubError that
+names it and gives the engine's message).  :meth:`HubEngine.analyse`
 sends ``pos``, ``level`` and ``go analyze`` and reads ``info`` lines up to ``done``.
 It knows nothing of the engine beyond the protocol: moves and positions are the
 protocol's text, read back into the rules engine's moves (a move the engine names that
@@ -166,11 +168,23 @@ class HubEngine:
                 if name == "variant":
                     self.variant = value
             self.send("init")
-            for _ in self.until("ready"):
-                pass
+            refused = [args for command, args in self.until("ready") if command == "error"]
+            if params and refused:
+                raise HubError(self._refusal(params, refused[0].get("message", "")))
         except BaseException:
             self.close()
             raise
+
+    def _refusal(self, params: dict[str, str], message: str) -> str:
+        """What to say of an ``error`` the engine answered to the parameters *params*
+        (the protocol does not say which one it refused: the one its message names,
+        else the only one set, else all of them)."""
+        named = [n for n, v in params.items() if n in message or (v and v in message)]
+        chosen = named[:1] or list(params)
+        which = ", ".join(f"{name}={params[name]}" for name in chosen)
+        noun = "parameter" if len(chosen) == 1 else "parameters"
+        said = message or "no reason given"
+        return f"engine {self.argv[0]!r} refused the {noun} {which}: {said}"
 
     # ------------------------------------------------------------------ streams
     def _read(self, stream: IO[str]) -> None:

@@ -437,3 +437,29 @@ def test_the_w70_comment_is_written_in_the_notation_of_the_moves_around_it() -> 
     written = write_canonical(game, resolve(game, replay))
     assert f"(W70): {shown.group(1)}?" in written
     assert "1... 3-8 " in written  # the moves around it: numbers too
+
+
+def test_a_parameter_the_engine_refuses_ends_the_run(tmp_path: Path) -> None:
+    """The engine's ``error`` to a ``set-param`` the user asked for is no longer
+    ignored: one line naming the parameter and the engine's message, status 2,
+    nothing written."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    engine = shlex.join([sys.executable, "-m", "pdn_tools", "engine", "--hub"])
+    done = pdn("analyse", "g.pdn", "-o", "x.pdn", "--engine", engine, "--engine-param",
+               "variant=klingon", "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "variant=klingon" in lines[0] and "unknown variant klingon" in lines[0]
+    assert not (tmp_path / "x.pdn").exists()
+
+
+def test_the_refused_parameter_is_the_one_the_message_names() -> None:
+    from pdn_tools.search.hub import HubError
+    from pdn_tools.search.hub_client import HubEngine
+
+    command = [sys.executable, str(SCRIPTED), "strict"]
+    with pytest.raises(HubError, match=r"refused the parameter book=off: I take no book"):
+        HubEngine(command, timeout=60, params={"book": "off", "threads": "2"})
+    with HubEngine(command, timeout=60) as engine:  # no parameter set: nothing refused
+        assert engine.id == {"name": "scripted"}
