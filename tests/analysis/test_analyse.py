@@ -463,3 +463,19 @@ def test_the_refused_parameter_is_the_one_the_message_names() -> None:
         HubEngine(command, timeout=60, params={"book": "off", "threads": "2"})
     with HubEngine(command, timeout=60) as engine:  # no parameter set: nothing refused
         assert engine.id == {"name": "scripted"}
+
+
+@pytest.mark.parametrize("mode", ["scan", "bitbase"])
+def test_an_engines_forced_wins_analysed_twice_hold_one_analysis(tmp_path: Path, mode: str) -> None:
+    """The words written for forced results (``forced win for White``, ``blunder
+    (misses a forced win…)``) are recognised as the analysis's own on a second run."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    once = pdn("analyse", "g.pdn", "-o", "once.pdn", "--engine", scripted(mode), "-j", "1",
+               cwd=tmp_path)  # fmt: skip
+    assert once.returncode == 0, once.stderr
+    twice = pdn("analyse", "once.pdn", "-o", "twice.pdn", "--engine", scripted(mode),
+                "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert twice.returncode == 0, twice.stderr
+    first = (tmp_path / "once.pdn").read_text(encoding="utf-8")
+    assert first.count("blunder (") == 3
+    assert (tmp_path / "twice.pdn").read_text(encoding="utf-8") == first
