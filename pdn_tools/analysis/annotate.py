@@ -12,14 +12,17 @@ after any it had::
   White's point of view (``+0.35``: White is a third of a man better; a man is 1.00,
   the moves table's ``eval_cp`` 35); ``#N`` a forced win for White in N moves,
   ``#-N`` for Black; absent when the move ended the game (the other side has no
-  move);
+  move) and when the engine gave no score (no blunder is judged then);
 * ``[%best …]`` — the engine's move in the position *before* the move (what it would
   have played instead; the moves table's ``best_move``);
 * ``blunder -2.15:`` — the move lost at least the blunder threshold
   (:data:`BLUNDER_THRESHOLD` centi-men unless set) against the best move, for the side
   that played it: the evaluation before the move (with the best move) less the
   evaluation after it, seen from the mover; never the engine's own best move (a drop
-  after it is the first search's horizon);
+  after it is the first search's horizon); a move that changes a forced result is
+  said in words instead — ``blunder (allows a forced loss, #3)``, ``blunder (misses
+  a forced win, #-4)`` — never as the distance between a forced win's internal
+  score and material;
 * then the best line from the position after the move (at most :data:`LINE_PLIES`
   plies).
 
@@ -27,8 +30,10 @@ With plausibility options, the moves an engine finds implausible — legal moves
 look mis-recorded (W70, :mod:`.plausibility`) — become findings of the game and get a
 second comment, ``{possibly mis-recorded (W70): 32-28?}``.
 
-Earlier ``[%eval]`` and ``[%best]`` commands of an annotated node are removed (a
-comment left empty goes with them), so a file analysed twice holds one analysis.  The
+An earlier analysis of an annotated node is removed — the comments written as this
+module writes them go whole, and ``[%eval]`` / ``[%best]`` commands go from any other
+comment, whose own text stays (a comment left empty goes with them) — so a file
+analysed twice holds one analysis, the same as analysed once.  The
 annotation stops at the first ply that the replay did not resolve (an illegal move)
 or at a set-up in the middle of the moves.
 """
@@ -51,6 +56,18 @@ and a half: beyond what a shallow search misjudges in quiet positions)."""
 LINE_PLIES = 12
 """Longest best line written after a move."""
 _OWN_COMMANDS = re.compile(r"\s*\[%(?:eval|best)\s[^\]]*\]")
+_MOVE = r"[0-9a-z]+(?:[-x:][0-9a-z]+)+"
+_OWN_COMMENT = re.compile(
+    r"(?:(?:\[%eval [^\]\s]+\]|forced win for (?:White|Black))(?:\s+\[%best [^\]\s]+\])?"
+    r"|\[%best [^\]\s]+\])"
+    r"(?:\s+blunder(?: [+-]\d+\.\d\d| \([^()]*\)):?)?"
+    rf"(?:\s+{_MOVE})*"
+    r"|possibly mis-recorded \(W70\): \S+\?"
+)
+"""A whole comment as this module writes it (the analysis of a ply, or the W70
+doubt): an earlier analysis's, replaced when the game is analysed again.  It starts
+with the evaluation or the best move, so a comment of moves alone — a reader's line —
+is never taken for one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,34 +133,78 @@ def annotate_game(game: Game, replay: ReplayResult | None, options: AnalysisOpti
     for index, (node, before, _after, ply, text) in enumerate(plies):
         ahead, behind = evaluations[index], evaluations[index + 1]
         sign = 1 if before.turn is Color.WHITE else -1
-        lost = sign * (ahead.comparable() - behind.comparable())
         parts: list[str] = []
         if behind.text():
             parts.append(f"[%eval {behind.text()}]")
+        elif behind.words():
+            parts.append(behind.words())
         if ahead.pv:
             parts.append(f"[%best {ahead.pv[0]}]")
         line = " ".join(behind.pv[:LINE_PLIES])
         # The engine's own move loses nothing against itself: a drop between the two
         # searches is their horizon, not the move.
-        if lost >= options.blunder and ahead.pv and ahead.pv[0] != text:
+        verdict = _blunder(ahead, behind, sign, options.blunder)
+        if verdict is not None and ahead.pv and ahead.pv[0] != text:
+            lost, words = verdict
             done.blunders.append((ply, lost))
-            parts.append(f"blunder {-lost / 100:+.2f}:" if line else f"blunder {-lost / 100:+.2f}")
-        if line:
-            parts.append(line)
+            parts.append(f"{words}:" if line else words)
         _drop_own_commands(node)
-        node.comments.append(Comment(" ".join(parts)))
+        if parts:  # neither evaluation nor move: no comment (a line alone says nothing)
+            if line:
+                parts.append(line)
+            node.comments.append(Comment(" ".join(parts)))
         done.plies += 1
     if options.plausibility is not None and game.status != "error":
         done.doubted = len(flag_implausible(game, replay, options.plausibility, comment=True))
     return done
 
 
+def _blunder(
+    ahead: Evaluation, behind: Evaluation, sign: int, threshold: int
+) -> tuple[int, str] | None:
+    """Whether a move from a position evaluated *ahead* (with the best move) to one
+    evaluated *behind* is a blunder for the side that played it (*sign*: 1 White, -1
+    Black): what it lost (centi-men; the comparable scale when a forced result is
+    lost) and how the comment says it, or None.
+
+    A forced result lost is said in words with the evaluation that shows it
+    (``blunder (allows a forced loss, #-3)``, ``blunder (misses a forced win, #4)``),
+    never as the distance between the internal scores of a forced win and of
+    material; a forced win that only gets longer, or a forced loss that only gets
+    nearer, is no blunder: the result stands.  Nothing is judged when either side has
+    no score."""
+    was, now = ahead.outcome(), behind.outcome()
+    first, second = ahead.comparable(), behind.comparable()
+    if was is None or now is None or first is None or second is None:
+        return None
+    lost = sign * (first - second)
+    was, now = sign * was, sign * now  # from the mover's side
+    if was == 0 and now == 0:
+        if lost < threshold:
+            return None
+        return lost, f"blunder {-lost / 100:+.2f}"
+    if now >= was:
+        return None
+    said: list[str] = []
+    if was > 0:
+        shown = ahead.text()
+        said.append(f"misses a forced win, {shown}" if shown else "misses a forced win")
+    if now < 0:
+        shown = behind.text()
+        said.append(f"allows a forced loss, {shown}" if shown else "allows a forced loss")
+    return lost, f"blunder ({'; '.join(said)})"
+
+
 def _drop_own_commands(node: Node) -> None:
-    """Remove earlier ``[%eval]`` / ``[%best]`` commands from *node*'s comments."""
+    """Remove an earlier analysis from *node*'s comments: the comments this module
+    wrote (:data:`_OWN_COMMENT`) go whole, and ``[%eval]`` / ``[%best]`` commands
+    go from any other comment, whose own text stays."""
     if not node.comments:
         return
     kept: list[Comment] = []
     for comment in node.comments:
+        if _OWN_COMMENT.fullmatch(comment.text.strip()):
+            continue
         text = _OWN_COMMANDS.sub("", comment.text)
         if text == comment.text:
             kept.append(comment)

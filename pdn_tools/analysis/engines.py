@@ -31,6 +31,9 @@ CACHE_LIMIT = 200_000
 MATE = 100_000
 """The centi-men a forced win counts for when evaluations are compared (less the plies
 to it): beyond any material count."""
+UNKNOWN_PLIES = 1000
+"""The plies a forced win of unknown distance counts as away, when compared: behind
+every win whose distance is known, beyond any material count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,24 +66,55 @@ class Evaluation:
     """The plies to the forced end (signed as ``mate``)."""
     over: int = 0
     """The game is over on the board: 1 White has won, -1 Black has (no evaluation)."""
+    won: int = 0
+    """A forced win whose distance the engine did not give (Scan's won endgames): 1
+    for White, -1 for Black."""
 
-    def comparable(self) -> int:
-        """One number to compare evaluations by: centi-men, forced wins beyond all."""
+    def comparable(self) -> int | None:
+        """One number to compare evaluations by: centi-men, forced wins beyond all;
+        None when the engine gave no score (nothing to compare: no blunder is judged
+        on it)."""
         if self.over:
             return self.over * MATE
         if self.mate_plies is not None:
             plies = abs(self.mate_plies)
             return MATE - plies if self.mate_plies > 0 else plies - MATE
-        return self.cp if self.cp is not None else 0
+        if self.won:
+            return self.won * (MATE - UNKNOWN_PLIES)
+        return self.cp
 
     def text(self) -> str:
         """The value of the ``[%eval …]`` command: ``+0.35`` in men, ``#N`` / ``#-N``
-        (empty when the game is over on the board)."""
+        (empty when the game is over on the board, when the engine gave no score — a
+        missing score is never written as an even game — and for a forced win of
+        unknown distance, which :meth:`words` says)."""
         if self.over:
             return ""
         if self.mate is not None:
             return f"#{self.mate}"
-        return f"{(self.cp or 0) / 100:+.2f}"
+        if self.cp is None:
+            return ""
+        return f"{self.cp / 100:+.2f}"
+
+    def outcome(self) -> int | None:
+        """The forced result the evaluation announces: 1 White wins, -1 Black does, 0
+        none (a count of material); None when the engine gave no score."""
+        if self.over:
+            return self.over
+        if self.mate_plies is not None:
+            return 1 if self.mate_plies > 0 else -1
+        if self.mate is not None:
+            return 1 if self.mate > 0 else -1
+        if self.won:
+            return self.won
+        return None if self.cp is None else 0
+
+    def words(self) -> str:
+        """A forced win of unknown distance in words (``forced win for White``), where
+        ``[%eval]`` cannot say it; empty otherwise."""
+        if not self.won:
+            return ""
+        return f"forced win for {'White' if self.won > 0 else 'Black'}"
 
 
 _CACHE: dict[tuple[str, tuple[int, int, int, int, bool], EngineChoice], Evaluation] = {}
@@ -105,13 +139,15 @@ def _engines() -> dict[EngineChoice, HubEngine]:
     return own
 
 
-def _white(score: int, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]) -> Evaluation:
+def _white(
+    score: int | None, win_in: int | None, white_to_move: bool, pv: tuple[str, ...]
+) -> Evaluation:
     sign = 1 if white_to_move else -1
     if win_in is not None:
         plies = sign * win_in
         moves = (abs(plies) + 1) // 2
         return Evaluation(None, moves if plies > 0 else -moves, pv, plies)
-    return Evaluation(sign * score, None, pv)
+    return Evaluation(None if score is None else sign * score, None, pv)
 
 
 def _texts(position: Position, variant: Variant, moves: list[object]) -> tuple[str, ...]:
@@ -151,10 +187,14 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
     else:
         hub = _engine(choice)
         answer: HubResult = hub.analyse(position, variant, depth=choice.depth, nodes=choice.nodes)
+        # The engine's move is the one of ``done``; its last pv is the best line only
+        # when it starts with that move (a pv of an earlier depth may not).
         line: list[object] = list(answer.pv)
-        if not line and answer.best_move is not None:
+        if answer.best_move is not None and (not line or line[0] != answer.best_move):
             line = [answer.best_move]
-        found = _white(answer.score or 0, answer.win_in, white, _texts(position, variant, line))
+        found = _white(answer.score, answer.win_in, white, _texts(position, variant, line))
+        if answer.won and found.mate is None:
+            found = Evaluation(None, None, found.pv, won=answer.won if white else -answer.won)
     if len(_CACHE) >= CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[key] = found

@@ -53,7 +53,7 @@ from pdn_tools.pdn.model import Comment, Game, Node
 from pdn_tools.pdn.results import colour_outcome
 from pdn_tools.replay import ReplayResult
 from pdn_tools.replay.replay import square_names
-from pdn_tools.replay.resolve import resolve
+from pdn_tools.replay.resolve import canonical_move_text, resolve
 from pdn_tools.replay.slips import ANYWHERE, SLIPS, move_slip
 from pdn_tools.rules import Color, Move, Position, Variant, legal_moves, move_text, parse_move
 
@@ -111,6 +111,9 @@ class Suspect:
     plies: int
     worst_ply: int
     worst: int
+    shown: str = ""
+    """The candidate in the notation of the game's canonical moves (the comment
+    ``pdn analyse`` writes among them; ``candidate`` is in the record's own)."""
 
 
 def _main_line(
@@ -141,8 +144,9 @@ class _Judge:
         self.variant = variant
         self.choice = choice
 
-    def value(self, position: Position) -> int:
-        """The position's evaluation from White's point of view (comparable)."""
+    def value(self, position: Position) -> int | None:
+        """The position's evaluation from White's point of view (comparable; None when
+        the engine gave no score)."""
         found: Evaluation = evaluate_position(position, self.variant, self.choice)
         return found.comparable()
 
@@ -167,9 +171,12 @@ def threshold_of(options: PlausibilityOptions, variant: Variant) -> int:
     return default_threshold(variant) if options.threshold is None else options.threshold
 
 
-def _loss(before: Position, value: int, after: int) -> int:
+def _loss(before: Position, value: int | None, after: int | None) -> int:
     """What a move from *before* (evaluated *value*) to a position evaluated *after*
-    loses for the side that plays it, within ±:data:`LOSS_CAP`."""
+    loses for the side that plays it, within ±:data:`LOSS_CAP` (nothing when either
+    has no score: a missing score is no evidence)."""
+    if value is None or after is None:
+        return 0
     sign = 1 if before.turn is Color.WHITE else -1
     return max(-LOSS_CAP, min(LOSS_CAP, sign * (value - after)))
 
@@ -355,6 +362,7 @@ def suspects(
                 len(doubt.losses),
                 doubt.index + 1 + worst,
                 doubt.losses[worst],
+                canonical_move_text(best.move, legal, variant),
             )
         )
     return out
@@ -385,14 +393,16 @@ def flag_implausible(
     game: Game, replay: ReplayResult | None, options: PlausibilityOptions, comment: bool = False
 ) -> list[Issue]:
     """Add the W70 findings of *game* to it (and return them); with *comment*, also a
-    comment after each doubted move (``possibly mis-recorded: 32-28?``), which is how
-    a PDN output shows them."""
+    comment after each doubted move (``possibly mis-recorded (W70): 32-28?``), which
+    is how a PDN output shows them: the candidate in the notation of the canonical
+    moves the comment is written among (:func:`~pdn_tools.replay.resolve.canonical_move_text`),
+    not the record's."""
     issues = implausible_moves(game, replay, options)
     for issue, suspect in issues:
         game.add_issue(issue)
         if comment:
             suspect.node.comments.append(
-                Comment(f"possibly mis-recorded (W70): {suspect.candidate}?")
+                Comment(f"possibly mis-recorded (W70): {suspect.shown or suspect.candidate}?")
             )
     return [issue for issue, _ in issues]
 

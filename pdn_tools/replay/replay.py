@@ -35,6 +35,7 @@ from pdn_tools.replay.options import (
 )
 from pdn_tools.replay.proposals import Proposer
 from pdn_tools.replay.resolve import replayed_name
+from pdn_tools.replay.resolve import square_names as square_names
 from pdn_tools.rules import (
     FenError,
     MatchKind,
@@ -54,29 +55,6 @@ from pdn_tools.rules.generators import generator_for
 from pdn_tools.rules.geometry import Geometry
 from pdn_tools.rules.position import apply_move
 from pdn_tools.rules.raygen import KingMoveLimit
-
-_NAMES: dict[tuple[int, bool], tuple[str, ...]] = {}
-"""Square names by board (the geometry's id) and notation: ``("", "1", "2", …)`` or
-``("", "b8", "d8", …)``, indexed by square number."""
-
-
-def square_names(geometry: Geometry, algebraic: bool) -> tuple[str, ...]:
-    """Every square of *geometry* as a record names it: its number, or on boards at
-    most 8 wide its algebraic name (a1 = White's near-left corner)."""
-    key = (id(geometry), algebraic)
-    names = _NAMES.get(key)
-    if names is None:
-        out = [""]
-        height = geometry.spec.height
-        for square in range(1, geometry.size + 1):
-            if algebraic:
-                row, col = geometry.coords[square]
-                out.append(f"{chr(ord('a') + col)}{height - row}")
-            else:
-                out.append(str(square))
-        names = _NAMES[key] = tuple(out)
-    return names
-
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 _MAX_BRANCHES = 64

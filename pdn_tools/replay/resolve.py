@@ -31,6 +31,7 @@ from pdn_tools.rules import (
     parse_move,
     variant_by_name,
 )
+from pdn_tools.rules.geometry import Geometry
 
 _ACCEPTED = (MatchKind.EXACT, MatchKind.ABBREVIATED, MatchKind.NONCANONICAL)
 
@@ -136,6 +137,47 @@ class Resolution:
     def get(self, node: Node) -> ResolvedMove | None:
         """The resolved move of *node*, or None when it was not resolved."""
         return self.moves.get(id(node))
+
+
+_NAMES: dict[tuple[int, bool], tuple[str, ...]] = {}
+"""Square names by board (the geometry's id) and notation: ``("", "1", "2", …)`` or
+``("", "b8", "d8", …)``, indexed by square number."""
+
+
+def square_names(geometry: Geometry, algebraic: bool) -> tuple[str, ...]:
+    """Every square of *geometry* as a record names it: its number, or on boards at
+    most 8 wide its algebraic name (a1 = White's near-left corner)."""
+    key = (id(geometry), algebraic)
+    names = _NAMES.get(key)
+    if names is None:
+        out = [""]
+        height = geometry.spec.height
+        for square in range(1, geometry.size + 1):
+            if algebraic:
+                row, col = geometry.coords[square]
+                out.append(f"{chr(ord('a') + col)}{height - row}")
+            else:
+                out.append(str(square))
+        names = _NAMES[key] = tuple(out)
+    return names
+
+
+def canonical_algebraic(variant: Variant) -> bool:
+    """Whether canonical output writes *variant*'s moves in algebraic squares (``c3-d4``)
+    rather than numbers: the one decision of the notation moves are written in, for
+    every text pdn-tools writes among a game's canonical moves (such as ``pdn
+    analyse``'s W70 comment, :func:`canonical_move_text`).  Today every variant's
+    canonical moves are numbers, as :attr:`ResolvedMove.text` gives them."""
+    return False
+
+
+def canonical_move_text(move: Move, legal: list[Move], variant: Variant) -> str:
+    """*move* (one of the *legal* moves of its position, of *variant*) written in the
+    notation of the canonical moves it sits among (:func:`canonical_algebraic`)."""
+    if not canonical_algebraic(variant):
+        return move_text(move, legal, variant)
+    geometry = Position.initial(variant).geometry
+    return move_text(move, legal, variant, square_names(geometry, True))
 
 
 def replayed_name(name: str, option: str | None) -> str | None:

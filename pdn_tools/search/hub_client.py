@@ -2,7 +2,9 @@
 
 :class:`HubEngine` starts the engine's command (``scan hub``, ``pdn engine --hub``),
 says ``hub`` and reads its ``id`` and ``param`` lines up to ``wait``, sets the
-parameters asked for, says ``init`` and waits for ``ready``.  :meth:`HubEngine.analyse`
+parameters asked for, says ``init`` and waits for ``ready`` (an ``error`` the engine
+answers meanwhile, when parameters were set, is a refused parameter: a HubError that
+names it and gives the engine's message).  :meth:`HubEngine.analyse`
 sends ``pos``, ``level`` and ``go analyze`` and reads ``info`` lines up to ``done``.
 It knows nothing of the engine beyond the protocol: moves and positions are the
 protocol's text, read back into the rules engine's moves (a move the engine names that
@@ -20,6 +22,7 @@ error that says so.
 from __future__ import annotations
 
 import contextlib
+import math
 import queue
 import shlex
 import subprocess
@@ -46,31 +49,62 @@ MAX_LINES = 100_000
 """The most lines one answer may take, and the most held unread (a search writes one
 ``info`` line per depth)."""
 
-WIN_SCORE = 90.0
-"""Scores (in men) at or beyond which an engine that gives no ``win`` field is read as
-announcing a forced end (Scan's 99.xx / 89.xx decisive scores)."""
+WIN_SCORE = 80.0
+"""Scores (in men) beyond which an engine that gives no ``win`` field is read as
+announcing a forced end, never as material (Scan's decisive scores: 99.xx, the end of
+the game; 89.xx, a won endgame reached; no count of material comes near)."""
+END_SCORE = 99.0
+"""Scores (in men) beyond which a decisive score gives its distance: Scan writes a
+forced end of the game as 100 men less one hundredth per ply to it (99.95: the end in
+5 plies).  Below it (Scan's 89.xx, a won endgame ahead) the distance to the end is not
+known."""
 
 
 class HubResult:
     """What a Hub engine said about a position.
 
-    ``score`` is in centi-men for the side to move (None when the engine gave none);
-    ``win_in`` plies to a forced end when the engine says so (our ``win`` field);
+    ``score`` is in centi-men for the side to move (None when the engine gave none, or
+    a decisive one); ``win_in`` plies to a forced end when the engine says so (our
+    ``win`` field, or a decisive score that gives its distance: :data:`END_SCORE`);
+    ``won`` 1 (the side to move wins) or -1 (it loses) for a decisive score that does
+    not give its distance, else 0;
     ``pv`` the principal variation as legal moves (as far as they are legal);
     ``best_move`` the move of ``done``.
     """
 
-    __slots__ = ("best_move", "depth", "info", "nodes", "pv", "score", "win_in")
+    __slots__ = ("best_move", "depth", "info", "nodes", "pv", "score", "win_in", "won")
 
     def __init__(self) -> None:
         self.best_move: Move | None = None
         self.score: int | None = None
         self.win_in: int | None = None
+        self.won = 0
         self.depth: int | None = None
         self.nodes: int | None = None
         self.pv: list[Move] = []
         self.info: list[dict[str, str]] = []
         """Every ``info`` line's arguments, in order."""
+
+
+def _finite(text: str | None) -> float | None:
+    """*text* as a finite number (None: absent, not a number, infinite or NaN)."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _integer(text: str | None) -> int | None:
+    """*text* as an integer (None: absent or not one)."""
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 class HubEngine:
@@ -83,7 +117,10 @@ class HubEngine:
         timeout: float = 30.0,
         params: dict[str, str] | None = None,
     ) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:  # an unclosed quotation, a lone escape
+            raise HubError(f"cannot read the engine command {command!r}: {exc}") from None
         if not argv:
             raise HubError("no engine command given")
         if not (isinstance(timeout, (int, float)) and 0 < timeout <= threading.TIMEOUT_MAX):
@@ -131,11 +168,23 @@ class HubEngine:
                 if name == "variant":
                     self.variant = value
             self.send("init")
-            for _ in self.until("ready"):
-                pass
+            refused = [args for command, args in self.until("ready") if command == "error"]
+            if params and refused:
+                raise HubError(self._refusal(params, refused[0].get("message", "")))
         except BaseException:
             self.close()
             raise
+
+    def _refusal(self, params: dict[str, str], message: str) -> str:
+        """What to say of an ``error`` the engine answered to the parameters *params*
+        (the protocol does not say which one it refused: the one its message names,
+        else the only one set, else all of them)."""
+        named = [n for n, v in params.items() if n in message or (v and v in message)]
+        chosen = named[:1] or list(params)
+        which = ", ".join(f"{name}={params[name]}" for name in chosen)
+        noun = "parameter" if len(chosen) == 1 else "parameters"
+        said = message or "no reason given"
+        return f"engine {self.argv[0]!r} refused the {noun} {which}: {said}"
 
     # ------------------------------------------------------------------ streams
     def _read(self, stream: IO[str]) -> None:
@@ -271,17 +320,27 @@ class HubEngine:
     def _read_info(
         result: HubResult, args: dict[str, str], position: Position, variant: Variant
     ) -> None:
-        with contextlib.suppress(ValueError):
-            if "depth" in args:
-                result.depth = int(args["depth"])
-            if "nodes" in args:
-                result.nodes = int(args["nodes"])
-            if "score" in args:
-                men = float(args["score"])
-                result.score = round(men * 100)
-                result.win_in = None
-                if "win" in args:
-                    result.win_in = int(args["win"])
+        depth, nodes = _integer(args.get("depth")), _integer(args.get("nodes"))
+        if depth is not None:
+            result.depth = depth
+        if nodes is not None:
+            result.nodes = nodes
+        men = _finite(args.get("score"))
+        if men is not None and not math.isfinite(men * 100):
+            men = None  # 1e308 men: no count of centi-men either
+        if men is not None:  # a score that is no finite number is no score
+            result.score, result.win_in, result.won = round(men * 100), None, 0
+            win = _integer(args.get("win"))
+            if win is not None:
+                result.win_in = win
+            elif abs(men) > WIN_SCORE:
+                # A decisive score is a forced end, never a count of material.
+                result.score = None
+                sign = 1 if men > 0 else -1
+                if abs(men) > END_SCORE:
+                    result.win_in = sign * max(1, round((100 - abs(men)) * 100))
+                else:
+                    result.won = sign
         if "pv" in args:
             line: list[Move] = []
             for text in args["pv"].split():

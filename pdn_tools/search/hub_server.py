@@ -7,7 +7,9 @@ level besides the protocol's ``depth``, ``move-time``, ``time`` and ``infinite``
 search runs in a thread so that ``stop``, ``ping`` and ``quit`` are heard while it
 runs; it reports ``info`` after each completed iteration (``score`` in men for the side
 to move, as Scan does, and ``win`` — plies to a forced end, signed — when there is
-one) and ends with ``done move=… ponder=…``.  A ``pos`` it cannot read is an
+one) and ends with ``done move=… ponder=…``.  ``go ponder`` searches as ``go think``
+does, to the level's budget, so ``ponder-hit`` (the move pondered on was played) has
+nothing to change and is accepted silently.  A ``pos`` it cannot read is an
 ``error`` and leaves no position: a ``go`` then answers ``error`` and a bare ``done``,
 never a move of the position before.  An input that ends stops the server (the
 protocol's rule: the GUI is gone).
@@ -122,7 +124,8 @@ class HubServer:
     def run(self) -> None:
         """Answer commands until ``quit`` or the end of the input.  A line longer than
         :data:`MAX_LINE` characters is read in pieces and never held whole: it gets an
-        error and is skipped."""
+        error and is skipped; when it is a ``pos`` (or its first piece names no
+        command) it leaves no position, as a ``pos`` refused otherwise does."""
         try:
             while line := self.source.readline(MAX_LINE + 1):
                 if len(line) > MAX_LINE and not line.endswith("\n"):
@@ -131,6 +134,12 @@ class HubServer:
                     self.send(
                         format_line("error", message=f"a line longer than {MAX_LINE:,} characters")
                     )
+                    if parse_line(line)[0] in ("pos", ""):
+                        # A refused position (or a line whose command is not even in
+                        # its first piece) leaves none: a go must not search the one
+                        # before it.
+                        self.wait_search(stop=True)
+                        self.position = None
                     continue
                 command, args = parse_line(line)
                 if command == "quit":
@@ -170,6 +179,12 @@ class HubServer:
         elif command == "go":
             self.wait_search(stop=True)
             self.start_search()
+        elif command == "ponder-hit":
+            # The opponent played the move pondered on: the search goes on as a normal
+            # one.  A ``go ponder`` here is already one (it searches to the level's
+            # budget, as ``go think`` does), so nothing changes; with no search running
+            # there is nothing to turn.
+            pass
         elif command:
             self.send(format_line("error", message=f"unknown command {command[:40]}"))
 

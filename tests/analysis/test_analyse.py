@@ -267,3 +267,215 @@ def test_threads_of_one_process_evaluate_as_one_thread_does() -> None:
     for thread in threads:
         thread.join(TIMEOUT)
     assert found == {n: alone for n in range(4)}
+
+
+SCRIPTED = Path(__file__).parent / "scripted_hub_engine.py"
+OPENING = '[Event "r"]\n[Result "*"]\n[GameType "20"]\n\n1. 32-28 18-23 2. 33-29 23x32 3. 37x28 *\n'
+
+
+def scripted(mode: str) -> str:
+    """The ``--engine`` command line of the scripted engine in *mode*."""
+    return shlex.join([sys.executable, str(SCRIPTED), mode])
+
+
+@pytest.mark.parametrize("mode", ["quiet", "nan", "inf"])
+def test_a_move_without_a_score_gets_no_evaluation(tmp_path: Path, mode: str) -> None:
+    """An engine that sends no score (or one that is no finite number: ``inf`` was a
+    traceback) gives no ``[%eval]``, a NULL ``eval_cp`` and no blunder: a missing
+    score is not an even game."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted(mode),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "[%eval" not in done.stdout
+    assert done.stdout.count("[%best") == 5
+    assert "blunder" not in done.stdout
+    table = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+                "--engine", scripted(mode), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert table.returncode == 0, table.stderr
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    assert len(rows) == 5
+    assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
+    assert all(row["best_move"] for row in rows)
+
+
+def test_scans_decisive_scores_are_forced_wins_not_material(tmp_path: Path) -> None:
+    """Scan's 99.95 (the end in 5 plies for the side to move) is a forced win in 3
+    moves, written ``#N`` and ``eval_mate``; its 89.50 (a won endgame, distance
+    unknown) is written in words, with neither ``eval_cp`` nor ``eval_mate``."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+               "--engine", scripted("scan"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = pq.read_table(tmp_path / "m.parquet").to_pylist()
+    # After each move the other side is to move, and it wins: Black after White's.
+    assert [row["eval_mate"] for row in rows] == [-3, 3, -3, 3, -3]
+    assert all(row["eval_cp"] is None for row in rows)
+    assert all(row["comments"][-1].startswith("[%eval #") for row in rows)
+    lost = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted("scanlost"),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert lost.returncode == 0, lost.stderr
+    assert re.findall(r"\[%eval (\S+)\]", lost.stdout) == ["#2", "#-2", "#2", "#-2", "#2"]
+    won = pdn("analyse", "g.pdn", "-o", "g2.parquet", "--moves-table", "m2.parquet",
+              "--engine", scripted("bitbase"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert won.returncode == 0, won.stderr
+    rows = pq.read_table(tmp_path / "m2.parquet").to_pylist()
+    assert all(row["eval_cp"] is None and row["eval_mate"] is None for row in rows)
+    winners = [re.match(r"forced win for (\w+)", row["comments"][-1]) for row in rows]
+    assert [m.group(1) if m else None for m in winners] == ["Black", "White"] * 2 + ["Black"]
+
+
+MATE_GAME = (
+    '[Event "m"]\n[Result "*"]\n[GameType "20"]\n[FEN "W:W32,33,34:B19,20"]\n\n'
+    "1. 32-28 20-25 2. 28-22 25-30 *\n"
+)
+"""Black's last move lets White force the end (the built-in searcher sees it)."""
+
+
+def test_a_blunder_into_a_forced_loss_is_said_in_words_not_in_men() -> None:
+    rows = annotated(MATE_GAME, AnalysisOptions(EngineChoice()))
+    comment = rows[-1][1]
+    evaluation = re.match(r"\[%eval (#\d+)\]", comment)
+    assert evaluation is not None, comment
+    assert f"blunder (allows a forced loss, {evaluation.group(1)}):" in comment
+    assert not re.search(r"blunder [+-]\d", comment)  # no size in men of a forced win
+
+
+def test_a_forced_result_lost_is_a_blunder_and_a_longer_win_is_not(tmp_path: Path) -> None:
+    """With every position a forced win for the side to move (the scripted Scan), each
+    move that is not the engine's own throws a win away and allows a loss; the
+    engine's own moves are never blunders.  No size in men is written."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "-", "--to", "pdn", "--engine", scripted("scan"),
+               "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    blunders = re.findall(r"blunder \(([^)]*)\)", done.stdout)
+    assert len(blunders) == 3
+    assert all(b.startswith("misses a forced win, #") and "allows a forced loss, #" in b
+               for b in blunders)  # fmt: skip
+    assert not re.search(r"blunder [+-]\d", done.stdout)
+    evaluation = Evaluation(None, 3, (), 5)
+    longer = Evaluation(None, 4, (), 7)
+    from pdn_tools.analysis.annotate import _blunder
+
+    assert _blunder(evaluation, longer, 1, 150) is None  # still a forced win
+    assert _blunder(longer, evaluation, -1, 150) is None  # Black was lost anyway
+    assert _blunder(Evaluation(None, None, ()), evaluation, 1, 150) is None  # no score
+
+
+def test_analysing_an_analysed_file_again_changes_nothing(tmp_path: Path) -> None:
+    """analyse(analyse(x)) == analyse(x) byte for byte: the blunder note, the W70
+    doubt and the best lines of the first analysis are replaced, not doubled; a
+    reader's own comment text stays (its old evaluation command goes)."""
+    text = MATE_GAME.replace("1. 32-28", "1. 32-28 {a fine start [%eval +5.00]} {19-24 next}")
+    (tmp_path / "x.pdn").write_text(text, encoding="utf-8")
+    once = pdn("analyse", "x.pdn", "-o", "once.pdn", "-j", "1", cwd=tmp_path)
+    assert once.returncode == 0, once.stderr
+    twice = pdn("analyse", "once.pdn", "-o", "twice.pdn", "-j", "1", cwd=tmp_path)
+    assert twice.returncode == 0, twice.stderr
+    first = (tmp_path / "once.pdn").read_text(encoding="utf-8")
+    assert first.count("blunder (") == 1 and first.count("(W70)") == 1
+    assert "{a fine start}" in first and "{19-24 next}" in first
+    assert "+5.00" not in first
+    assert (tmp_path / "twice.pdn").read_text(encoding="utf-8") == first
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_engine_command_that_cannot_be_split_is_one_line_and_status_2(
+    tmp_path: Path, jobs: str
+) -> None:
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "x.pdn", "--engine", "scan 'hub", "-j", jobs,
+               cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No closing quotation" in lines[0], done.stderr
+    assert not (tmp_path / "x.pdn").exists()
+
+
+def test_the_best_move_is_the_engines_done_move_not_its_pv(tmp_path: Path) -> None:
+    """The scripted engine's last pv starts with another move than its ``done``: the
+    best move is the ``done`` move, and that pv is not written as its line."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    done = pdn("analyse", "g.pdn", "-o", "g.parquet", "--moves-table", "m.parquet",
+               "--engine", scripted("otherpv"), "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    international = variant_by_name("international")
+    for row in pq.read_table(tmp_path / "m.parquet").to_pylist():
+        before = parse_fen(row["fen_before"]).position
+        first = legal_moves(before, international)[0]
+        board = Board.from_fen(row["fen_before"])
+        assert board.parse_move(row["best_move"]) == first
+        comment = row["comments"][-1]
+        line = comment.split("]")[-1].split()
+        assert len(line) <= 1  # the pv of another move is not the line
+
+
+def test_the_w70_comment_is_written_in_the_notation_of_the_moves_around_it() -> None:
+    """A Russian record in algebraic squares is written with canonical (numeric)
+    moves: its W70 comment names the candidate so too, while the finding's message and
+    repair keep the record's own notation (they point into the record)."""
+    from pdn_tools.analysis.plausibility import PlausibilityOptions
+    from pdn_tools.export.canonical import write_canonical
+    from pdn_tools.replay.resolve import resolve
+
+    text = '[Result "0-2"]\n[GameType "25"]\n[FEN "B:WK1,K32:BK3"]\n\n1... f8-g7 2. b8-e5 0-2\n'
+    game = next(iter(read_string(text)))
+    replay = check_game(game, ReplayOptions())
+    choice = EngineChoice()
+    done = annotate_game(
+        game, replay, AnalysisOptions(choice, plausibility=PlausibilityOptions(choice))
+    )
+    assert done.doubted == 1
+    doubts = [c.text for n in game.mainline() for c in n.comments if "(W70)" in c.text]
+    assert len(doubts) == 1
+    shown = re.fullmatch(r"possibly mis-recorded \(W70\): (\S+)\?", doubts[0])
+    assert shown is not None and re.fullmatch(r"\d+-\d+", shown.group(1)), doubts[0]
+    (issue,) = [i for i in game.issues if i.code == "W70"]
+    assert issue.repair is not None and re.fullmatch(r"[a-h]\d-[a-h]\d", issue.repair["move"])
+    written = write_canonical(game, resolve(game, replay))
+    assert f"(W70): {shown.group(1)}?" in written
+    assert "1... 3-8 " in written  # the moves around it: numbers too
+
+
+def test_a_parameter_the_engine_refuses_ends_the_run(tmp_path: Path) -> None:
+    """The engine's ``error`` to a ``set-param`` the user asked for is no longer
+    ignored: one line naming the parameter and the engine's message, status 2,
+    nothing written."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    engine = shlex.join([sys.executable, "-m", "pdn_tools", "engine", "--hub"])
+    done = pdn("analyse", "g.pdn", "-o", "x.pdn", "--engine", engine, "--engine-param",
+               "variant=klingon", "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "variant=klingon" in lines[0] and "unknown variant klingon" in lines[0]
+    assert not (tmp_path / "x.pdn").exists()
+
+
+def test_the_refused_parameter_is_the_one_the_message_names() -> None:
+    from pdn_tools.search.hub import HubError
+    from pdn_tools.search.hub_client import HubEngine
+
+    command = [sys.executable, str(SCRIPTED), "strict"]
+    with pytest.raises(HubError, match=r"refused the parameter book=off: I take no book"):
+        HubEngine(command, timeout=60, params={"book": "off", "threads": "2"})
+    with HubEngine(command, timeout=60) as engine:  # no parameter set: nothing refused
+        assert engine.id == {"name": "scripted"}
+
+
+@pytest.mark.parametrize("mode", ["scan", "bitbase"])
+def test_an_engines_forced_wins_analysed_twice_hold_one_analysis(tmp_path: Path, mode: str) -> None:
+    """The words written for forced results (``forced win for White``, ``blunder
+    (misses a forced win…)``) are recognised as the analysis's own on a second run."""
+    (tmp_path / "g.pdn").write_text(OPENING, encoding="utf-8")
+    once = pdn("analyse", "g.pdn", "-o", "once.pdn", "--engine", scripted(mode), "-j", "1",
+               cwd=tmp_path)  # fmt: skip
+    assert once.returncode == 0, once.stderr
+    twice = pdn("analyse", "once.pdn", "-o", "twice.pdn", "--engine", scripted(mode),
+                "-j", "1", cwd=tmp_path)  # fmt: skip
+    assert twice.returncode == 0, twice.stderr
+    first = (tmp_path / "once.pdn").read_text(encoding="utf-8")
+    assert first.count("blunder (") == 3
+    assert (tmp_path / "twice.pdn").read_text(encoding="utf-8") == first

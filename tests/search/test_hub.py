@@ -308,3 +308,27 @@ def test_a_command_it_does_not_know_is_an_error_and_changes_nothing() -> None:
     depths = [int(parse_line(line)[1]["depth"]) for line in out if line.startswith("info ")]
     assert depths == [1, 2]
     assert sum(line.startswith("done ") for line in out) == 1
+
+
+@pytest.mark.parametrize("head", ["pos pos=", " " * 70_000 + "pos pos="])
+def test_a_position_too_long_leaves_no_position(head: str) -> None:
+    """An over-long ``pos`` is refused as any unreadable ``pos`` is: the next ``go``
+    answers ``error`` and a bare ``done``, never a move of the position before."""
+    out = converse(["hub", "init", "pos", "level depth=2", head + "e" * 200_000, "go analyze"])
+    errors = [parse_line(line)[1]["message"] for line in out if line.startswith("error ")]
+    assert errors[0] == "a line longer than 65,536 characters"
+    assert len(errors) == 2  # the go: no position
+    assert [line for line in out if line.startswith("done")] == ["done"]
+    assert not [line for line in out if line.startswith("info")]
+
+
+def test_ponder_hit_is_a_command_it_knows() -> None:
+    """``ponder-hit`` during ``go ponder`` lets the search go on to its budget and
+    ``done``; without a search it does nothing; neither is an ``error``."""
+    out = converse(
+        ["hub", "init", "ponder-hit", "pos", "level depth=3", "go ponder", "ponder-hit", "ping"]
+    )
+    assert not [line for line in out if line.startswith("error")]
+    assert "pong" in out
+    done = [line for line in out if line.startswith("done")]
+    assert len(done) == 1 and parse_line(done[0])[1]["move"]
