@@ -180,7 +180,8 @@ CATALOGUE: dict[str, Code] = {
             "W08",
             "warning",
             "Irregular tag value",
-            "An unescaped inner quote, a value broken over lines, or curly quotes.",
+            "An unescaped inner quote, a value broken over lines, a value ending in a "
+            "backslash, or curly quotes.",
         ),
         _c(
             "W09",

@@ -64,6 +64,15 @@ def unescape(value: str) -> str:
     return _ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
+def ends_in_backslash(raw: str) -> bool:
+    """Whether the raw value *raw* ends in a backslash that escapes nothing: the
+    ``\\"`` after it closed the value (``[Source "C:\\games\\"]``, a Windows path
+    written without escapes), which the TAG pattern reads so only at the end of the
+    line or before the next tag.  An even run of backslashes is escaped ones."""
+    stripped = raw.rstrip("\\")
+    return (len(raw) - len(stripped)) % 2 == 1
+
+
 def escape(value: str) -> str:
     """Escape a value for writing: backslashes and quotes, line breaks as spaces."""
     value = value.replace("\\", "\\\\").replace('"', '\\"')
