@@ -5,9 +5,10 @@ the splitter's tag opening had repetitions that could match the same blanks, whi
 backtracked for cubic or quadratic time on a '[' followed by many blanks
 (docs/security.md, ``tests/security/test_tags.py``).  The patterns they were are
 kept here and compared with the new ones on generated tag-like text: the same
-matches, the same ends, the same groups.  A rule added to the tag patterns since is
-added to these in their plain form too (a value's '\\"' followed by ']' at the end of
-its line ends it), so that the comparison goes on checking the linear rewrite."""
+matches, the same ends, the same groups.  The rules added to the tag patterns since
+are added to these in their plain form too (a value's '\\"' followed by ']' at the end
+of its line ends it; curly double quotes are quotes), so that the comparison goes on
+checking the linear rewrite."""
 
 from __future__ import annotations
 
@@ -18,18 +19,48 @@ from hypothesis import strategies as st
 
 from pdn_tools.pdn import split, tags, terminals
 
+#: A quote of a tag value: ``"`` or a curly double quote.
+Q = '"\u201c\u201d'
 OLD_TAG = re.compile(
-    r'\[\s*[^"\[\]\n]*?\s*(?:"(?:[^"\\\n]++|\\(?="[ \t]*\][ \t]*(?:\n|\[|\Z))|\\.'
-    r'|\n(?![ \t]*\[)|"(?![ \t]*\]))*"[ \t]*)?\]'
+    rf"\[\s*[^{Q}\[\]\n]*?\s*(?:[{Q}](?:[^{Q}\\\n]++|\\(?=[{Q}][ \t]*\][ \t]*(?:\n|\[|\Z))|\\."
+    rf"|\n(?![ \t]*\[)|[{Q}](?![ \t]*\]))*[{Q}][ \t]*)?\]"
 )
-OLD_TAG_READER = re.compile(r'\[\s*([^"\[\]]*?)\s*(?:"(.*)"\s*)?\]\s*\Z', re.S)
-OLD_TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
+OLD_TAG_READER = re.compile(rf"\[\s*([^{Q}\[\]]*?)\s*(?:[{Q}](.*)[{Q}]\s*)?\]\s*\Z", re.S)
+OLD_TAG_OPENING = re.compile(rf"\[(?=[ \t]*[^{Q}\[\]\n]*(?:[{Q}]|\]|$))")
 
 #: What tags are made of and what breaks them: brackets, quotes, backslashes, line
 #: ends, blanks of several kinds (a tab, a no-break and an ideographic space, a CR),
-#: words, and a few pieces that end or continue a value.
-ALPHABET = ["[", "]", '"', "\\", "\n", " ", "\t", "a", "b", "\xa0", "\u3000", "\r"]
-PIECES = ["ab", "  ", '"]', '" ]', "\n ", "\n[", '\\"', '"x"', '\\"]', '\\" ]\n']
+#: words, curly double quotes, and a few pieces that end or continue a value.
+ALPHABET = [
+    "[",
+    "]",
+    '"',
+    "\\",
+    "\n",
+    " ",
+    "\t",
+    "a",
+    "b",
+    "\xa0",
+    "\u3000",
+    "\r",
+    "\u201c",
+    "\u201d",
+]
+PIECES = [
+    "ab",
+    "  ",
+    '"]',
+    '" ]',
+    "\n ",
+    "\n[",
+    '\\"',
+    '"x"',
+    '\\"]',
+    '\\" ]\n',
+    "\u201d]",
+    "\\\u201d]",
+]
 TEXT = st.lists(st.sampled_from(ALPHABET + PIECES), max_size=16).map("".join)
 
 
@@ -47,6 +78,8 @@ def _span(found: re.Match[str] | None) -> tuple[int, int] | None:
 @example('a "C:\\x\\" ] \n[b "y"]', 0)
 @example('a "x\\"] [b "y"]', 0)
 @example('a "x\\"] b', 0)
+@example("a \u201cx\u201d]", 0)
+@example('a "x\u201d"]', 0)
 def test_the_tag_terminal_matches_as_before(text: str, at: int) -> None:
     line = "[" + text
     at = min(at, len(line))
@@ -85,6 +118,8 @@ def test_real_tags_are_matched_whole() -> None:
         '[Event "a "quoted" word"]',
         '[Event "back\\"slash"]',
         '[Source "C:\\games\\"]',
+        "[Event \u201cOpen 2024\u201d]",
+        '[Event "the \u201cOpen\u201d"]',
         "[Round]",
         "[   ]",
     ]
