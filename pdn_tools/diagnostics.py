@@ -180,7 +180,8 @@ CATALOGUE: dict[str, Code] = {
             "W08",
             "warning",
             "Irregular tag value",
-            "An unescaped inner quote, a value broken over lines, or curly quotes.",
+            "An unescaped inner quote, a value broken over lines, a value ending in a "
+            "backslash, or a value in curly double quotes (read as plain ones).",
         ),
         _c(
             "W09",
@@ -315,7 +316,7 @@ CATALOGUE: dict[str, Code] = {
             "Character normalisation applied",
             "A BOM removed (at the start of the file, given there once or more; inside the "
             "file, at the start of a line or before a '[' where files were joined, read as "
-            "a space), NBSP turned into a space, a Unicode dash or curly quote normalised, "
+            "a space), NBSP turned into a space, a Unicode dash normalised, "
             "an HTML entity in a tag name decoded.",
         ),
         _c(

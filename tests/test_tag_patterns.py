@@ -5,7 +5,10 @@ the splitter's tag opening had repetitions that could match the same blanks, whi
 backtracked for cubic or quadratic time on a '[' followed by many blanks
 (docs/security.md, ``tests/security/test_tags.py``).  The patterns they were are
 kept here and compared with the new ones on generated tag-like text: the same
-matches, the same ends, the same groups."""
+matches, the same ends, the same groups.  The rules added to the tag patterns since
+are added to these in their plain form too (a value's '\\"' followed by ']' at the end
+of its line ends it; curly double quotes are quotes), so that the comparison goes on
+checking the linear rewrite."""
 
 from __future__ import annotations
 
@@ -16,17 +19,48 @@ from hypothesis import strategies as st
 
 from pdn_tools.pdn import split, tags, terminals
 
+#: A quote of a tag value: ``"`` or a curly double quote.
+Q = '"\u201c\u201d'
 OLD_TAG = re.compile(
-    r'\[\s*[^"\[\]\n]*?\s*(?:"(?:[^"\\\n]++|\\.|\n(?![ \t]*\[)|"(?![ \t]*\]))*"[ \t]*)?\]'
+    rf"\[\s*[^{Q}\[\]\n]*?\s*(?:[{Q}](?:[^{Q}\\\n]++|\\(?=[{Q}][ \t]*\][ \t]*(?:\n|\[|\Z))|\\."
+    rf"|\n(?![ \t]*\[)|[{Q}](?![ \t]*\]))*[{Q}][ \t]*)?\]"
 )
-OLD_TAG_READER = re.compile(r'\[\s*([^"\[\]]*?)\s*(?:"(.*)"\s*)?\]\s*\Z', re.S)
-OLD_TAG_OPENING = re.compile(r"\[(?=[ \t]*[^\"\[\]\n]*(?:\"|\]|$))")
+OLD_TAG_READER = re.compile(rf"\[\s*([^{Q}\[\]]*?)\s*(?:[{Q}](.*)[{Q}]\s*)?\]\s*\Z", re.S)
+OLD_TAG_OPENING = re.compile(rf"\[(?=[ \t]*[^{Q}\[\]\n]*(?:[{Q}]|\]|$))")
 
 #: What tags are made of and what breaks them: brackets, quotes, backslashes, line
 #: ends, blanks of several kinds (a tab, a no-break and an ideographic space, a CR),
-#: words, and a few pieces that end or continue a value.
-ALPHABET = ["[", "]", '"', "\\", "\n", " ", "\t", "a", "b", "\xa0", "\u3000", "\r"]
-PIECES = ["ab", "  ", '"]', '" ]', "\n ", "\n[", '\\"', '"x"']
+#: words, curly double quotes, and a few pieces that end or continue a value.
+ALPHABET = [
+    "[",
+    "]",
+    '"',
+    "\\",
+    "\n",
+    " ",
+    "\t",
+    "a",
+    "b",
+    "\xa0",
+    "\u3000",
+    "\r",
+    "\u201c",
+    "\u201d",
+]
+PIECES = [
+    "ab",
+    "  ",
+    '"]',
+    '" ]',
+    "\n ",
+    "\n[",
+    '\\"',
+    '"x"',
+    '\\"]',
+    '\\" ]\n',
+    "\u201d]",
+    "\\\u201d]",
+]
 TEXT = st.lists(st.sampled_from(ALPHABET + PIECES), max_size=16).map("".join)
 
 
@@ -40,6 +74,12 @@ def _span(found: re.Match[str] | None) -> tuple[int, int] | None:
 @example(' \n a  b \n "x"]', 0)
 @example('a "x\n[b"]', 0)
 @example('a "x\\"]"]', 0)
+@example('a "C:\\x\\"]', 0)
+@example('a "C:\\x\\" ] \n[b "y"]', 0)
+@example('a "x\\"] [b "y"]', 0)
+@example('a "x\\"] b', 0)
+@example("a \u201cx\u201d]", 0)
+@example('a "x\u201d"]', 0)
 def test_the_tag_terminal_matches_as_before(text: str, at: int) -> None:
     line = "[" + text
     at = min(at, len(line))
@@ -77,6 +117,9 @@ def test_real_tags_are_matched_whole() -> None:
         '[FEN "W:W31,32\n:B1,2"]',
         '[Event "a "quoted" word"]',
         '[Event "back\\"slash"]',
+        '[Source "C:\\games\\"]',
+        "[Event \u201cOpen 2024\u201d]",
+        '[Event "the \u201cOpen\u201d"]',
         "[Round]",
         "[   ]",
     ]

@@ -45,6 +45,7 @@ from pdn_tools.pdn.tags import (
     date_is_standard,
     date_range,
     date_readings,
+    ends_in_backslash,
     normalise_name,
     split_tag,
     standard_name,
@@ -768,7 +769,7 @@ class GameBuilder:
             pos = text.find("[", end)
 
     def _tag(self, text: str, line: int, col: int, missing_bracket: bool = False) -> None:
-        raw_name, raw_value = split_tag(text)
+        raw_name, raw_value, curly = split_tag(text)
         name, why = normalise_name(raw_name)
         if self.moves_seen:
             self.issue("W09", f"tag [{name}] inside the movetext", line, col)
@@ -787,6 +788,18 @@ class GameBuilder:
                     value = "".join(value.split())
             if '"' in raw_value.replace('\\"', ""):
                 self.issue("W08", f"value of tag {name!r} holds an unescaped '\"'", line, col)
+            if curly:
+                self.issue(
+                    "W08", f"value of tag {name!r} is in curly quotes, read as '\"'", line, col
+                )
+            if ends_in_backslash(raw_value):
+                self.issue(
+                    "W08",
+                    f"value of tag {name!r} ends in a backslash; the quote after it is read"
+                    " as its closing quote",
+                    line,
+                    col,
+                )
         key = standard_name(name).lower()
         if key in self.tag_keys:
             self.issue("W09", self._repeated(key, name), line, col)

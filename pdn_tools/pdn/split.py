@@ -263,7 +263,7 @@ def _special() -> re.Pattern[str]:
     return re.compile(
         r"(?P<brace>\{)"
         r"|(?P<double>\[(?=\[))"
-        r"|(?P<tag>\[(?=[^\"\[\]\n]*+(?:\"|\]|$)))"
+        r"|(?P<tag>\[(?=[^\"\u201c\u201d\[\]\n]*+(?:[\"\u201c\u201d]|\]|$)))"
         r"|(?P<tagnb>^[ \t]*[A-Z][A-Za-z0-9_]*[ \t]+\"[^\"\n]*\"[ \t]*\])"
         r"|(?P<semi>;)"
         r"|(?P<lpar>\()"
@@ -304,18 +304,21 @@ def ends_comment(line: str) -> bool:
     return _FULL_TAG_LINE.match(line) is not None
 
 
-#: A '[' that may open a tag: the name runs up to a quote, a ']' or the end of the line.
-#: (One possessive repetition: a '[' followed by many blanks and another '[' is refused
-#: in one pass, where a blank repetition before a name repetition backtracked.)
-_TAG_OPENING = re.compile(r"\[(?=[^\"\[\]\n]*+(?:\"|\]|$))")
+#: A '[' that may open a tag: the name runs up to a quote (``"`` or a curly double
+#: quote, as in the grammar's TAG), a ']' or the end of the line.  (One possessive
+#: repetition: a '[' followed by many blanks and another '[' is refused in one pass,
+#: where a blank repetition before a name repetition backtracked.)
+_TAG_OPENING = re.compile(r"\[(?=[^\"\u201c\u201d\[\]\n]*+(?:[\"\u201c\u201d]|\]|$))")
 #: From just after a '[': its name ends at a quote (a value follows) on this line.
-_TO_QUOTE = re.compile(r'[^"\[\]\n]*+"')
+_TO_QUOTE = re.compile(r'[^"\u201c\u201d\[\]\n]*+["\u201c\u201d]')
 #: Only blanks to the end of the text (``not text[at:].strip()``, without a copy).
 _REST_BLANK = re.compile(r"\s*+\Z")
 _PLAIN_TAG_LINE = re.compile(r"[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+\"[^\"\\\n]*\"\]\s*\Z")
 #: A tag's name as the reader takes it: everything up to its value, loose names with
 #: spaces included ('[Black Elo "…"]' is not a second Black tag).
-_TAG_NAME = re.compile(r"\[[ \t]*([^\s\"\[\]](?:[^\"\[\]\n]*[^\s\"\[\]])?)")
+_TAG_NAME = re.compile(
+    r"\[[ \t]*([^\s\"\u201c\u201d\[\]](?:[^\"\u201c\u201d\[\]\n]*[^\s\"\u201c\u201d\[\]])?)"
+)
 _CAN_START = re.compile(r"[0-9{(/$;\[%]|[a-hA-H][1-8]|-|\.\.\.")
 _BLANK = re.compile(r"(?:\s|\\[rn])*")
 
@@ -517,9 +520,10 @@ def split_chunks(
                     # An earlier '[' of this text opened a value that no quote closes,
                     # on this line or on the lines joined to it.  This value opens after
                     # that one, at a quote where the earlier value's scan also stood
-                    # between two of its steps (any quote inside a value is one, as the
-                    # escaped one '\"' ends one), and the TAG pattern's value steps
-                    # from there on are the same: it is not closed either.  Matching it
+                    # between two of its steps (any quote inside a value, '"' or curly,
+                    # is one, as the escaped one '\"' ends one), and the TAG pattern's
+                    # value steps from there on are the same, whichever quote opened
+                    # the value: it is not closed either.  Matching it
                     # again would scan the rest of the line once per '[' (quadratic).
                     pos = at + 1
                     continue

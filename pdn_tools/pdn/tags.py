@@ -44,24 +44,45 @@ _STRICT_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 #: blanks around it left out) and its value.  The name's words and blanks cannot match
 #: the same character and are possessive, so a long run of blanks is passed once (a
 #: lazy name between two blank repetitions was quadratic in it).
-_TAG = re.compile(r'\[\s*+((?:[^\s"\[\]]++(?:\s++[^\s"\[\]]++)*+)?)\s*+(?:"(.*)"\s*)?\]\s*\Z', re.S)
+#: A value's quotes are ``"`` or curly double quotes (U+201C, U+201D), as in the
+#: grammar's TAG.
+_TAG = re.compile(
+    r'\[\s*+((?:[^\s"\u201c\u201d\[\]]++(?:\s++[^\s"\u201c\u201d\[\]]++)*+)?)\s*+'
+    r'(?:["\u201c\u201d](.*)["\u201c\u201d]\s*)?\]\s*\Z',
+    re.S,
+)
 _ESCAPE = re.compile(r"\\([\\\"])")
 _DATE = re.compile(r"(\?\?\?\?|\d{4})\.(\?\?|\d{2})\.(\?\?|\d{2})")
 
 
-def split_tag(token: str) -> tuple[str, str | None]:
-    """Split a whole tag token ``[Name "value"]`` into its raw name and raw value."""
+def split_tag(token: str) -> tuple[str, str | None, bool]:
+    """Split a whole tag token ``[Name "value"]`` into its raw name and raw value, and
+    say whether a curly double quote opened or closed the value (``[Event “Open”]``,
+    typed in a word processor or written in Windows-1252, whose bytes 0x93 and 0x94
+    are these quotes): the value is read as if in ``"``, and the writer writes ``"``."""
     if not token.startswith("["):
         token = "[" + token.lstrip()
     match = _TAG.match(token)
     if match is None:  # cannot happen for tokens of the grammar's TAG terminal
-        return token.strip("[] \t"), None
-    return match.group(1), match.group(2)
+        return token.strip("[] \t"), None, False
+    if match.start(2) < 0:
+        return match.group(1), None, False
+    quotes = token[match.start(2) - 1] + token[match.end(2)]
+    return match.group(1), match.group(2), quotes != '""'
 
 
 def unescape(value: str) -> str:
     """Decode ``\\"`` and ``\\\\``; any other backslash pair is kept as written."""
     return _ESCAPE.sub(r"\1", value) if "\\" in value else value
+
+
+def ends_in_backslash(raw: str) -> bool:
+    """Whether the raw value *raw* ends in a backslash that escapes nothing: the
+    ``\\"`` after it closed the value (``[Source "C:\\games\\"]``, a Windows path
+    written without escapes), which the TAG pattern reads so only at the end of the
+    line or before the next tag.  An even run of backslashes is escaped ones."""
+    stripped = raw.rstrip("\\")
+    return (len(raw) - len(stripped)) % 2 == 1
 
 
 def escape(value: str) -> str:

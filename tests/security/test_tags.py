@@ -52,8 +52,8 @@ def test_long_blanks_in_a_tag_are_read_in_linear_time(tmp_path: Path) -> None:
     ], done.stdout[:2000]
 
 
-def _unclosed_values(count: int) -> list[Piece]:
-    line = "1. 32-28 18-23 " + '[a "' * count
+def _unclosed_values(count: int, unit: str = '[a "') -> list[Piece]:
+    line = "1. 32-28 18-23 " + unit * count
     return [
         Piece('[Event "x"]', 1, 0, True),
         Piece(line, 2, 0, True),
@@ -73,19 +73,22 @@ class _Counted:
         return self.pattern.match(*args)
 
 
+@pytest.mark.parametrize("unit", ['[a "', '[a "\\"', '[a "x\\" ', "[a \u201c", "[a \u201cx\u201d "])
 def test_a_line_of_unclosed_values_is_matched_a_bounded_number_of_times(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, unit: str
 ) -> None:
     """Each '[a "' is a tag opening after movetext (a game of its own, W01, as
     docs/reading.md says), whose value no quote closes.  TAG was matched from each
     one, over the rest of the line (and over the line joined to the next ones):
     about 2,000 matches of 8 KB here.  The first failure tells that every later
-    value of the line fails too; the matches do not grow with the line."""
+    value of the line fails too; the matches do not grow with the line.  So it is
+    with values of escaped quotes (``[a "\\"``), which a ']' at the end of the line
+    would end, and with values in curly quotes (``[a “``)."""
     if not split.__file__.endswith(".py"):  # pragma: no cover - the compiled build
         pytest.skip("the module's globals are compiled in")
     counted = _Counted(split._TAG)
     monkeypatch.setattr(split, "_TAG", counted)
-    chunks = list(split.split_chunks(_unclosed_values(2_000)))
+    chunks = list(split.split_chunks(_unclosed_values(2_000, unit)))
     assert len(chunks) == 2_001
     assert sum(chunk.next_game for chunk in chunks) == 2_000
     assert 1 <= counted.calls <= 10, counted.calls
@@ -126,3 +129,44 @@ def test_a_syntax_error_far_into_a_long_line_makes_only_its_window() -> None:
     _, _, near = context('[a "', 1_000)
     _, _, far = context('[a "', 50_000_000)
     assert far < near + 1_000_000, (near, far)
+
+
+def _value_shapes(n: int) -> list[str]:
+    """Tag values made of what the value's steps look ahead from: runs of escaped
+    quotes (each may end the value when ']' and the line's end follow), of escaped
+    quotes and ']', of backslashes, an escaped quote before a long run of blanks, and
+    runs of curly quotes (each a quote that may end the value), escaped or not."""
+    return [
+        '[a "' + '\\"' * n,  # never closed
+        '[a "' + '\\"]' * n + " x",  # never closed: the last ']' is not the line's end
+        '[a "' + '\\" ' * n,  # never closed
+        '[a "' + "\\" * (2 * n + 1) + '"]',  # ends in a backslash: W08
+        '[a "\\"' + " " * n + "x",  # never closed
+        "[a \u201c" + "\u201c" * n,  # never closed
+        "[a \u201c" + "\u201d " * n,  # never closed
+        "[a \u201c" + "\\\u201d" * n + " x",  # never closed
+    ]
+
+
+def test_runs_of_backslashes_and_quotes_in_values_are_read_in_linear_time(
+    tmp_path: Path,
+) -> None:
+    """A '\\"' followed by ']' at the end of its line ends a value (a Windows path
+    written without escapes, docs/pdn-format.md §5.1): the pattern looks ahead from
+    each backslash over the blanks after its quote only, and no further; a curly
+    quote, like '"', looks ahead over the blanks after it.  Runs of 100,000 of each
+    shape are read in a moment (a look-ahead to the line's end from each backslash or
+    quote would take hours); the timeout is generous."""
+    hostile = tmp_path / "values.pdn"
+    body = "".join(line + "\n1. 32-28 *\n\n" for line in _value_shapes(100_000))
+    hostile.write_text(HEADER + body, encoding="utf-8")
+    done = pdn("validate", str(hostile), "--format", "jsonl", "--isolated", timeout=300)
+    no_traceback(done)
+    games = [json.loads(line) for line in done.stdout.splitlines()]
+    found = [sorted({issue["code"] for issue in game["issues"]}) for game in games]
+    assert len(games) == 9 and found[0] == ["W27"], done.stdout[:2000]
+    # Each value never closed is unrecognised text (E03); the one ending in a
+    # backslash is read (W08, and W07 for the name 'a').
+    assert found[4] == ["W07", "W08", "W27"], found
+    for codes in found[1:4] + found[5:]:
+        assert "E03" in codes and "W08" not in codes, found
