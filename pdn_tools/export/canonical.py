@@ -18,7 +18,8 @@ What is rewritten, and how (``docs/export.md``):
   are written as read, in normalised spelling;
 - move numbers: recomputed, ``N.`` before each move of the first mover and ``N...``
   before a move of the second mover that opens a line or follows a comment, a
-  variation or a set-up;
+  variation or a set-up; ``N. ...`` that stands for the first mover's missing move
+  (W34) kept as such;
 - the terminator in the GameType's result style (``2-0`` / ``1-0`` ...); a game
   whose guessed variant the replay refuted, written without GameType, keeps each
   result in its own style (``1/2-1/2`` stays so, not the guess's ``1-1``);
@@ -244,16 +245,22 @@ class _Writer(Visitor[None]):
             self.interrupted = True
         else:
             number = ""
+            resolved = self.resolution.get(node)
             if self.target is not None and self.target.paired:
                 if self.paired % 2 == 0:
                     number = f"{self.paired // 2 + 1}. "
                 self.paired += 1
+            elif counter.first and node.number_dots == ". ..." and resolved is None:
+                # 'N. ...' where the first mover is to move and the replay did not
+                # take the element as its move: the '...' stands for the first
+                # mover's missing move (W34), kept so that it reads back the same.
+                number = f"{counter.number}. ... "
+                counter.advance()
             elif counter.first:
                 number = f"{counter.number}. "
             elif self.interrupted:
                 number = f"{counter.number}... "
             self.interrupted = False
-            resolved = self.resolution.get(node)
             if node.kind == "move" and node.move is not None:
                 text = resolved.text if resolved is not None else node.move.text()
                 variant = self.resolution.variant
@@ -403,8 +410,9 @@ def _start_counter(game: Game, first_mover: str) -> _Counter:
     if fen is not None and fen.strip()[:1].upper() in ("W", "B"):
         first = fen.strip()[:1].upper() == first_mover
     else:
-        dots = first_node.number_dots if first_node is not None else None
-        first = not (dots is not None and "..." in dots)
+        # 'N...' opens with the second mover; 'N. ...' says the first mover is to
+        # move and its move is missing (written back as such by the writer).
+        first = first_node is None or first_node.number_dots != "..."
     return _Counter(number, first)
 
 

@@ -457,3 +457,29 @@ def test_a_variant_read_from_the_dialect_is_kept_as_its_gametype() -> None:
         exported = game_dict(game, replay, resolution)
         assert (exported["variant"], exported["gametype"]) == ("english", 21)
         assert write_canonical(*converted(out)[::2]) == out
+
+
+def test_a_missing_move_written_n_dot_ellipsis_is_kept() -> None:
+    """``N. ...`` while the first mover is to move stands for its missing move (W34):
+    canonical PDN keeps it, so that the record replays the same when read back (as
+    ``N...`` it read as the second mover's move, W33 and E05)."""
+    for moves, written in (
+        ("1. ... 19-23 2. 32-28 *", "1. ... 19-23 2. 32-28 *"),
+        ("1. 32-28 19-23 2. ... 14-19 *", "1. 32-28 19-23 2. ... 14-19 *"),
+        ("1. 32-28 19-23 2. 33-29 (2. ... 14-19) 14-19 *", "(2. ... 14-19)"),
+    ):
+        record = G + '[Result "*"]\n\n' + moves + "\n"
+        game, replay, _ = converted(record)
+        text, codes = _canonical_and_codes(record)
+        assert written in text
+        assert "W34" in codes
+        again, replay_again, _ = converted(text)
+        assert replay_facts(again, replay_again) == replay_facts(game, replay)
+        assert [(i.code, i.ply) for i in again.issues] == [(i.code, i.ply) for i in game.issues]
+        assert _canonical_and_codes(text) == (text, codes)
+
+
+def test_n_dot_ellipsis_before_a_move_of_the_first_mover_is_renumbered() -> None:
+    """``N. ...`` before a move the first mover can play is that move (the replay goes
+    on): it gets the usual ``N.``."""
+    assert canonical(G + "1. ... 32-28 19-23 *").endswith("1. 32-28 19-23 *\n")
