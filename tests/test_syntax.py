@@ -159,6 +159,21 @@ def test_result_shaped_moves_and_match_scores() -> None:
     assert "W04" in codes(score)
 
 
+def test_a_decimal_draw_after_moves_is_a_terminator() -> None:
+    """``0.5-0.5`` after moves (or a comment) ends the game as a draw written
+    irregularly (W04), as it does standing alone: its ``0.`` is no move number."""
+    for moves in ("1. 32-28 19-23 0.5-0.5", "1. 32-28 19-23 {c} 0.5-0.5", "0.5-0.5"):
+        game = one('[GameType "20"]\n[Result "1-1"]\n\n' + moves + "\n")
+        assert game.terminator is not None and game.terminator.text == "0.5-0.5", moves
+        found = codes(game)
+        assert "W04" in found and not {"W16", "E03"} & set(found), moves
+        assert len(mainline_texts(game)) == (0 if moves == "0.5-0.5" else 2)
+        assert not game.unread
+    # a move number 0. still reads as one before a move
+    game = one('[GameType "20"]\n\n0. 32-28 *\n')
+    assert mainline_texts(game) == ["32-28"] and next(iter(game.mainline())).number == 0
+
+
 def test_move_spelling_findings() -> None:
     game = one("1. 05-10 1- 6 2. 3228 24x 4 27-20* 19-23(!?!!!) A3-B4 *")
     found = codes(game)
