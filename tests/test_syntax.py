@@ -438,3 +438,22 @@ def test_e01_covers_what_the_reader_reports_under_it() -> None:
         "1. 32-28 ) 18-23 *",
     ):
         assert "E01" in codes(one(source))
+
+
+def test_a_malformed_square_is_e04_and_no_empty_game() -> None:
+    """``0-5``, ``100-5`` and ``328`` are moves with a malformed square (E04), not
+    unrecognised text, and the number before one is not an empty game's (W19) nor
+    dangling (W16); its text is kept.  ``3228`` stays a move without separator."""
+    for word in ("0-5", "00-05", "100-5", "328", "0x5x10"):
+        game = one('[GameType "20"]\n[Result "*"]\n\n1. ' + word + " *\n")
+        assert codes(game) == ["E04"], word
+        (error,) = game.issues
+        assert (error.line, error.column) == (4, 4) and error.context is not None
+        assert [u.text for u in game.unread] == [word]
+    game = one('[GameType "20"]\n\n1. 32-28 19-23 2. 0-5 *\n')
+    assert codes(game) == ["E04"] and mainline_texts(game) == ["32-28", "19-23"]
+    game = one('[GameType "20"]\n\n1. 3228 *\n')
+    assert codes(game) == ["W13"] and mainline_texts(game) == ["32-28"]
+    # An empty game is still one, and unrecognised text after a number no empty game.
+    assert "W19" in codes(one('[GameType "20"]\n\n1. *\n'))
+    assert codes(one('[GameType "20"]\n\n1. foo *\n')) == ["E03", "W16"]

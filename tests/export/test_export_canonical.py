@@ -489,3 +489,13 @@ def test_n_dot_ellipsis_before_a_move_of_the_first_mover_is_renumbered() -> None
     """``N. ...`` before a move the first mover can play is that move (the replay goes
     on): it gets the usual ``N.``."""
     assert canonical(G + "1. ... 32-28 19-23 *").endswith("1. 32-28 19-23 *\n")
+
+
+def test_a_malformed_square_is_written_back_and_found_again() -> None:
+    """A move with a malformed square (E04, kept as read) is written where it stood and
+    read back gives the same findings."""
+    for record in (G + "1. 0-5 *\n", G + "1. 32-28 19-23 2. 328 *\n"):
+        text, codes = _canonical_and_codes(record)
+        assert "E04" in codes and "W19" not in codes
+        again, codes_again = _canonical_and_codes(text)
+        assert (again, codes_again) == (text, codes)
