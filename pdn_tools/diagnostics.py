@@ -494,7 +494,9 @@ CATALOGUE: dict[str, Code] = {
             "E04",
             "error",
             "Square not on the board or malformed",
-            "A square number out of range for the board, or a malformed square.",
+            "A square number out of range for the board (found by the replay), or a "
+            "malformed square (0-5, 100-5, 328: found by the reader, which keeps the text "
+            "as for E03).",
         ),
         _c("E05", "error", "Illegal move", "The move is not legal in the position."),
         _c(

@@ -88,6 +88,20 @@ def test_a_comment_before_moves_without_tags_is_their_games() -> None:
     assert not any("W81" in codes(g) for g in games)
 
 
+def test_escape_lines_before_the_next_tags_change_nothing() -> None:
+    """A ``%`` line between a final note and the next game's tags: the note is still
+    the game's before (W81), the ``%`` line the next game's, before its tags."""
+    for gap in ("\n% separator\n", "\n%a\n%b\n", "\n% separator\n\n"):
+        games, _ = read(FIRST + " {final note}" + gap + SECOND + "\n")
+        assert [texts(g) for g in games[:1]] == [["final note"]], gap
+        assert "W81" in codes(games[0]), gap
+        assert [c.kind for c in games[1].preamble] == ["line"] * gap.count("%"), gap
+        assert not games[1].comments and "W81" not in codes(games[1]), gap
+    # Moves without tags after the '%' line: the note is their game's first comment.
+    games, _ = read(FIRST + " {opening}\n% separator\n1. 33-28 *\n")
+    assert "opening" in texts(games[1]) and texts(games[0]) == []
+
+
 def test_a_comment_never_closed_is_not_taken() -> None:
     games, _ = read(FIRST + " {never closed\n" + SECOND + "\n")
     assert texts(games[0]) == [] and "W81" not in codes(games[0])
@@ -135,7 +149,9 @@ def test_convert_keeps_the_note_in_its_game(tmp_path: Path) -> None:
 
 NOTES = st.sampled_from(["", " {a}", " {b c}", "\n{d}", " ; e", " {f}\n{g}"])
 GAPS = st.sampled_from(["\n", "\n\n", "\n\n{h}\n", " \n\t\n{i}\n", "\n{j}\n\n"])
-GAMES = st.sampled_from([FIRST, SECOND, '[Event "x"]\n[Result "1-1"]\n*', "1. 32-28 *"])
+GAMES = st.sampled_from(
+    [FIRST, SECOND, '[Event "x"]\n[Result "1-1"]\n*', "1. 32-28 *", "% k\n" + SECOND]
+)
 
 
 @given(st.lists(st.tuples(GAMES, NOTES, GAPS), min_size=1, max_size=6))
@@ -150,6 +166,6 @@ def test_converting_to_pdn_keeps_every_comment_in_its_game(
     written = "".join(game.to_pdn() + "\n" for game in games)
     again, _ = read(written)
     assert [texts(g) for g in again] == [texts(g) for g in games]
-    letters = sorted(re.findall(r"[{;] ?([a-j])", text))
+    letters = sorted(re.findall(r"[{;%] ?([a-k])", text))
     found = sorted(t.strip()[0] for g in games for t in texts(g))
     assert found == letters

@@ -88,7 +88,13 @@ def test_unified_pool_from_a_position_with_black_to_move() -> None:
     assert game.issues == []
     game, _, resolution = converted(text)
     out = write_canonical(game, resolution)
-    assert "1... 11-15 2. 22-18 *" in out
+    # A0: the moves and the FEN in algebraic squares (the range as its squares, in order)
+    assert "1... f6-e5 2. c3-d4 *" in out
+    assert (
+        '[FEN "B:Wa3,c3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6"]' in out
+    )
+    back, again, _ = converted(out)
+    assert back.issues == [] and again.completed
 
 
 def test_canonical_pdn_keeps_the_long_form_and_reads_back_the_same() -> None:
@@ -96,7 +102,8 @@ def test_canonical_pdn_keeps_the_long_form_and_reads_back_the_same() -> None:
     assert replay.completed
     out = write_canonical(game, resolution)
     assert '[GameType "23,W,8,8,A0,0"]' in out
-    assert "1. 22-18 11-15 2. 18x11 8x15 *" in out  # numbered from White, the first mover
+    # numbered from White, the first mover; in algebraic squares, as A0 says
+    assert "1. c3-d4 f6-e5 2. d4xf6 g7xe5 *" in out
     back, again, _ = converted(out)
     assert back.variant == "unified-pool" and back.issues == []
     assert again.final_fen == replay.final_fen

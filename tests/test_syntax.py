@@ -159,6 +159,21 @@ def test_result_shaped_moves_and_match_scores() -> None:
     assert "W04" in codes(score)
 
 
+def test_a_decimal_draw_after_moves_is_a_terminator() -> None:
+    """``0.5-0.5`` after moves (or a comment) ends the game as a draw written
+    irregularly (W04), as it does standing alone: its ``0.`` is no move number."""
+    for moves in ("1. 32-28 19-23 0.5-0.5", "1. 32-28 19-23 {c} 0.5-0.5", "0.5-0.5"):
+        game = one('[GameType "20"]\n[Result "1-1"]\n\n' + moves + "\n")
+        assert game.terminator is not None and game.terminator.text == "0.5-0.5", moves
+        found = codes(game)
+        assert "W04" in found and not {"W16", "E03"} & set(found), moves
+        assert len(mainline_texts(game)) == (0 if moves == "0.5-0.5" else 2)
+        assert not game.unread
+    # a move number 0. still reads as one before a move
+    game = one('[GameType "20"]\n\n0. 32-28 *\n')
+    assert mainline_texts(game) == ["32-28"] and next(iter(game.mainline())).number == 0
+
+
 def test_move_spelling_findings() -> None:
     game = one("1. 05-10 1- 6 2. 3228 24x 4 27-20* 19-23(!?!!!) A3-B4 *")
     found = codes(game)
@@ -423,3 +438,22 @@ def test_e01_covers_what_the_reader_reports_under_it() -> None:
         "1. 32-28 ) 18-23 *",
     ):
         assert "E01" in codes(one(source))
+
+
+def test_a_malformed_square_is_e04_and_no_empty_game() -> None:
+    """``0-5``, ``100-5`` and ``328`` are moves with a malformed square (E04), not
+    unrecognised text, and the number before one is not an empty game's (W19) nor
+    dangling (W16); its text is kept.  ``3228`` stays a move without separator."""
+    for word in ("0-5", "00-05", "100-5", "328", "0x5x10"):
+        game = one('[GameType "20"]\n[Result "*"]\n\n1. ' + word + " *\n")
+        assert codes(game) == ["E04"], word
+        (error,) = game.issues
+        assert (error.line, error.column) == (4, 4) and error.context is not None
+        assert [u.text for u in game.unread] == [word]
+    game = one('[GameType "20"]\n\n1. 32-28 19-23 2. 0-5 *\n')
+    assert codes(game) == ["E04"] and mainline_texts(game) == ["32-28", "19-23"]
+    game = one('[GameType "20"]\n\n1. 3228 *\n')
+    assert codes(game) == ["W13"] and mainline_texts(game) == ["32-28"]
+    # An empty game is still one, and unrecognised text after a number no empty game.
+    assert "W19" in codes(one('[GameType "20"]\n\n1. *\n'))
+    assert codes(one('[GameType "20"]\n\n1. foo *\n')) == ["E03", "W16"]

@@ -18,7 +18,8 @@ What is rewritten, and how (``docs/export.md``):
   are written as read, in normalised spelling;
 - move numbers: recomputed, ``N.`` before each move of the first mover and ``N...``
   before a move of the second mover that opens a line or follows a comment, a
-  variation or a set-up;
+  variation or a set-up; ``N. ...`` that stands for the first mover's missing move
+  (W34) kept as such;
 - the terminator in the GameType's result style (``2-0`` / ``1-0`` ...); a game
   whose guessed variant the replay refuted, written without GameType, keeps each
   result in its own style (``1/2-1/2`` stays so, not the guess's ``1-1``);
@@ -36,6 +37,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from typing import Literal
 
 from pdn_tools.export.pdn import Lines, Unreads, opening, tag_lines, write_comment
 from pdn_tools.export.targets import (
@@ -43,16 +45,18 @@ from pdn_tools.export.targets import (
     Form,
     Target,
     move_text,
+    square_name,
     target_tags,
     turned_squares,
 )
 from pdn_tools.pdn.commands import parse_commands
-from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES, naming_value
+from pdn_tools.pdn.gametype import BY_NAME, PROFILE_BASES, naming_value, square_notation
 from pdn_tools.pdn.model import SKIP, Comment, Game, Node, Skip, Tag, Visitor, every_node
 from pdn_tools.pdn.results import read_result
 from pdn_tools.pdn.tags import ALIASES, ROSTER, standard_name
 from pdn_tools.replay.resolve import Resolution
-from pdn_tools.rules import FenError, canonical_path, parse_fen
+from pdn_tools.rules import FenError, Variant, canonical_path, parse_fen
+from pdn_tools.rules.geometry import Geometry, geometry_for
 
 WIDTH = 80
 """Longest movetext line, in columns."""
@@ -183,6 +187,9 @@ class _Writer(Visitor[None]):
         """The result the game is written with (for a target)."""
         self.paired = 0
         """Plies written so far, for a target that numbers plies in pairs."""
+        self.algebraic = False
+        """Resolved moves and FENs written in algebraic squares (canonical PDN of a
+        variant whose GameType names that notation: :func:`move_notation`)."""
 
     # -- small pieces ----------------------------------------------------------
     def comments(self, comments: list[Comment]) -> None:
@@ -214,6 +221,13 @@ class _Writer(Visitor[None]):
         turn = (fen or "").strip()[:1].upper()
         return turn not in ("W", "B") or turn == self.first_mover
 
+    def fen(self, value: str) -> str:
+        """A FEN *value* of the game (tag or set-up) in the notation of its moves."""
+        variant = self.resolution.variant
+        if self.target is not None or variant is None:
+            return value
+        return fen_in_notation(value, variant, "algebraic" if self.algebraic else "numeric")
+
     def padded(self, text: str) -> str:
         """A move's *text* for the target, its first square zero-padded when it
         begins with the game's result and the target ends the moves there."""
@@ -236,7 +250,7 @@ class _Writer(Visitor[None]):
         if node.kind == "setup":
             # In the normal form of the FEN tag's value: the reader ignores a
             # trailing '.' here too (W26), which is then not found again.
-            self.out.token(f'/FEN "{regular_fen(node.fen or "")}"/')
+            self.out.token(f'/FEN "{self.fen(regular_fen(node.fen or ""))}"/')
             counter.first = self.setup_side(node.fen)
             following = node.next()
             if following is not None and following.number is not None:
@@ -244,20 +258,28 @@ class _Writer(Visitor[None]):
             self.interrupted = True
         else:
             number = ""
+            resolved = self.resolution.get(node)
             if self.target is not None and self.target.paired:
                 if self.paired % 2 == 0:
                     number = f"{self.paired // 2 + 1}. "
                 self.paired += 1
+            elif counter.first and node.number_dots == ". ..." and resolved is None:
+                # 'N. ...' where the first mover is to move and the replay did not
+                # take the element as its move: the '...' stands for the first
+                # mover's missing move (W34), kept so that it reads back the same.
+                number = f"{counter.number}. ... "
+                counter.advance()
             elif counter.first:
                 number = f"{counter.number}. "
             elif self.interrupted:
                 number = f"{counter.number}... "
             self.interrupted = False
-            resolved = self.resolution.get(node)
             if node.kind == "move" and node.move is not None:
                 text = resolved.text if resolved is not None else node.move.text()
                 variant = self.resolution.variant
                 if self.target is None:
+                    if self.algebraic and resolved is not None and variant is not None:
+                        text = algebraic_move(text, variant)
                     text = _unmistakable(text) + (node.move.mark or "")
                 elif resolved is not None and self.form is not None and variant is not None:
                     path = canonical_path(resolved.move, variant)
@@ -344,6 +366,85 @@ _TURNED_SIZE = 32
 """The squares of the only turned board (py-draughts' American board)."""
 
 
+def move_notation(game: Game, resolution: Resolution) -> Literal["numeric", "algebraic"]:
+    """The square notation in which canonical PDN writes *game*'s moves and FENs:
+    that of the GameType of the variant it is written as (:func:`written_variant`;
+    :func:`pdn_tools.pdn.gametype.square_notation`), ``algebraic`` (Russian,
+    Brazilian, Czech, Turkish, pool with White first) or ``numeric``.  It applies to
+    what the replay resolved; moves written as read keep their squares."""
+    return square_notation(written_variant(game, resolution))
+
+
+_ALGEBRAIC = Form(None, "algebraic")
+_NUMBER = re.compile(r"[0-9]+")
+
+
+def algebraic_move(text: str, variant: Variant) -> str:
+    """A move's canonical *text* (numbers) with its squares in algebraic names
+    (``22-18`` → ``c3-d4``; the separators kept)."""
+    geo = geometry_for(variant.board)
+    return _NUMBER.sub(lambda m: square_name(geo, int(m.group()), _ALGEBRAIC), text)
+
+
+_FEN_NUMERIC = re.compile(r"([Kk]?)([0-9]+)(?:-([0-9]+))?")
+_FEN_ALGEBRAIC = re.compile(r"([Kk]?)([a-hA-H][1-8])")
+
+
+def fen_in_notation(value: str, variant: Variant, notation: str) -> str:
+    """A FEN *value* with its squares in *notation* (``numeric`` or ``algebraic``),
+    the rest as written (the order of its items, its extras, its irregular forms, so
+    that the reader finds the same W26 again); a range of numbers becomes its squares
+    in algebraic names.  As written when it is already so, when the board has no
+    algebraic names (wider than 8), or when it does not read as the same position with
+    the same irregularities after the change (an invalid FEN, E10, stays as read)."""
+    geo = geometry_for(variant.board)
+    if geo.spec.width > 8:
+        return value
+    wanted = _FEN_NUMERIC if notation == "algebraic" else _FEN_ALGEBRAIC
+    fields = value.split(":")
+    out = fields[:1]
+    changed = False
+    for field in fields[1:]:
+        if field[:1].upper() not in ("W", "B"):
+            out.append(field)
+            continue
+        items: list[str] = []
+        for item in field[1:].split(","):
+            match = wanted.fullmatch(item)
+            if match is None:
+                items.append(item)
+                continue
+            changed = True
+            items.extend(_respelled(match, geo, notation))
+        out.append(field[:1] + ",".join(items))
+    if not changed:
+        return value
+    text = ":".join(out)
+    try:
+        before = parse_fen(value, variant)
+        after = parse_fen(text, variant)
+    except FenError:
+        return value
+    same = (after.position, after.turn_known, after.warnings)
+    return text if same == (before.position, before.turn_known, before.warnings) else value
+
+
+def _respelled(match: re.Match[str], geo: Geometry, notation: str) -> list[str]:
+    """The FEN item *match* (a square or range of the other notation) in *notation*."""
+    king = match.group(1)
+    if notation == "algebraic":
+        first = int(match.group(2))
+        last = int(match.group(3)) if match.group(3) else first
+        if not 1 <= first <= last <= geo.size:
+            return [match.group()]  # not on the board: the check above keeps the FEN
+        return [king + square_name(geo, s, _ALGEBRAIC) for s in range(first, last + 1)]
+    name = match.group(2).lower()
+    for square in range(1, geo.size + 1):
+        if square_name(geo, square, _ALGEBRAIC) == name:
+            return [king + str(square)]
+    return [match.group()]
+
+
 def target_form(game: Game, resolution: Resolution, name: str) -> tuple[Target, Form] | None:
     """The target *name* and the form in which it writes *game*, or None when the game
     is written as canonical PDN instead: a variant the program does not play (or none
@@ -403,8 +504,9 @@ def _start_counter(game: Game, first_mover: str) -> _Counter:
     if fen is not None and fen.strip()[:1].upper() in ("W", "B"):
         first = fen.strip()[:1].upper() == first_mover
     else:
-        dots = first_node.number_dots if first_node is not None else None
-        first = not (dots is not None and "..." in dots)
+        # 'N...' opens with the second mover; 'N. ...' says the first mover is to
+        # move and its move is missing (written back as such by the writer).
+        first = first_node is None or first_node.number_dots != "..."
     return _Counter(number, first)
 
 
@@ -614,7 +716,13 @@ def _write(
         tagged.tags = _result_tags(tagged, end)
     else:
         tagged = Game()
-        tagged.tags = regular_tags(game.tags, style)
+        writer.algebraic = move_notation(game, res) == "algebraic"
+        tagged.tags = [
+            Tag(t.name, writer.fen(t.value), t.line, t.column)
+            if standard_name(t.name) == "FEN"
+            else t
+            for t in regular_tags(game.tags, style)
+        ]
         if opts.normalise_results:
             end = styled_result(game.result or "*", style) or "*"
             tagged.tags = _result_tags(tagged, end)

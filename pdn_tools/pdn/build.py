@@ -63,7 +63,11 @@ _SQUARE = re.compile(r"[0-9]+|[a-hA-H][1-8]")
 _MARK = re.compile(r"(?:[!?]+|\([!?]+\)|\*|[\u25a1\u2a00])\Z")
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212")
 _SETUP = re.compile(r'/\s*FEN\s*"(.*)"\s*/\Z', re.S)
-_SYNTAX_ERRORS = frozenset({"E01", "E02", "E03"})
+_SYNTAX_ERRORS = frozenset({"E01", "E02", "E03", "E04"})
+#: A word no MOVE token takes that is a numeric move with a malformed square: one of
+#: three digits or of zeros (``0-5``, ``100-5``), or three digits alone (``328``: not
+#: the two squares of the four-digit form, W13).
+_MALFORMED_MOVE = re.compile(r"[0-9]{3}|[0-9]{1,3}(?:[-xX:][0-9]{1,3})+")
 
 
 class _Level:
@@ -650,12 +654,15 @@ class GameBuilder:
         elif kind in ("LPAR", "RPAR"):
             return
         else:  # JUNK
-            self._junk(token)
+            self._junk(token, level)
 
     # -- elements ----------------------------------------------------------------
-    def _junk(self, token: Any) -> None:
+    def _junk(self, token: Any, level: _Level) -> None:
         line, col = self.loc.at(token.line, token.column)
         value = token.value
+        if _MALFORMED_MOVE.fullmatch(value):
+            self._malformed(value, line, col, level)
+            return
         if value != "{":  # kept to be written back (a '{' is E01 or E02, not E03)
             self.game.unread.append(Unread(value, line, col))
         self.junk += 1
@@ -686,6 +693,21 @@ class GameBuilder:
             line,
             col,
         )
+
+    def _malformed(self, value: str, line: int, col: int, level: _Level) -> None:
+        """A numeric move with a malformed square (E04): kept as unread text, as E03
+        keeps a word, to be written back where it stood.  A move number before it is
+        its number: neither dangling (W16) nor an empty game's (W19)."""
+        self.game.unread.append(Unread(value, line, col))
+        squares = re.split(r"[-xX:]", value)
+        if len(squares) == 1:
+            why = "three digits are neither a square nor two (3228, W13)"
+        else:
+            bad = next(q for q in squares if len(q) > 2 or not q.strip("0"))
+            why = f"{bad!r} is no square (a square is 1 to 50: at most two digits, not 0)"
+        self.issue("E04", f"malformed square in {value!r}: {why}; not read as a move", line, col)
+        if level.number is not None and not level.skip_first:
+            level.number = None
 
     def _comment(self, token: Any, level: _Level, kind: str) -> None:
         line, col = self.loc.at(token.line, token.column)
@@ -847,10 +869,13 @@ class GameBuilder:
             return
         self.game.terminator = Terminator(token.value, line, col)
         if not self.moves_seen:
-            if level.number is not None:
-                self.issue(
-                    "W19", f"empty game written as '{level.number[0]}. {token.value}'", line, col
-                )
+            number = level.number
+            if number is not None and any(
+                (piece.line, piece.column) > (number[2], number[3]) for piece in self.game.unread
+            ):
+                pass  # text that could not be read follows the number: no empty game
+            elif number is not None:
+                self.issue("W19", f"empty game written as '{number[0]}. {token.value}'", line, col)
                 level.number = None
             elif not self.game.tags:
                 self.issue(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from pdn_tools.diagnostics import freeze
 
@@ -123,6 +123,22 @@ of their own (their records carry the base variant's), and are selected by name 
 
 PROFILES = frozenset(PROFILE_BASES)
 """The names of the site rule profiles."""
+
+
+def square_notation(variant: str) -> Literal["numeric", "algebraic"]:
+    """The square notation the GameType of *variant* names (the notation attribute of
+    its row of the table: ``A`` algebraic, ``c3``; ``N`` numbers), in which canonical
+    PDN writes the squares of the variant's moves and FENs, so that a record is in one
+    notation.  A site profile writes its base variant's; a variant without a row
+    (``unknown``, a GameType number the table lacks) numbers.
+
+    Any writer or comment that names squares "as the record's moves are written" asks
+    this, so that every output of a game speaks one notation."""
+    entry = BY_NAME.get(PROFILE_BASES.get(variant, variant))
+    if entry is not None and entry.full.split(",")[4].startswith("A"):
+        return "algebraic"
+    return "numeric"
+
 
 #: Variants the rules engine has (or will have) a profile for.
 SUPPORTED = frozenset(

@@ -121,6 +121,22 @@ def comment_lead(text: str, *, to_end: bool = False) -> int:
             return end
 
 
+def _past_escape_lines(text: str) -> str:
+    """*text* without the blanks and the ``%`` escape lines (a ``%`` at the start of
+    a line, to its end) that begin it; *text* begins where a comment ended, so a ``%``
+    at its very start is on that comment's line and no escape line."""
+    pos = 0
+    while True:
+        blanks = _LEAD_BLANKS.match(text, pos)
+        at = blanks.end() if blanks is not None else pos
+        if not (text.startswith("%", at) and at > 0 and text[at - 1] == "\n"):
+            return text[at:]
+        close = text.find("\n", at)
+        if close < 0:
+            return ""
+        pos = close
+
+
 def _after(line: int, column: int, text: str) -> tuple[int, int]:
     """The line and column (from 0) just after *text*, which begins at *line*, *column*."""
     newlines = text.count("\n")
@@ -146,7 +162,10 @@ def _take_lead(held: Record, chunk: Chunk, decoding: Decoding, *, game: bool, la
     lead, rest = text[:size], text[size:]
     after = rest.lstrip(_BLANK_CHARS)
     blank_line = rest.count("\n", 0, len(rest) - len(after)) >= 2
-    if not size or not (last or not game or blank_line or after.startswith("[")):
+    # '%' escape lines between the comments and the next game's tags change nothing:
+    # they are the next game's (written before its tags), the comments the game's before.
+    tags_after = _past_escape_lines(rest).startswith("[")
+    if not size or not (last or not game or blank_line or tags_after):
         return  # no comment, or one that moves follow: the next game's first
     skip = len(lead) - len(lead.lstrip(_BLANK_CHARS))
     first_line, first_column = _after(chunk.line, chunk.column, lead[:skip])

@@ -122,15 +122,21 @@ def test_round_trip_writer_keeps_alternatives_to_the_first_move_once() -> None:
 
 
 def test_move_that_reads_like_a_result_is_padded() -> None:
-    # a8-b8 is the Turkish king move 1-2; written "1-2" it would read back as a result
-    # ending the game, so the canonical form pads it and it stays one move.
-    source = '[GameType "30"]\n[FEN "W:WK1:B40"]\n\n1. a8-b8 *\n'
-    text = canonical(source)
+    # A move written as read (Spanish has no rule profile: not replayed) on squares 1
+    # and 2: written "1-2" it would read back as a result ending the game, so the
+    # canonical form pads it and it stays one move.
+    text = canonical('[GameType "24"]\n\n1. 01-02 *\n')
     assert "1. 01-02 *" in text
     (again,) = read_string(text)
     (node,) = list(again.mainline())
     assert node.move is not None and node.move.squares == ("1", "2")
     assert again.result == "*"
+    # a8-b8 is the Turkish king move 1-2: written in Turkish's algebraic squares, it
+    # cannot be taken for a result.
+    text = canonical('[GameType "30"]\n[FEN "W:WK1:B40"]\n\n1. a8-b8 *\n')
+    assert text.endswith('[FEN "W:WKa8:Bh4"]\n\n1. a8-b8 *\n')
+    (again,) = read_string(text)
+    assert len(list(again.mainline())) == 1 and again.result == "*"
 
 
 def test_duplicate_tags_stay_in_one_header() -> None:
@@ -153,14 +159,14 @@ def test_duplicate_tags_stay_in_one_header() -> None:
 
 
 def test_an_inferred_variant_is_written_as_a_gametype() -> None:
-    # No GameType, algebraic squares: the reader infers Russian (W27, info).  The
-    # canonical moves are numbers, which alone would read back as international
-    # draughts (and be illegal there): the variant goes into a GameType tag.
+    # No GameType, algebraic squares: the reader infers Russian (W27, info), a guess
+    # it does not trust (Brazilian and Czech are written alike): the variant goes into
+    # a GameType tag, and the moves are written in its algebraic squares.
     text = "1. c3-b4 b6-a5 2. b4-c5 d6:b4 3. a3:c5 f6-g5 *\n"
     game, replay, _ = converted(text)
     assert game.variant == "russian" and replay.completed
     out = canonical(text)
-    assert out.startswith('[GameType "25"]\n\n1. 22-17 9-13 ')
+    assert out == '[GameType "25"]\n\n' + text
     back, again, _ = converted(out)
     assert back.variant == "russian" and again.completed
     assert [m.move for m in again.moves] == [m.move for m in replay.moves]
@@ -457,3 +463,39 @@ def test_a_variant_read_from_the_dialect_is_kept_as_its_gametype() -> None:
         exported = game_dict(game, replay, resolution)
         assert (exported["variant"], exported["gametype"]) == ("english", 21)
         assert write_canonical(*converted(out)[::2]) == out
+
+
+def test_a_missing_move_written_n_dot_ellipsis_is_kept() -> None:
+    """``N. ...`` while the first mover is to move stands for its missing move (W34):
+    canonical PDN keeps it, so that the record replays the same when read back (as
+    ``N...`` it read as the second mover's move, W33 and E05)."""
+    for moves, written in (
+        ("1. ... 19-23 2. 32-28 *", "1. ... 19-23 2. 32-28 *"),
+        ("1. 32-28 19-23 2. ... 14-19 *", "1. 32-28 19-23 2. ... 14-19 *"),
+        ("1. 32-28 19-23 2. 33-29 (2. ... 14-19) 14-19 *", "(2. ... 14-19)"),
+    ):
+        record = G + '[Result "*"]\n\n' + moves + "\n"
+        game, replay, _ = converted(record)
+        text, codes = _canonical_and_codes(record)
+        assert written in text
+        assert "W34" in codes
+        again, replay_again, _ = converted(text)
+        assert replay_facts(again, replay_again) == replay_facts(game, replay)
+        assert [(i.code, i.ply) for i in again.issues] == [(i.code, i.ply) for i in game.issues]
+        assert _canonical_and_codes(text) == (text, codes)
+
+
+def test_n_dot_ellipsis_before_a_move_of_the_first_mover_is_renumbered() -> None:
+    """``N. ...`` before a move the first mover can play is that move (the replay goes
+    on): it gets the usual ``N.``."""
+    assert canonical(G + "1. ... 32-28 19-23 *").endswith("1. 32-28 19-23 *\n")
+
+
+def test_a_malformed_square_is_written_back_and_found_again() -> None:
+    """A move with a malformed square (E04, kept as read) is written where it stood and
+    read back gives the same findings."""
+    for record in (G + "1. 0-5 *\n", G + "1. 32-28 19-23 2. 328 *\n"):
+        text, codes = _canonical_and_codes(record)
+        assert "E04" in codes and "W19" not in codes
+        again, codes_again = _canonical_and_codes(text)
+        assert (again, codes_again) == (text, codes)
