@@ -22,7 +22,8 @@ import atexit
 import threading
 from dataclasses import dataclass
 
-from pdn_tools.rules import Position, Variant, legal_moves, move_text
+from pdn_tools.replay.resolve import canonical_move_text
+from pdn_tools.rules import Position, Variant, legal_moves
 from pdn_tools.search import Searcher, analyse
 from pdn_tools.search.hub_client import HubEngine, HubResult
 
@@ -156,7 +157,8 @@ def _texts(position: Position, variant: Variant, moves: list[object]) -> tuple[s
         legal = legal_moves(position, variant)
         if move not in legal:
             break
-        texts.append(move_text(move, legal, variant))  # type: ignore[arg-type]
+        # In the notation of the canonical moves the line is written among.
+        texts.append(canonical_move_text(move, legal, variant))  # type: ignore[arg-type]
         position = position.apply(move)  # type: ignore[arg-type]
     return tuple(texts)
 
@@ -183,7 +185,9 @@ def evaluate_position(position: Position, variant: Variant, choice: EngineChoice
         result = analyse(
             position, variant, depth=choice.depth, nodes=choice.nodes, searcher=searcher
         )
-        found = _white(result.score, result.win_in, white, tuple(result.pv_text))
+        found = _white(
+            result.score, result.win_in, white, _texts(position, variant, list(result.pv))
+        )
     else:
         hub = _engine(choice)
         answer: HubResult = hub.analyse(position, variant, depth=choice.depth, nodes=choice.nodes)

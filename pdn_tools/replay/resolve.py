@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pdn_tools.pdn.gametype import PROFILE_BASES
+from pdn_tools.pdn.gametype import PROFILE_BASES, square_notation
 from pdn_tools.pdn.model import Game, Node
 from pdn_tools.pdn.tags import standard_name
 from pdn_tools.replay.options import ReplayResult
@@ -166,9 +166,10 @@ def canonical_algebraic(variant: Variant) -> bool:
     """Whether canonical output writes *variant*'s moves in algebraic squares (``c3-d4``)
     rather than numbers: the one decision of the notation moves are written in, for
     every text pdn-tools writes among a game's canonical moves (such as ``pdn
-    analyse``'s W70 comment, :func:`canonical_move_text`).  Today every variant's
-    canonical moves are numbers, as :attr:`ResolvedMove.text` gives them."""
-    return False
+    analyse``'s W70 comment, :func:`canonical_move_text`): the notation its GameType
+    names (:func:`pdn_tools.pdn.gametype.square_notation`), as canonical PDN writes
+    the moves :attr:`ResolvedMove.text` gives in numbers."""
+    return square_notation(variant.name) == "algebraic"
 
 
 def canonical_move_text(move: Move, legal: list[Move], variant: Variant) -> str:

@@ -413,14 +413,15 @@ def test_the_best_move_is_the_engines_done_move_not_its_pv(tmp_path: Path) -> No
 
 
 def test_the_w70_comment_is_written_in_the_notation_of_the_moves_around_it() -> None:
-    """A Russian record in algebraic squares is written with canonical (numeric)
-    moves: its W70 comment names the candidate so too, while the finding's message and
-    repair keep the record's own notation (they point into the record)."""
+    """A Russian record written in numbers is written with canonical moves in the
+    algebraic squares its GameType names: its W70 comment, its best moves and lines
+    name moves so too, while the finding's message and repair keep the record's own
+    notation (they point into the record)."""
     from pdn_tools.analysis.plausibility import PlausibilityOptions
     from pdn_tools.export.canonical import write_canonical
     from pdn_tools.replay.resolve import resolve
 
-    text = '[Result "0-2"]\n[GameType "25"]\n[FEN "B:WK1,K32:BK3"]\n\n1... f8-g7 2. b8-e5 0-2\n'
+    text = '[Result "0-2"]\n[GameType "25"]\n[FEN "B:WK1,K32:BK3"]\n\n1... 3-8 2. 1-15 0-2\n'
     game = next(iter(read_string(text)))
     replay = check_game(game, ReplayOptions())
     choice = EngineChoice()
@@ -431,12 +432,19 @@ def test_the_w70_comment_is_written_in_the_notation_of_the_moves_around_it() -> 
     doubts = [c.text for n in game.mainline() for c in n.comments if "(W70)" in c.text]
     assert len(doubts) == 1
     shown = re.fullmatch(r"possibly mis-recorded \(W70\): (\S+)\?", doubts[0])
-    assert shown is not None and re.fullmatch(r"\d+-\d+", shown.group(1)), doubts[0]
+    assert shown is not None and re.fullmatch(r"[a-h]\d-[a-h]\d", shown.group(1)), doubts[0]
     (issue,) = [i for i in game.issues if i.code == "W70"]
-    assert issue.repair is not None and re.fullmatch(r"[a-h]\d-[a-h]\d", issue.repair["move"])
+    assert issue.repair is not None and re.fullmatch(r"\d+-\d+", issue.repair["move"])
     written = write_canonical(game, resolve(game, replay))
     assert f"(W70): {shown.group(1)}?" in written
-    assert "1... 3-8 " in written  # the moves around it: numbers too
+    assert "1... f8-g7 " in written  # the moves around it: algebraic too
+    moves = [
+        word
+        for first, line in re.findall(r"\[%best (\S+)\]([^}]*)", written)
+        for word in [first, *line.split()]
+        if word != "blunder" and not re.fullmatch(r"[-+]?\d+\.\d+:", word)  # its size
+    ]
+    assert len(moves) > 4 and all(re.fullmatch(r"[a-h]\d[-:][a-h]\d", m) for m in moves), moves
 
 
 def test_a_parameter_the_engine_refuses_ends_the_run(tmp_path: Path) -> None:
