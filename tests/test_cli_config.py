@@ -109,7 +109,7 @@ def test_pdn_toml_wins_over_pyproject(project: Path) -> None:
         ("[tool.pdn]\nrules = { draws = 'maybe' }\n", "rule 'draws' takes yes or no"),
         ("[tool.pdn\n", "pyproject.toml: not valid TOML"),
         ("[tool.pdn]\nselect = 5\n", "select: Value must be an iterable"),
-        ("[tool.pdn]\nmax-depth = 'deep'\n", "max-depth: 'deep' is not a valid integer"),
+        ("[tool.pdn]\nmax-depth = 'deep'\n", "max-depth: 'deep' is not a whole number"),
         ("[tool.pdn]\nexclude = [1]\n", "exclusion patterns must be a list of strings"),
     ],
 )

@@ -47,6 +47,12 @@ SETTINGS: dict[str, str] = {
 LIMITS = frozenset({"max-game-size", "max-depth", "max-expansion", "max-members"})
 """Settings that bound the work of one input: a file may lower them, never raise them
 above their defaults (the file may come with untrusted input; docs/security.md)."""
+WHOLE = "a whole number"
+"""What a limit must be in TOML: an integer, unquoted (``max-depth = 50``)."""
+KINDS: dict[str, str] = dict.fromkeys(LIMITS, WHOLE)
+"""What the value of a setting must be in TOML, for the settings whose kind is checked
+before the command's option converts it (a quoted number would otherwise pass as the
+option's text, past the checks of the file's value)."""
 MAX_CONFIG_BYTES = 1 << 20
 """The largest configuration file read (1 MiB)."""
 PDN_TOML = "pdn.toml"
@@ -175,11 +181,42 @@ def start_folder(paths: Iterable[str]) -> str:
         return os.getcwd()
 
 
+def _toml_kind(value: object) -> str:
+    """What TOML made of *value*, as messages name it (``a TOML string``)."""
+    if isinstance(value, bool):
+        return "a TOML boolean"
+    if isinstance(value, int):
+        return "a TOML integer"
+    if isinstance(value, float):
+        return "a TOML float"
+    if isinstance(value, str):
+        return "a TOML string"
+    if isinstance(value, list):
+        return "a TOML array"
+    if isinstance(value, dict):
+        return "a TOML table"
+    return "a TOML date or time"
+
+
+def _of_kind(value: object, kind: str) -> bool:
+    """Whether *value* (as TOML read it) is of *kind* (one of :data:`KINDS`' values)."""
+    if kind == WHOLE:
+        return isinstance(value, int) and not isinstance(value, bool)
+    raise AssertionError(f"unknown kind {kind!r}")
+
+
 def _check(values: dict[str, Any], where: str) -> None:
-    for key in values:
+    """Refuse an unknown setting, or a value not of its setting's kind (:data:`KINDS`),
+    with one line naming *where* it was written, the setting and what was found."""
+    for key, value in values.items():
         if key not in SETTINGS:
             known = ", ".join(SETTINGS)
             raise ConfigError(f"{where}: unknown setting {key!r} (known: {known})")
+        kind = KINDS.get(key)
+        if kind is not None and not _of_kind(value, kind):
+            raise ConfigError(
+                f"{where}: {key}: {value!r} is not {kind} (found {_toml_kind(value)})"
+            )
     rules = values.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise ConfigError(f"{where}: 'rules' must be a table of NAME = VALUE")
