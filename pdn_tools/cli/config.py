@@ -20,6 +20,7 @@ import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date, time
 from typing import Any
 
 import click
@@ -49,10 +50,27 @@ LIMITS = frozenset({"max-game-size", "max-depth", "max-expansion", "max-members"
 above their defaults (the file may come with untrusted input; docs/security.md)."""
 WHOLE = "a whole number"
 """What a limit must be in TOML: an integer, unquoted (``max-depth = 50``)."""
-KINDS: dict[str, str] = dict.fromkeys(LIMITS, WHOLE)
-"""What the value of a setting must be in TOML, for the settings whose kind is checked
-before the command's option converts it (a quoted number would otherwise pass as the
-option's text, past the checks of the file's value)."""
+YES_NO = "true or false"
+"""What a yes/no setting must be in TOML: a boolean (``strict = true``)."""
+TEXT = "a string"
+TEXTS = "a string or an array of strings"
+NAME_OR_NUMBER = "a string or a whole number"
+KINDS: dict[str, str] = {
+    **dict.fromkeys(LIMITS, WHOLE),
+    "select": TEXTS,
+    "ignore": TEXTS,
+    "fail-on": TEXT,
+    "variant": NAME_OR_NUMBER,  # a name or a GameType number
+    "dialect": TEXT,
+    "encoding": TEXT,
+    "strict": YES_NO,
+    "respect-gitignore": YES_NO,
+}
+"""What the value of a setting must be in TOML, checked before the command's option
+converts it: click's conversions take text from the command line, and would let a
+quoted number pass as a limit or fail with a traceback on a number for a yes/no
+option.  (``exclude``, ``extend-exclude`` and ``rules`` are checked where they are
+read.)"""
 MAX_CONFIG_BYTES = 1 << 20
 """The largest configuration file read (1 MiB)."""
 PDN_TOML = "pdn.toml"
@@ -192,7 +210,10 @@ def _toml_kind(value: object) -> str:
     if isinstance(value, str):
         return "a TOML string"
     if isinstance(value, list):
-        return "a TOML array"
+        other = next((item for item in value if not isinstance(item, str)), None)
+        if other is None and value:
+            return "a TOML array of strings"
+        return "a TOML array" if other is None else f"a TOML array holding {_toml_kind(other)}"
     if isinstance(value, dict):
         return "a TOML table"
     return "a TOML date or time"
@@ -200,8 +221,19 @@ def _toml_kind(value: object) -> str:
 
 def _of_kind(value: object, kind: str) -> bool:
     """Whether *value* (as TOML read it) is of *kind* (one of :data:`KINDS`' values)."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
     if kind == WHOLE:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return whole
+    if kind == YES_NO:
+        return isinstance(value, bool)
+    if kind == TEXT:
+        return isinstance(value, str)
+    if kind == TEXTS:
+        return isinstance(value, str) or (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        )
+    if kind == NAME_OR_NUMBER:
+        return isinstance(value, str) or whole
     raise AssertionError(f"unknown kind {kind!r}")
 
 
@@ -214,9 +246,8 @@ def _check(values: dict[str, Any], where: str) -> None:
             raise ConfigError(f"{where}: unknown setting {key!r} (known: {known})")
         kind = KINDS.get(key)
         if kind is not None and not _of_kind(value, kind):
-            raise ConfigError(
-                f"{where}: {key}: {value!r} is not {kind} (found {_toml_kind(value)})"
-            )
+            shown = value.isoformat() if isinstance(value, (date, time)) else repr(value)
+            raise ConfigError(f"{where}: {key}: {shown} is not {kind} (found {_toml_kind(value)})")
     rules = values.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise ConfigError(f"{where}: 'rules' must be a table of NAME = VALUE")
