@@ -272,7 +272,10 @@ def _is_link(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _wanted(name: str) -> bool:
+def read_in_folders(name: str) -> bool:
+    """Whether a file named *name* (its last part) is read when a folder holding it
+    is walked: a ``.pdn`` file, also compressed, or a zip archive, in any letter case.
+    (The pre-commit hooks pick the same names; tests/test_cli_docs.py checks it.)"""
     lowered = name.lower()
     return lowered.endswith(PDN_ENDINGS) or is_zip_name(lowered)
 
@@ -483,7 +486,7 @@ class Discovery:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            if not is_dir and not _wanted(entry.name):
+            if not is_dir and not read_in_folders(entry.name):
                 continue
             if self._skipped(absolute, is_dir, exclude, ignores):
                 continue
