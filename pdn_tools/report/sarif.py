@@ -25,6 +25,7 @@ from urllib.parse import quote
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.locations import member_place, zip_member
 from pdn_tools.report.text import event_where, where
 from pdn_tools.version import __version__
 
@@ -174,6 +175,19 @@ def fixes(repair: dict[str, Any], uri: str) -> list[dict[str, Any]]:
     return out
 
 
+def _physical(file: str, line: int, column: int) -> tuple[dict[str, Any], str | None]:
+    """The physical location of (*line*, *column*) of the file reports name *file*,
+    and the member of a zip archive it lies in (None for a file of its own): a member
+    is no file of the repository, so the location is the archive as a whole, and the
+    member and the place in it are named in the message and the properties."""
+    inside = zip_member(file)
+    if inside is not None:
+        archive, member = inside
+        return {"artifactLocation": {"uri": artifact_uri(archive)}}, member
+    region = {"startLine": max(1, line), "startColumn": max(1, column)}
+    return {"artifactLocation": {"uri": artifact_uri(file)}, "region": region}, None
+
+
 def result(game: GameReport, issue: Issue) -> dict[str, Any]:
     """The SARIF result of one finding."""
     properties: dict[str, Any] = {"game": game.game}
@@ -181,39 +195,32 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
         properties["ply"] = issue.ply
     if issue.move is not None:
         properties["move"] = issue.move
-    uri = artifact_uri(game.file)
+    physical, member = _physical(game.file, issue.line, issue.column)
+    text = f"{issue.message} [{where(game.game, issue)}]"
+    if member is not None:
+        properties["member"] = {"name": member, "line": issue.line, "column": issue.column}
+        text = f"{member_place(member, issue.line, issue.column)}: {text}"
     out: dict[str, Any] = {
         "ruleId": issue.code,
         "ruleIndex": _INDEX[issue.code],
         "level": LEVELS[issue.level],
-        "message": {"text": f"{issue.message} [{where(game.game, issue)}]"},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": uri},
-                    "region": {
-                        "startLine": max(1, issue.line),
-                        "startColumn": max(1, issue.column),
-                    },
-                }
-            }
-        ],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical}],
         "properties": properties,
     }
-    if issue.repair is not None:
-        proposed = fixes(issue.repair, uri)
+    if issue.repair is not None and member is None:  # no text edits inside an archive
+        proposed = fixes(issue.repair, physical["artifactLocation"]["uri"])
         if proposed:
             out["fixes"] = proposed
     return out
 
 
 def _location(game: GameRef) -> dict[str, Any]:
-    return {
-        "physicalLocation": {
-            "artifactLocation": {"uri": artifact_uri(game.file)},
-            "region": {"startLine": max(1, game.line), "startColumn": 1},
-        }
-    }
+    physical, member = _physical(game.file, game.line, 1)
+    out: dict[str, Any] = {"physicalLocation": physical}
+    if member is not None:
+        out["message"] = {"text": f"{member_place(member, game.line)}: game {game.game}"}
+    return out
 
 
 def event_result(finding: EventFinding) -> dict[str, Any]:
