@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import xml.etree.ElementTree as ET
 import zipfile
@@ -173,6 +174,25 @@ def test_a_zip_member_is_placed_on_its_archive(tmp_path: Path) -> None:
     lines = github.stdout.splitlines()
     assert lines[0].startswith("::error file=c/arc.zip,title=E05::sub/in.pdn:3:19: 23 is")
     assert lines[1].startswith("::error file=c/plain.pdn,line=3,col=19,title=E05::23 is")
+
+
+def test_sarif_fixes_only_for_text_they_apply_to(tmp_path: Path) -> None:
+    """A fix edits a file's text by line and column: a compressed file, or one in
+    cp1252 or UTF-16, would be corrupted by it, so its finding comes without fixes
+    (and stays); a UTF-8 file gets them."""
+    named = REPAIRED.replace('"e"', '"Café"')
+    (tmp_path / "utf8.pdn").write_text(named, encoding="utf-8")
+    (tmp_path / "cp1252.pdn").write_text(named, encoding="cp1252")
+    (tmp_path / "utf16.pdn").write_text(named, encoding="utf-16")
+    (tmp_path / "packed.pdn.gz").write_bytes(gzip.compress(named.encode()))
+    done = run("validate", ".", "--format", "sarif", "--isolated", cwd=tmp_path)
+    results = [r for r in json.loads(done.stdout)["runs"][0]["results"] if r["ruleId"] == "E05"]
+    where = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in results}
+    assert set(where) == {"utf8.pdn", "cp1252.pdn", "utf16.pdn", "packed.pdn.gz"}
+    assert where["utf8.pdn"]["fixes"]
+    for name in ("cp1252.pdn", "utf16.pdn", "packed.pdn.gz"):
+        assert "fixes" not in where[name], name
+        assert "meant 18-22" in where[name]["message"]["text"]  # the finding stays
 
 
 def test_junit_xml(mixed: Path, tmp_path: Path) -> None:

@@ -3,12 +3,20 @@ code-scanning tools (SARIF, GitHub annotations).
 
 Reports name a zip member ``archive.zip:inner.pdn``; no such file is in the
 repository, so those formats place the finding on the archive and name the member
-(and the line and column in it) in the message instead.
+(and the line and column in it) in the message instead.  A SARIF fix edits the text
+of a file by line and column; :func:`editable_text` tells the files where such an
+edit means what it says.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import stat
+
+from pdn_tools.pdn.archives import compression
+
+_CHUNK = 1 << 20
 
 
 def zip_member(name: str) -> tuple[str, str] | None:
@@ -30,4 +38,29 @@ def member_place(member: str, line: int, column: int | None = None) -> str:
     return place if column is None else f"{place}:{max(1, column)}"
 
 
-__all__ = ["member_place", "zip_member"]
+def editable_text(name: str) -> bool:
+    """Whether the file reports name *name* is a local regular file of UTF-8 text as
+    it lies on disk, so that an edit of its text by line and column (a SARIF fix)
+    can be applied to it: not a zip member, not compressed (gzip, bzip2, xz, zip),
+    not text in another encoding (cp1252, UTF-16, …), and not a name that is no file
+    here (standard input, a URL).  Reads the file once, a chunk at a time."""
+    if zip_member(name) is not None:
+        return False
+    try:
+        with open(name, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return False
+            chunk = handle.read(_CHUNK)
+            if compression(chunk[:6]) is not None:
+                return False
+            decoder = codecs.getincrementaldecoder("utf-8")("strict")
+            while chunk:
+                decoder.decode(chunk)
+                chunk = handle.read(_CHUNK)
+            decoder.decode(b"", final=True)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True
+
+
+__all__ = ["editable_text", "member_place", "zip_member"]

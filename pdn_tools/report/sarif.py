@@ -8,7 +8,8 @@ reported finding is a result located by file, line and column (columns count
 Unicode code points, as the reader does).  A finding that carries a repair (the
 mis-recorded move and the move meant) has it as ``fixes``: one fix per edit of the
 best rank (several when they tie), each replacing, inserting or deleting moves in the
-file so that its move numbers still fit the moves.
+file so that its move numbers still fit the moves; only in a file whose text on disk
+those edits apply to (UTF-8, not compressed, not a zip member).
 The log is written as it goes, one result per line.
 """
 
@@ -25,7 +26,7 @@ from urllib.parse import quote
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
-from pdn_tools.report.locations import member_place, zip_member
+from pdn_tools.report.locations import editable_text, member_place, zip_member
 from pdn_tools.report.text import event_where, where
 from pdn_tools.version import __version__
 
@@ -188,8 +189,9 @@ def _physical(file: str, line: int, column: int) -> tuple[dict[str, Any], str | 
     return {"artifactLocation": {"uri": artifact_uri(file)}, "region": region}, None
 
 
-def result(game: GameReport, issue: Issue) -> dict[str, Any]:
-    """The SARIF result of one finding."""
+def result(game: GameReport, issue: Issue, editable: bool = True) -> dict[str, Any]:
+    """The SARIF result of one finding; its repair becomes ``fixes`` only when the
+    file is *editable* (:func:`pdn_tools.report.locations.editable_text`)."""
     properties: dict[str, Any] = {"game": game.game}
     if issue.ply is not None:
         properties["ply"] = issue.ply
@@ -208,7 +210,7 @@ def result(game: GameReport, issue: Issue) -> dict[str, Any]:
         "locations": [{"physicalLocation": physical}],
         "properties": properties,
     }
-    if issue.repair is not None and member is None:  # no text edits inside an archive
+    if issue.repair is not None and member is None and editable:
         proposed = fixes(issue.repair, physical["artifactLocation"]["uri"])
         if proposed:
             out["fixes"] = proposed
@@ -254,6 +256,8 @@ class SarifReporter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.first = True
+        self.editable: dict[str, bool] = {}
+        """Whether fixes can be applied to each file (:meth:`_editable`)."""
         base = docs_uri()
         driver: dict[str, Any] = {
             "name": "pdn-tools",
@@ -268,10 +272,19 @@ class SarifReporter:
         self.out.write(f' "tool": {{"driver": {json.dumps(driver, ensure_ascii=False)}}},\n')
         self.out.write(' "columnKind": "unicodeCodePoints",\n "results": [')
 
+    def _editable(self, file: str) -> bool:
+        """Whether a fix can be applied to the text of *file* (asked once a file, and
+        only for a finding with a repair)."""
+        known = self.editable.get(file)
+        if known is None:
+            known = self.editable[file] = editable_text(file)
+        return known
+
     def add(self, game: GameReport) -> None:
         """Write a result per reported finding of the game."""
         for issue in game.issues:
-            text = json.dumps(result(game, issue), ensure_ascii=False)
+            editable = issue.repair is not None and self._editable(game.file)
+            text = json.dumps(result(game, issue, editable), ensure_ascii=False)
             self.out.write(("\n  " if self.first else ",\n  ") + text)
             self.first = False
 
