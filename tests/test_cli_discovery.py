@@ -240,6 +240,29 @@ def test_file_names_that_are_not_utf8(tmp_path: Path) -> None:
     assert done.returncode == 0 and b"caf\\xe9.pdn: game 1" in done.stdout
 
 
+def test_sarif_uris_carry_the_bytes_of_the_names(tmp_path: Path) -> None:
+    """A SARIF URI names the file on disk: a control character of the name is the
+    byte itself, percent-encoded (``c%01trl.pdn``), as an odd byte is (``%E9``), a C1
+    control its UTF-8 bytes, and a backslash that is part of a name stays one
+    (``%5C``); reports in text show all of them escaped."""
+    folder = os.fsencode(tmp_path)
+    names = {
+        b"c\x01trl.pdn": "c%01trl.pdn",
+        b"caf\xe9.pdn": "caf%E9.pdn",
+        "c\x85one.pdn".encode(): "c%C2%85one.pdn",
+        b"lit\\x01.pdn": "lit%5Cx01.pdn",
+    }
+    for name in names:
+        with open(os.path.join(folder, name), "wb") as handle:
+            handle.write(BAD.format("x").encode())
+    done = run("validate", ".", "--format", "sarif", "--isolated", cwd=tmp_path)
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == set(names.values())
+    text = run("validate", ".", "--isolated", cwd=tmp_path).stdout
+    assert "c\\x01trl.pdn:3:" in text and "\x01" not in text
+
+
 def _pdn() -> list[str | bytes]:
     from cli_helpers import PDN
 

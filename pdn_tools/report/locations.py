@@ -12,11 +12,38 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 
 from pdn_tools.pdn.archives import compression
 
 _CHUNK = 1 << 20
+_ESCAPED = re.compile(r"\\(?:x([0-9a-f]{2})|u([0-9a-f]{4}))")
+"""A character of a file name as reports show it (:func:`pdn_tools.atomic.printable`):
+a control character or an odd byte as ``\\xNN``, a format character as ``\\uNNNN``."""
+
+
+def disk_name(name: str) -> str:
+    """The name on disk of the file reports show as *name*: *name* itself when a file
+    of that name is there (a backslash may be part of a name), else with the escapes
+    of :func:`pdn_tools.atomic.printable` undone: ``\\x01`` the control character,
+    ``\\xe9`` the byte (a name that is not UTF-8, as Python keeps it).  ``\\x80`` to
+    ``\\x9f`` show C1 controls as well as such bytes: the characters when a file so
+    named is there, else the bytes."""
+    if "\\" not in name or os.path.lexists(name):
+        return name
+
+    def undone(as_bytes: bool) -> str:
+        def one(match: re.Match[str]) -> str:
+            if match.group(2) is not None:
+                return chr(int(match.group(2), 16))
+            code = int(match.group(1), 16)
+            return chr(0xDC00 + code) if as_bytes and code >= 0x80 else chr(code)
+
+        return _ESCAPED.sub(one, name)
+
+    characters = undone(False)
+    return characters if os.path.lexists(characters) else undone(True)
 
 
 def zip_member(name: str) -> tuple[str, str] | None:
@@ -27,7 +54,7 @@ def zip_member(name: str) -> tuple[str, str] | None:
     if not sep or not member:
         return None
     archive += ".zip"
-    if os.path.lexists(name) or not os.path.isfile(archive):
+    if os.path.lexists(disk_name(name)) or not os.path.isfile(disk_name(archive)):
         return None
     return archive, member
 
@@ -47,7 +74,7 @@ def editable_text(name: str) -> bool:
     if zip_member(name) is not None:
         return False
     try:
-        with open(name, "rb") as handle:
+        with open(disk_name(name), "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return False
             chunk = handle.read(_CHUNK)
@@ -63,4 +90,4 @@ def editable_text(name: str) -> bool:
     return True
 
 
-__all__ = ["editable_text", "member_place", "zip_member"]
+__all__ = ["disk_name", "editable_text", "member_place", "zip_member"]

@@ -26,7 +26,7 @@ from urllib.parse import quote
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
-from pdn_tools.report.locations import editable_text, member_place, zip_member
+from pdn_tools.report.locations import disk_name, editable_text, member_place, zip_member
 from pdn_tools.report.text import event_where, where
 from pdn_tools.version import __version__
 
@@ -81,17 +81,15 @@ def rule(entry: Code, base: str | None = None) -> dict[str, Any]:
     return out
 
 
-_ODD_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
-"""A byte of a file name that is not UTF-8, as reports show it (``\\xe9``)."""
-
-
 def artifact_uri(name: str) -> str:
     """A file name as a SARIF URI: relative to the working directory when inside it.
 
-    A byte shown as ``\\xNN`` in the name (a name that is not UTF-8) is the byte
-    itself in the URI (``%NN``), so that the URI names the file on disk.
+    The name is that of the file on disk (:func:`pdn_tools.report.locations.disk_name`:
+    a control character or a byte that reports show as ``\\xNN`` is the character or
+    byte itself), percent-encoded byte for byte (``%01``, ``%E9``), so that the URI
+    names the file.
     """
-    path = Path(name)
+    path = Path(disk_name(name))
     if path.is_absolute():
         try:
             path = path.relative_to(Path.cwd())
@@ -101,8 +99,7 @@ def artifact_uri(name: str) -> str:
 
 
 def _quote(path: str) -> str:
-    raw = _ODD_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), path)
-    return quote(os.fsencode(raw), safe="/")
+    return quote(os.fsencode(path), safe="/")
 
 
 def _region(line: int, column: int, text: str) -> dict[str, int]:
