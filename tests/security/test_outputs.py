@@ -91,6 +91,7 @@ def test_an_output_named_for_what_is_written_or_without_an_ending_is_written(
         ("convert", "out.jsonl", ("-o", "{link}")),
         ("convert", "out.jsonl", ("-o", "{link}", "--to", "jsonl")),
         ("convert", "moves.parquet", ("-o", "x.parquet", "--moves-table", "{link}")),
+        ("analyse", "out.jsonl", ("-o", "{link}")),
     ],
 )
 def test_an_output_that_is_a_link_to_another_kind_of_file_is_refused(
