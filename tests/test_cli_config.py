@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import tempfile
+from datetime import date
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pdn_tools.cli import main
+from pdn_tools.cli.config import SETTINGS
 from pdn_tools.replay.rule_options import RULE_OPTIONS
 
 #: A W10 (spaced move) in game 1, an illegal move (E05) in game 2, and an English game
@@ -108,8 +114,8 @@ def test_pdn_toml_wins_over_pyproject(project: Path) -> None:
         ('[tool.pdn]\nencoding = "rot13"\n', "'rot13' is not a text encoding"),
         ("[tool.pdn]\nrules = { draws = 'maybe' }\n", "rule 'draws' takes yes or no"),
         ("[tool.pdn\n", "pyproject.toml: not valid TOML"),
-        ("[tool.pdn]\nselect = 5\n", "select: Value must be an iterable"),
-        ("[tool.pdn]\nmax-depth = 'deep'\n", "max-depth: 'deep' is not a valid integer"),
+        ("[tool.pdn]\nselect = 5\n", "select: 5 is not a string or an array of strings"),
+        ("[tool.pdn]\nmax-depth = 'deep'\n", "max-depth: 'deep' is not a whole number"),
         ("[tool.pdn]\nexclude = [1]\n", "exclusion patterns must be a list of strings"),
     ],
 )
@@ -182,3 +188,90 @@ def test_every_rule_option_names_a_replay_option() -> None:
         assert option.field in names
         default = getattr(ReplayOptions(), option.field)
         assert option.parse(option.default) == default, option.name
+
+
+@pytest.mark.parametrize(
+    ("setting", "found"),
+    [
+        ("strict = 0", "strict: 0 is not true or false (found a TOML integer)"),
+        ("strict = 1.0", "strict: 1.0 is not true or false (found a TOML float)"),
+        ("strict = [1]", "strict: [1] is not true or false (found a TOML array holding"),
+        ("strict = 'yes'", "strict: 'yes' is not true or false (found a TOML string)"),
+        ("respect-gitignore = 1", "respect-gitignore: 1 is not true or false"),
+    ],
+)
+def test_a_yes_no_setting_takes_only_true_or_false(
+    tmp_path: Path, setting: str, found: str
+) -> None:
+    """A yes/no setting is a TOML boolean; anything else, in a file or in ``--config
+    KEY = VALUE``, is one line saying what was found (exit 2), for every command."""
+    (tmp_path / "g.pdn").write_text(GAMES, encoding="utf-8")
+    (tmp_path / "pdn.toml").write_text(setting + "\n", encoding="utf-8")
+    in_file = invoke(tmp_path, "validate", "g.pdn")
+    assert in_file.exit_code == 2, in_file.output
+    assert in_file.stderr.startswith(f"pdn validate: pdn.toml: {found}")
+    assert len(in_file.stderr.strip().splitlines()) == 1
+    for command in ("validate", "convert"):
+        extra = ["-o", "-", "--to", "jsonl"] if command == "convert" else []
+        done = invoke(tmp_path, command, "g.pdn", *extra, "--isolated", "--config", setting)
+        assert done.exit_code == 2, (command, done.output)
+        assert f"--config {setting!r}: {found}" in done.stderr
+    (tmp_path / "pdn.toml").write_text(setting.split("=")[0] + "= true\n", encoding="utf-8")
+    assert invoke(tmp_path, "validate", "g.pdn", "-q").exit_code == 1  # E05 in game 2
+
+
+#: Every kind of value TOML has, and arrays of them.
+SCALARS = st.one_of(
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(),
+    st.text(st.characters(exclude_categories=["Cs"]), max_size=8),
+    st.sampled_from(["E", "W10", "english", "21", "cp1252", "error", "none", "*.tmp"]),
+    st.dates(),
+)
+VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=3))
+
+
+def toml_value(value: object) -> str:
+    """*value* written as TOML."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value).replace("\x7f", "\\u007f")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    return str(value)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.sampled_from(sorted(SETTINGS)),
+    value=VALUES,
+    override=st.booleans(),
+    command=st.sampled_from(["validate", "convert"]),
+)
+def test_any_toml_value_for_any_setting_is_a_verdict(
+    key: str, value: object, override: bool, command: str
+) -> None:
+    """Whatever TOML value a setting is given, in a file or with ``--config``, the run
+    ends with an exit status of 0, 1 or 2, never an exception."""
+    setting = f"{key} = {toml_value(value)}"
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        (base / "g.pdn").write_text(GAMES, encoding="utf-8")
+        extra = ["-o", "-", "--to", "jsonl"] if command == "convert" else ["-j", "1"]
+        if override:
+            done = invoke(base, command, ".", *extra, "--isolated", "--config", setting)
+        else:
+            (base / "pdn.toml").write_text(setting + "\n", encoding="utf-8")
+            done = invoke(base, command, ".", *extra)
+    assert done.exception is None or isinstance(done.exception, SystemExit), repr(done.exception)
+    assert done.exit_code in (0, 1, 2), (setting, done.output)
+    if done.exit_code == 2:
+        assert len(done.stderr.strip().splitlines()) == 1, (setting, done.stderr)

@@ -240,6 +240,29 @@ def test_file_names_that_are_not_utf8(tmp_path: Path) -> None:
     assert done.returncode == 0 and b"caf\\xe9.pdn: game 1" in done.stdout
 
 
+def test_sarif_uris_carry_the_bytes_of_the_names(tmp_path: Path) -> None:
+    """A SARIF URI names the file on disk: a control character of the name is the
+    byte itself, percent-encoded (``c%01trl.pdn``), as an odd byte is (``%E9``), a C1
+    control its UTF-8 bytes, and a backslash that is part of a name stays one
+    (``%5C``); reports in text show all of them escaped."""
+    folder = os.fsencode(tmp_path)
+    names = {
+        b"c\x01trl.pdn": "c%01trl.pdn",
+        b"caf\xe9.pdn": "caf%E9.pdn",
+        "c\x85one.pdn".encode(): "c%C2%85one.pdn",
+        b"lit\\x01.pdn": "lit%5Cx01.pdn",
+    }
+    for name in names:
+        with open(os.path.join(folder, name), "wb") as handle:
+            handle.write(BAD.format("x").encode())
+    done = run("validate", ".", "--format", "sarif", "--isolated", cwd=tmp_path)
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == set(names.values())
+    text = run("validate", ".", "--isolated", cwd=tmp_path).stdout
+    assert "c\\x01trl.pdn:3:" in text and "\x01" not in text
+
+
 def _pdn() -> list[str | bytes]:
     from cli_helpers import PDN
 
@@ -265,3 +288,32 @@ def test_hostile_patterns_do_not_hang_the_walk(tmp_path: Path) -> None:
     assert len(files_read(done)) == 2
     done = run("validate", str(tmp_path), "--isolated", "--exclude", HOSTILE[1], timeout=60)
     assert done.returncode == 0 and "2 game(s)" in done.stderr, done.stderr
+
+
+def test_a_file_reached_twice_is_read_once_at_its_first_place(tmp_path: Path) -> None:
+    """A file named twice, or named beside a folder (or archive) that holds it, is
+    read once, at the first place it is reached, whatever the order of the inputs."""
+    write(tmp_path / "games" / "a.pdn", GOOD.format("a"))
+    write(tmp_path / "games" / "b.pdn", BAD.format("b"))
+    write(tmp_path / "err.pdn", BAD.format("err"))
+    with zipfile.ZipFile(tmp_path / "arc.zip", "w") as archive:
+        archive.writestr("in.pdn", GOOD.format("in"))
+
+    def read(*paths: str, jobs: str = "1") -> list[str]:
+        done = run("validate", *paths, "--format", "jsonl", "-j", jobs, "--isolated", cwd=tmp_path)
+        assert "Traceback" not in done.stderr, done.stderr
+        return [json.loads(line)["file"] for line in done.stdout.splitlines()]
+
+    assert read("games", "games/a.pdn") == ["games/a.pdn", "games/b.pdn"]
+    assert read("games/b.pdn", "games") == ["games/b.pdn", "games/a.pdn"]
+    assert read("games/b.pdn", "games", jobs="2") == ["games/b.pdn", "games/a.pdn"]
+    assert read("err.pdn", "./err.pdn", "err.pdn") == ["err.pdn"]
+    assert read("arc.zip", "arc.zip:in.pdn", "arc.zip/in.pdn") == ["arc.zip:in.pdn"]
+    assert read("arc.zip:in.pdn", "arc.zip", "err.pdn") == ["arc.zip:in.pdn", "err.pdn"]
+    twice = run("validate", "err.pdn", "err.pdn", "--isolated", cwd=tmp_path)
+    assert twice.returncode == 1
+    assert twice.stdout.count("E05") == 1 and "1 file(s)" in twice.stderr
+    # duplicates would otherwise find the game a copy of itself, depending on the order
+    for order in (("games", "games/a.pdn"), ("games/a.pdn", "games")):
+        dup = run("duplicates", *order, "--isolated", cwd=tmp_path)
+        assert dup.returncode == 0, dup.stdout

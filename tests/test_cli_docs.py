@@ -9,6 +9,10 @@ import click
 import pytest
 from cli_helpers import all_commands, run
 from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.run.discover import PDN_ENDINGS, read_in_folders
 
 COMMANDS_LOADED = all_commands()
 
@@ -72,6 +76,8 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
         assert hook["language"] == "python"
         assert re.search(hook["files"], "games/Round1.PDN")
         assert not re.search(hook["files"], "notes.txt")
+        # One run over every staged file: the event checks see all of its games.
+        assert hook["require_serial"] is True
         program, *args = hook["entry"].split()
         assert program == "pdn" and args[0] == "validate"
         # pre-commit appends the staged file names to the entry.
@@ -79,6 +85,40 @@ def test_pre_commit_hooks(tmp_path: Path) -> None:
         bad_run = run(*args, str(good), str(bad))
         assert bad_run.returncode == (0 if "--syntax-only" in args else 1)
         assert bad_run.stderr == ""  # --quiet: findings only
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    stem=st.sampled_from(["games/a", "B", "x.y", ".pdn", "dir.pdn/r"]),
+    parts=st.lists(
+        st.sampled_from([*PDN_ENDINGS, ".zip", ".gz", ".bz2", ".xz", ".zst", ".txt", ".pdnx"]),
+        min_size=1,
+        max_size=3,
+    ),
+    upper=st.booleans(),
+)
+def test_pre_commit_hooks_take_the_files_a_folder_walk_reads(
+    stem: str, parts: list[str], upper: bool
+) -> None:
+    """The hooks' ``files`` pattern picks the names discovery reads in a folder, no
+    more and no less (so the two cannot drift: a new compressed ending is in both)."""
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    name = stem + "".join(parts)
+    name = name.upper() if upper else name
+    for hook in hooks:
+        picked = re.search(hook["files"], name) is not None
+        assert picked == read_in_folders(name.rsplit("/", 1)[-1]), (hook["id"], name)
+
+
+def test_pre_commit_hooks_name_every_ending_discovery_reads() -> None:
+    """Each ending of :data:`PDN_ENDINGS`, and ``.zip``, is picked by every hook."""
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    for hook in hooks:
+        for ending in (*PDN_ENDINGS, ".zip"):
+            assert re.search(hook["files"], f"games/round{ending.upper()}"), (hook["id"], ending)
+            assert re.search(hook["files"], f"games/round{ending}"), (hook["id"], ending)
 
 
 def test_show_example_is_real_output() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -142,6 +144,55 @@ def test_sarif_uri_outside_working_directory(mixed: Path) -> None:
     log = json.loads(run("validate", str(mixed), "--format", "sarif").stdout)
     uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert uri["uri"] == mixed.as_uri()
+
+
+#: One game whose illegal fourth ply (E05) has a repair (18-22 meant for 18-23).
+REPAIRED = '[Event "e"]\n[GameType "20"]\n1. 32-28 18-23 2. 28-23 *\n'
+
+
+def test_a_zip_member_is_placed_on_its_archive(tmp_path: Path) -> None:
+    """``c/arc.zip:sub/in.pdn`` is no file of the repository: SARIF and GitHub place
+    its findings on the archive, name the member and the place in it in the message,
+    and offer no text edit of the archive (fixes)."""
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "plain.pdn").write_text(REPAIRED, encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "c" / "arc.zip", "w") as archive:
+        archive.writestr("sub/in.pdn", REPAIRED)
+    done = run("validate", "c", "--format", "sarif", "--isolated", cwd=tmp_path)
+    log = json.loads(done.stdout)
+    sarif_kit = pytest.importorskip("sarif_kit.validate", reason="sarif-kit (test extras)")
+    assert sarif_kit.validation_errors(log) == []
+    member, plain = (r for r in log["runs"][0]["results"] if r["ruleId"] == "E05")
+    assert member["locations"] == [{"physicalLocation": {"artifactLocation": {"uri": "c/arc.zip"}}}]
+    assert member["message"]["text"].startswith("sub/in.pdn:3:19: 23 is occupied")
+    assert member["properties"]["member"] == {"name": "sub/in.pdn", "line": 3, "column": 19}
+    assert "fixes" not in member
+    physical = plain["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == "c/plain.pdn"
+    assert physical["region"] == {"startLine": 3, "startColumn": 19} and plain["fixes"]
+    github = run("validate", "c", "--format", "github", "--isolated", cwd=tmp_path)
+    lines = github.stdout.splitlines()
+    assert lines[0].startswith("::error file=c/arc.zip,title=E05::sub/in.pdn:3:19: 23 is")
+    assert lines[1].startswith("::error file=c/plain.pdn,line=3,col=19,title=E05::23 is")
+
+
+def test_sarif_fixes_only_for_text_they_apply_to(tmp_path: Path) -> None:
+    """A fix edits a file's text by line and column: a compressed file, or one in
+    cp1252 or UTF-16, would be corrupted by it, so its finding comes without fixes
+    (and stays); a UTF-8 file gets them."""
+    named = REPAIRED.replace('"e"', '"Café"')
+    (tmp_path / "utf8.pdn").write_text(named, encoding="utf-8")
+    (tmp_path / "cp1252.pdn").write_text(named, encoding="cp1252")
+    (tmp_path / "utf16.pdn").write_text(named, encoding="utf-16")
+    (tmp_path / "packed.pdn.gz").write_bytes(gzip.compress(named.encode()))
+    done = run("validate", ".", "--format", "sarif", "--isolated", cwd=tmp_path)
+    results = [r for r in json.loads(done.stdout)["runs"][0]["results"] if r["ruleId"] == "E05"]
+    where = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in results}
+    assert set(where) == {"utf8.pdn", "cp1252.pdn", "utf16.pdn", "packed.pdn.gz"}
+    assert where["utf8.pdn"]["fixes"]
+    for name in ("cp1252.pdn", "utf16.pdn", "packed.pdn.gz"):
+        assert "fixes" not in where[name], name
+        assert "meant 18-22" in where[name]["message"]["text"]  # the finding stays
 
 
 def test_junit_xml(mixed: Path, tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ import os
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date, time
 from typing import Any
 
 import click
@@ -47,6 +48,29 @@ SETTINGS: dict[str, str] = {
 LIMITS = frozenset({"max-game-size", "max-depth", "max-expansion", "max-members"})
 """Settings that bound the work of one input: a file may lower them, never raise them
 above their defaults (the file may come with untrusted input; docs/security.md)."""
+WHOLE = "a whole number"
+"""What a limit must be in TOML: an integer, unquoted (``max-depth = 50``)."""
+YES_NO = "true or false"
+"""What a yes/no setting must be in TOML: a boolean (``strict = true``)."""
+TEXT = "a string"
+TEXTS = "a string or an array of strings"
+NAME_OR_NUMBER = "a string or a whole number"
+KINDS: dict[str, str] = {
+    **dict.fromkeys(LIMITS, WHOLE),
+    "select": TEXTS,
+    "ignore": TEXTS,
+    "fail-on": TEXT,
+    "variant": NAME_OR_NUMBER,  # a name or a GameType number
+    "dialect": TEXT,
+    "encoding": TEXT,
+    "strict": YES_NO,
+    "respect-gitignore": YES_NO,
+}
+"""What the value of a setting must be in TOML, checked before the command's option
+converts it: click's conversions take text from the command line, and would let a
+quoted number pass as a limit or fail with a traceback on a number for a yes/no
+option.  (``exclude``, ``extend-exclude`` and ``rules`` are checked where they are
+read.)"""
 MAX_CONFIG_BYTES = 1 << 20
 """The largest configuration file read (1 MiB)."""
 PDN_TOML = "pdn.toml"
@@ -175,11 +199,55 @@ def start_folder(paths: Iterable[str]) -> str:
         return os.getcwd()
 
 
+def _toml_kind(value: object) -> str:
+    """What TOML made of *value*, as messages name it (``a TOML string``)."""
+    if isinstance(value, bool):
+        return "a TOML boolean"
+    if isinstance(value, int):
+        return "a TOML integer"
+    if isinstance(value, float):
+        return "a TOML float"
+    if isinstance(value, str):
+        return "a TOML string"
+    if isinstance(value, list):
+        other = next((item for item in value if not isinstance(item, str)), None)
+        if other is None and value:
+            return "a TOML array of strings"
+        return "a TOML array" if other is None else f"a TOML array holding {_toml_kind(other)}"
+    if isinstance(value, dict):
+        return "a TOML table"
+    return "a TOML date or time"
+
+
+def _of_kind(value: object, kind: str) -> bool:
+    """Whether *value* (as TOML read it) is of *kind* (one of :data:`KINDS`' values)."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if kind == WHOLE:
+        return whole
+    if kind == YES_NO:
+        return isinstance(value, bool)
+    if kind == TEXT:
+        return isinstance(value, str)
+    if kind == TEXTS:
+        return isinstance(value, str) or (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        )
+    if kind == NAME_OR_NUMBER:
+        return isinstance(value, str) or whole
+    raise AssertionError(f"unknown kind {kind!r}")
+
+
 def _check(values: dict[str, Any], where: str) -> None:
-    for key in values:
+    """Refuse an unknown setting, or a value not of its setting's kind (:data:`KINDS`),
+    with one line naming *where* it was written, the setting and what was found."""
+    for key, value in values.items():
         if key not in SETTINGS:
             known = ", ".join(SETTINGS)
             raise ConfigError(f"{where}: unknown setting {key!r} (known: {known})")
+        kind = KINDS.get(key)
+        if kind is not None and not _of_kind(value, kind):
+            shown = value.isoformat() if isinstance(value, (date, time)) else repr(value)
+            raise ConfigError(f"{where}: {key}: {shown} is not {kind} (found {_toml_kind(value)})")
     rules = values.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise ConfigError(f"{where}: 'rules' must be a table of NAME = VALUE")

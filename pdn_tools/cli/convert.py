@@ -64,7 +64,7 @@ from pdn_tools.export.split import SPLIT_KEYS, SplitSink
 from pdn_tools.export.targets import TARGETS
 from pdn_tools.pdn.model import ReadOptions
 from pdn_tools.run.check import not_read_message
-from pdn_tools.run.collisions import OutputCollision, check_outputs
+from pdn_tools.run.collisions import OutputCollision, check_outputs, link_target
 from pdn_tools.run.convert import (
     Conversion,
     ConvertInputError,
@@ -120,8 +120,49 @@ def _check_names(
     a ``--split-by`` directory's (*folder*) against any, the moves table's against
     Parquet, and any output (the *rejects* file too) named as a compressed file or
     an archive, which none is.  A name without a known extension says nothing and is
-    never refused."""
-    for option, path in (("-o", out), ("--moves-table", moves_table), ("--rejects", rejects)):
+    never refused.  An output that is a symbolic link is written to the file it
+    leads to, whose name is checked too, against the format the name given chose
+    (``out.jsonl -> round2.pdn`` is refused)."""
+    _check_endings(out, fmt, moves_table, rejects=rejects, dataset=dataset, folder=folder)
+    targets = {option: link_target(path) for option, path in _outputs(out, moves_table, rejects)}
+    if not any(targets.values()):
+        return
+    try:
+        _check_endings(
+            targets["-o"] or out,
+            fmt or _named(out),
+            targets["--moves-table"] or moves_table,
+            rejects=targets["--rejects"] or rejects,
+            dataset=dataset,
+            folder=folder,
+        )
+    except _Usage as exc:
+        outputs = _outputs(out, moves_table, rejects)
+        links = [f"{option} {printable(path or '')}" for option, path in outputs if targets[option]]
+        raise _Usage(
+            f"{', '.join(links)}: a symbolic link, written where it leads: {exc}"
+        ) from None
+
+
+def _outputs(
+    out: str, moves_table: str | None, rejects: str | None
+) -> list[tuple[str, str | None]]:
+    """The outputs of a conversion, by option."""
+    return [("-o", out), ("--moves-table", moves_table), ("--rejects", rejects)]
+
+
+def _check_endings(
+    out: str,
+    fmt: str | None,
+    moves_table: str | None,
+    *,
+    rejects: str | None = None,
+    dataset: bool = False,
+    folder: bool = False,
+) -> None:
+    """The checks of :func:`_check_names` on the names *out*, *moves_table* and
+    *rejects*."""
+    for option, path in _outputs(out, moves_table, rejects):
         if path is None or path == "-":
             continue
         ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()

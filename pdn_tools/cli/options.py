@@ -700,6 +700,21 @@ def _patterns(value: Any, where: str) -> tuple[str, ...]:
     return tuple(values)
 
 
+def _not_raised(config: Config, key: str, value: object, default: object) -> None:
+    """Refuse a limit a configuration file raises above its *default*: checked on the
+    value as TOML gave it (so that the message says why, not the option's range) and
+    again as the option converted it (whatever TOML made of it).  A ``--config KEY =
+    VALUE`` override is typed on the command line, which may raise limits."""
+    if key not in LIMITS or config.where(key) == "--config":
+        return
+    if isinstance(value, int) and isinstance(default, int) and value > default:
+        raise ConfigError(
+            f"{config.where(key)}: {key}: {value} is above the default ({default}); a "
+            f"configuration file may lower a limit, not raise it (give --{key} on the "
+            "command line)"
+        )
+
+
 def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> None:
     """Let *config* fill every option of the command the command line did not give."""
     params = {p.name: p for p in ctx.command.params if p.name}
@@ -712,23 +727,17 @@ def _from_config(ctx: click.Context, config: Config, kwargs: dict[str, Any]) -> 
         param = params[name]
         if param.multiple and isinstance(value, str):
             value = [value]
-        if isinstance(param.type, click.types.IntParamType) and isinstance(value, (bool, float)):
-            raise ConfigError(f"{config.where(key)}: {key}: {value!r} is not a whole number")
-        from_file = config.where(key) != "--config"  # a KEY = VALUE is the command line's
-        if key in LIMITS and from_file and isinstance(value, int) and value > param.default:  # type: ignore[operator]
-            raise ConfigError(
-                f"{config.where(key)}: {key}: {value} is above the default "
-                f"({param.default}); a configuration file may lower a limit, not raise it "
-                f"(give --{key} on the command line)"
-            )
+        _not_raised(config, key, value, param.default)  # before the option's own range
         try:
-            kwargs[name] = param.process_value(ctx, value)
+            converted = param.process_value(ctx, value)
         except click.BadParameter as exc:
             raise ConfigError(f"{config.where(key)}: {key}: {exc.message}") from None
         except (TypeError, ValueError, OverflowError):  # a TOML value of the wrong kind
             raise ConfigError(
                 f"{config.where(key)}: {key}: {value!r} is not a valid value"
             ) from None
+        _not_raised(config, key, converted, param.default)  # as the command will use it
+        kwargs[name] = converted
 
 
 def _walk(config: Config, kwargs: dict[str, Any]) -> WalkOptions:

@@ -19,6 +19,7 @@ from pdn_tools.atomic import printable, shown
 from pdn_tools.diagnostics import EventFinding, Issue, Severity
 from pdn_tools.report.base import GameReport, Totals
 from pdn_tools.report.habits import ByFile, Habits, split
+from pdn_tools.report.locations import member_place, zip_member
 from pdn_tools.report.text import event_where, where
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -32,6 +33,26 @@ def escape_data(text: str) -> str:
 def escape_property(text: str) -> str:
     """Escape a property value (file, title) of a workflow command."""
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _placed(file: str, line: int, column: int, code: str, message: str) -> tuple[str, str]:
+    """The properties of an annotation at (*line*, *column*) of the file reports name
+    *file*, and its *message*.  A zip member is no file of the repository: the
+    annotation is on the archive as a whole, the member and place opening the
+    message (``round1.pdn:3:7: …``)."""
+    inside = zip_member(file)
+    if inside is not None:
+        archive, member = inside
+        place = [("file", printable(archive))]
+        message = f"{member_place(member, line, column)}: {message}"
+    else:
+        place = [
+            ("file", printable(file)),
+            ("line", str(max(1, line))),
+            ("col", str(max(1, column))),
+        ]
+    props = ",".join(f"{key}={escape_property(value)}" for key, value in [*place, ("title", code)])
+    return props, message
 
 
 class GithubReporter:
@@ -57,15 +78,7 @@ class GithubReporter:
         """One annotation (none for an info-level finding without ``--info``)."""
         if issue.level is Severity.INFO and not self.show_info:
             return
-        props = ",".join(
-            f"{key}={escape_property(value)}"
-            for key, value in (
-                ("file", printable(file)),
-                ("line", str(max(1, issue.line))),
-                ("col", str(max(1, issue.column))),
-                ("title", issue.code),
-            )
-        )
+        props, message = _placed(file, issue.line, issue.column, issue.code, message)
         self.out.write(f"::{_COMMAND[issue.level]} {props}::{escape_data(shown(message))}\n")
 
     def add_event(self, finding: EventFinding) -> None:
@@ -74,17 +87,9 @@ class GithubReporter:
         self.files.flush()
         if finding.level is Severity.INFO and not self.show_info:
             return
-        props = ",".join(
-            f"{key}={escape_property(value)}"
-            for key, value in (
-                ("file", printable(finding.file)),
-                ("line", str(max(1, finding.line))),
-                ("col", "1"),
-                ("title", finding.code),
-            )
-        )
-        message = escape_data(shown(f"{finding.message} [{event_where(finding)}]"))
-        self.out.write(f"::{_COMMAND[finding.level]} {props}::{message}\n")
+        text = f"{finding.message} [{event_where(finding)}]"
+        props, text = _placed(finding.file, finding.line, 1, finding.code, text)
+        self.out.write(f"::{_COMMAND[finding.level]} {props}::{escape_data(shown(text))}\n")
 
     def close(self, totals: Totals) -> None:
         """Write the last file's annotations."""

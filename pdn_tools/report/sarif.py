@@ -8,7 +8,8 @@ reported finding is a result located by file, line and column (columns count
 Unicode code points, as the reader does).  A finding that carries a repair (the
 mis-recorded move and the move meant) has it as ``fixes``: one fix per edit of the
 best rank (several when they tie), each replacing, inserting or deleting moves in the
-file so that its move numbers still fit the moves.
+file so that its move numbers still fit the moves; only in a file whose text on disk
+those edits apply to (UTF-8, not compressed, not a zip member).
 The log is written as it goes, one result per line.
 """
 
@@ -25,6 +26,7 @@ from urllib.parse import quote
 from pdn_tools.diagnostics import CATALOGUE, Code, EventFinding, GameRef, Issue, Severity
 from pdn_tools.replay.slips import SLIPS
 from pdn_tools.report.base import GameReport, Totals
+from pdn_tools.report.locations import disk_name, editable_text, member_place, zip_member
 from pdn_tools.report.text import event_where, where
 from pdn_tools.version import __version__
 
@@ -79,17 +81,15 @@ def rule(entry: Code, base: str | None = None) -> dict[str, Any]:
     return out
 
 
-_ODD_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
-"""A byte of a file name that is not UTF-8, as reports show it (``\\xe9``)."""
-
-
 def artifact_uri(name: str) -> str:
     """A file name as a SARIF URI: relative to the working directory when inside it.
 
-    A byte shown as ``\\xNN`` in the name (a name that is not UTF-8) is the byte
-    itself in the URI (``%NN``), so that the URI names the file on disk.
+    The name is that of the file on disk (:func:`pdn_tools.report.locations.disk_name`:
+    a control character or a byte that reports show as ``\\xNN`` is the character or
+    byte itself), percent-encoded byte for byte (``%01``, ``%E9``), so that the URI
+    names the file.
     """
-    path = Path(name)
+    path = Path(disk_name(name))
     if path.is_absolute():
         try:
             path = path.relative_to(Path.cwd())
@@ -99,8 +99,7 @@ def artifact_uri(name: str) -> str:
 
 
 def _quote(path: str) -> str:
-    raw = _ODD_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), path)
-    return quote(os.fsencode(raw), safe="/")
+    return quote(os.fsencode(path), safe="/")
 
 
 def _region(line: int, column: int, text: str) -> dict[str, int]:
@@ -174,46 +173,53 @@ def fixes(repair: dict[str, Any], uri: str) -> list[dict[str, Any]]:
     return out
 
 
-def result(game: GameReport, issue: Issue) -> dict[str, Any]:
-    """The SARIF result of one finding."""
+def _physical(file: str, line: int, column: int) -> tuple[dict[str, Any], str | None]:
+    """The physical location of (*line*, *column*) of the file reports name *file*,
+    and the member of a zip archive it lies in (None for a file of its own): a member
+    is no file of the repository, so the location is the archive as a whole, and the
+    member and the place in it are named in the message and the properties."""
+    inside = zip_member(file)
+    if inside is not None:
+        archive, member = inside
+        return {"artifactLocation": {"uri": artifact_uri(archive)}}, member
+    region = {"startLine": max(1, line), "startColumn": max(1, column)}
+    return {"artifactLocation": {"uri": artifact_uri(file)}, "region": region}, None
+
+
+def result(game: GameReport, issue: Issue, editable: bool = True) -> dict[str, Any]:
+    """The SARIF result of one finding; its repair becomes ``fixes`` only when the
+    file is *editable* (:func:`pdn_tools.report.locations.editable_text`)."""
     properties: dict[str, Any] = {"game": game.game}
     if issue.ply is not None:
         properties["ply"] = issue.ply
     if issue.move is not None:
         properties["move"] = issue.move
-    uri = artifact_uri(game.file)
+    physical, member = _physical(game.file, issue.line, issue.column)
+    text = f"{issue.message} [{where(game.game, issue)}]"
+    if member is not None:
+        properties["member"] = {"name": member, "line": issue.line, "column": issue.column}
+        text = f"{member_place(member, issue.line, issue.column)}: {text}"
     out: dict[str, Any] = {
         "ruleId": issue.code,
         "ruleIndex": _INDEX[issue.code],
         "level": LEVELS[issue.level],
-        "message": {"text": f"{issue.message} [{where(game.game, issue)}]"},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": uri},
-                    "region": {
-                        "startLine": max(1, issue.line),
-                        "startColumn": max(1, issue.column),
-                    },
-                }
-            }
-        ],
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical}],
         "properties": properties,
     }
-    if issue.repair is not None:
-        proposed = fixes(issue.repair, uri)
+    if issue.repair is not None and member is None and editable:
+        proposed = fixes(issue.repair, physical["artifactLocation"]["uri"])
         if proposed:
             out["fixes"] = proposed
     return out
 
 
 def _location(game: GameRef) -> dict[str, Any]:
-    return {
-        "physicalLocation": {
-            "artifactLocation": {"uri": artifact_uri(game.file)},
-            "region": {"startLine": max(1, game.line), "startColumn": 1},
-        }
-    }
+    physical, member = _physical(game.file, game.line, 1)
+    out: dict[str, Any] = {"physicalLocation": physical}
+    if member is not None:
+        out["message"] = {"text": f"{member_place(member, game.line)}: game {game.game}"}
+    return out
 
 
 def event_result(finding: EventFinding) -> dict[str, Any]:
@@ -247,6 +253,8 @@ class SarifReporter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.first = True
+        self.editable: dict[str, bool] = {}
+        """Whether fixes can be applied to each file (:meth:`_editable`)."""
         base = docs_uri()
         driver: dict[str, Any] = {
             "name": "pdn-tools",
@@ -261,10 +269,19 @@ class SarifReporter:
         self.out.write(f' "tool": {{"driver": {json.dumps(driver, ensure_ascii=False)}}},\n')
         self.out.write(' "columnKind": "unicodeCodePoints",\n "results": [')
 
+    def _editable(self, file: str) -> bool:
+        """Whether a fix can be applied to the text of *file* (asked once a file, and
+        only for a finding with a repair)."""
+        known = self.editable.get(file)
+        if known is None:
+            known = self.editable[file] = editable_text(file)
+        return known
+
     def add(self, game: GameReport) -> None:
         """Write a result per reported finding of the game."""
         for issue in game.issues:
-            text = json.dumps(result(game, issue), ensure_ascii=False)
+            editable = issue.repair is not None and self._editable(game.file)
+            text = json.dumps(result(game, issue, editable), ensure_ascii=False)
             self.out.write(("\n  " if self.first else ",\n  ") + text)
             self.first = False
 

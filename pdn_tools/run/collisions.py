@@ -204,25 +204,63 @@ _KINDS = {
 """The kinds of file an extension says, among those pdn-tools reads or writes."""
 
 
+def link_target(path: str | None) -> str | None:
+    """The file an output named *path* is written to when *path* is a symbolic link
+    (every link followed; it need not exist yet), else None: an output that is a link
+    replaces the file the link leads to (docs/cli.md).  Relative to the current
+    folder when it lies below it, as messages show paths."""
+    if path is None or path == "-":
+        return None
+    local = local_path(path) or path
+    if is_url(local) or not os.path.islink(local):
+        return None
+    target = os.path.realpath(local)
+    relative = os.path.relpath(target)
+    return target if relative.startswith("..") else relative  # as messages show it
+
+
+def _kind_of(path: str) -> tuple[str, str | None]:
+    """The (lower-case) ending of *path* and the kind of file it says (None: none)."""
+    ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()
+    return ending, _KINDS.get(ending)
+
+
 def check_kinds(outputs: Sequence[tuple[str, str | None, str, tuple[str, ...]]]) -> None:
     """Refuse an output whose name says another kind of file than the one written.
 
     Each output is (option, path, what is written, the endings that fit it).  A slip
     such as ``pdn report round1.pdn -o round2.pdn`` would replace a game file with a
     page; an extension no kind above has (or none) says nothing and is never refused,
-    nor is standard output (``-``).  Raises :class:`OutputCollision` (exit status 2)
+    nor is standard output (``-``).  An output that is a symbolic link is written to
+    the file it leads to, so that file's name must fit too (``page.html ->
+    round2.pdn`` is refused).  Raises :class:`OutputCollision` (exit status 2)
     before anything is written.
     """
     for option, path, written, fitting in outputs:
         if path is None or path == "-":
             continue
-        ending = os.path.splitext(path.rstrip("/" + os.sep))[1].lower()
-        kind = _KINDS.get(ending)
+        ending, kind = _kind_of(path)
         if kind is not None and ending not in fitting:
             raise OutputCollision(
                 f"{option} {printable(path)} names {kind}, but {written} is written there "
                 f"(give it the ending {fitting[0]})"
             )
+        target = link_target(path)
+        if target is None:
+            continue
+        ending, kind = _kind_of(target)
+        if kind is not None and ending not in fitting:
+            raise OutputCollision(
+                f"{option} {printable(path)} is a symbolic link to {printable(target)}, which "
+                f"names {kind}, but {written} would be written there"
+            )
 
 
-__all__ = ["Collisions", "OutputCollision", "check_kinds", "check_outputs", "reads_pdn"]
+__all__ = [
+    "Collisions",
+    "OutputCollision",
+    "check_kinds",
+    "check_outputs",
+    "link_target",
+    "reads_pdn",
+]

@@ -272,7 +272,10 @@ def _is_link(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _wanted(name: str) -> bool:
+def read_in_folders(name: str) -> bool:
+    """Whether a file named *name* (its last part) is read when a folder holding it
+    is walked: a ``.pdn`` file, also compressed, or a zip archive, in any letter case.
+    (The pre-commit hooks pick the same names; tests/test_cli_docs.py checks it.)"""
     lowered = name.lower()
     return lowered.endswith(PDN_ENDINGS) or is_zip_name(lowered)
 
@@ -296,10 +299,38 @@ class Discovery:
         self.options = options or WalkOptions()
         self.notes: list[str] = []
         self._files: set[tuple[int, int]] = set()
+        """The files found so far, by device and inode: a file reached again (named
+        twice, or named and inside a folder named) is read once, where first found."""
+        self._members: set[tuple[int, int, str]] = set()
+        """The zip members found so far: their archive's device and inode, and name."""
         self._folders: set[tuple[int, int]] = set()
+
+    def _first(self, info: os.stat_result) -> bool:
+        """Whether the file *info* describes is found for the first time (and note it)."""
+        ident = (info.st_dev, info.st_ino)
+        if ident in self._files:
+            return False
+        self._files.add(ident)
+        return True
+
+    def _first_member(self, archive: str, member: str) -> bool:
+        """Whether *member* of *archive* is found for the first time (and note it)."""
+        try:
+            info = os.stat(archive)
+        except OSError:  # reading it will say why
+            return True
+        key = (info.st_dev, info.st_ino, member)
+        if key in self._members:
+            return False
+        self._members.add(key)
+        return True
 
     def files(self, paths: Iterable[str]) -> Iterator[Found]:
         """The files named by *paths*, in order (``-`` stands for standard input).
+
+        A file (or zip member) reached more than once, by any route (named twice,
+        named and inside a folder or archive named, through a link), is found once,
+        at its first place in the order.
 
         Raises :class:`InputError` for a named path that does not exist or cannot be
         read: what is named must be there.
@@ -317,7 +348,8 @@ class Discovery:
                 problem = member_problem(*through) if through is not None else None
                 if problem is not None:
                     raise InputError(f"{printable(raw)}: {problem}")
-                yield Found(member, printable(raw))
+                if through is None or self._first_member(*through):
+                    yield Found(member, printable(raw))
                 continue
             try:
                 info = os.stat(raw)
@@ -328,7 +360,8 @@ class Discovery:
                     problem = member_problem(*through)
                     if problem is not None:
                         raise InputError(f"{printable(raw)}: {problem}") from None
-                    yield Found(raw, printable(member_name(*through)))
+                    if self._first_member(*through):
+                        yield Found(raw, printable(member_name(*through)))
                     continue
                 if isinstance(exc, FileNotFoundError) and not os.path.islink(raw):
                     raise InputError(f"{printable(raw)}: no such file or directory") from None
@@ -336,7 +369,8 @@ class Discovery:
             if stat.S_ISDIR(info.st_mode):
                 yield from self._walk(raw, info)
             elif stat.S_ISREG(info.st_mode):
-                self._files.add((info.st_dev, info.st_ino))
+                if not self._first(info):
+                    continue
                 if not os.access(raw, os.R_OK):
                     raise InputError(f"{printable(raw)}: permission denied")
                 if is_zip_name(raw):
@@ -367,7 +401,8 @@ class Discovery:
         for member, reason in members:
             name = printable(member_name(path, member))
             if reason is None:
-                yield Found(member_path(path, member), name)
+                if self._first_member(path, member):
+                    yield Found(member_path(path, member), name)
             else:
                 yield Found(name, name, f"a zip member that is never opened: {reason}")
 
@@ -451,7 +486,7 @@ class Discovery:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
-            if not is_dir and not _wanted(entry.name):
+            if not is_dir and not read_in_folders(entry.name):
                 continue
             if self._skipped(absolute, is_dir, exclude, ignores):
                 continue
@@ -523,10 +558,8 @@ class Discovery:
         if not stat.S_ISREG(info.st_mode):
             self.notes.append(f"{printable(path)}: skipped, {_kind(info.st_mode)}")
             return []
-        ident = (info.st_dev, info.st_ino)
-        if ident in self._files:
+        if not self._first(info):
             return []
-        self._files.add(ident)
         if not os.access(path, os.R_OK):
             return [Found(path, printable(path), "permission denied")]
         if is_zip_name(entry.name):

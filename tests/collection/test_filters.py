@@ -163,7 +163,9 @@ def test_summaries_count_filtered_games(games: Path) -> None:
     done = invoke("report", str(games), "-o", str(page), "--player", "Ivanov")
     assert done.exit_code == 0 and "; 4 game(s) filtered out" in done.stderr
     assert "<li><b>4</b>game(s) filtered out</li>" in page.read_text(encoding="utf-8")
-    dup = run("duplicates", str(games), str(games), "--only-variant", "russian")
+    copy = page.parent / "copy.pdn"  # a second file: one file named twice is read once
+    copy.write_bytes(games.read_bytes())
+    dup = run("duplicates", str(games), str(copy), "--only-variant", "russian")
     assert dup.returncode == 1
     assert "2 game(s): 1 distinct, 1 copy of an earlier game in 1 group(s)" in dup.stderr
     assert "8 game(s) filtered out" in dup.stderr

@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from security_helpers import GAME, no_traceback, pdn
+from security_helpers import GAME, no_traceback, one_line, pdn
 
 import pdn_tools
 from pdn_tools.pdn import archives
@@ -164,6 +164,40 @@ def test_a_configuration_file_cannot_raise_a_limit(tmp_path: Path) -> None:
     (tmp_path / "ci" / "pdn.toml").write_text("max-members = 1000000\n", encoding="utf-8")
     named = pdn("validate", "a.pdn", "--config", "ci/pdn.toml", cwd=tmp_path)
     assert named.returncode == 2 and "may lower a limit, not raise it" in named.stderr
+
+
+@pytest.mark.parametrize(
+    ("key", "above"),
+    [
+        ("max-game-size", 3_000_000),
+        ("max-depth", 200),
+        ("max-expansion", archives.MAX_EXPANSION * 10),
+        ("max-members", archives.MAX_MEMBERS * 10),
+    ],
+)
+def test_a_quoted_limit_cannot_raise_a_limit(tmp_path: Path, key: str, above: int) -> None:
+    """A limit written as a TOML string (``max-game-size = "3000000"``) is refused like
+    any value that is not a whole number: the game over the default stays an E11, the
+    file never raising the limit by the back door of click's conversion."""
+    games = tmp_path / "g"
+    games.mkdir()
+    big = '[Event "H"]\n[GameType "20"]\n\n1. 32-28 {' + "x" * 2_100_000 + "} 18-23 *\n"
+    (games / "h.pdn").write_text(big, encoding="utf-8")
+    assert pdn("validate", "g", "-q", cwd=tmp_path).returncode == 1  # E11 by default
+    (games / "pdn.toml").write_text(f'{key} = "{above}"\n', encoding="utf-8")
+    done = pdn("validate", "g", "-q", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert one_line(done) == (
+        f"pdn validate: g/pdn.toml: {key}: '{above}' is not a whole number (found a TOML string)"
+    )
+    # Quoted or not, a lower limit is no more accepted as text than a higher one.
+    (games / "pdn.toml").write_text(f'{key} = "5"\n', encoding="utf-8")
+    assert pdn("validate", "g", "-q", cwd=tmp_path).returncode == 2
+    # Nor on the command line's --config KEY = VALUE, which may raise it unquoted.
+    quoted = pdn(
+        "validate", "g", "-q", "--isolated", "--config", f'{key} = "{above}"', cwd=tmp_path
+    )
+    assert quoted.returncode == 2 and "is not a whole number" in one_line(quoted)
 
 
 def test_a_limit_raised_by_a_config_override_on_the_command_line_holds(tmp_path: Path) -> None:

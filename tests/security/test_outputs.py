@@ -82,6 +82,45 @@ def test_an_output_named_for_what_is_written_or_without_an_ending_is_written(
     assert target.read_bytes().lstrip()[:1] == b"<"
 
 
+@pytest.mark.parametrize(
+    ("command", "name", "args"),
+    [
+        ("report", "out.html", ("-o", "{link}")),
+        ("show", "out.svg", ("--svg", "{link}")),
+        ("show", "out.png", ("--png", "{link}")),
+        ("convert", "out.jsonl", ("-o", "{link}")),
+        ("convert", "out.jsonl", ("-o", "{link}", "--to", "jsonl")),
+        ("convert", "moves.parquet", ("-o", "x.parquet", "--moves-table", "{link}")),
+        ("analyse", "out.jsonl", ("-o", "{link}")),
+    ],
+)
+def test_an_output_that_is_a_link_to_another_kind_of_file_is_refused(
+    game_file: Path, command: str, name: str, args: tuple[str, ...]
+) -> None:
+    """An output that is a symbolic link is written to the file it leads to: a link
+    named for what is written (``page.html -> round2.pdn``) must not let a page
+    replace a game file.  The kind is that of the file the link leads to."""
+    victim = game_file.parent / "round2.pdn"
+    victim.write_text(GAME.replace('"x"', '"round 2"'), encoding="utf-8")
+    before = victim.read_bytes()
+    link = game_file.parent / name
+    link.symlink_to("round2.pdn")
+    given = [arg.replace("{link}", str(link)) for arg in args]
+    done = pdn(command, str(game_file), *given, "--isolated", cwd=game_file.parent)
+    no_traceback(done)
+    assert done.returncode == 2, done.stderr
+    line = one_line(done)
+    assert str(link) in line and "round2.pdn" in line and "symbolic link" in line
+    assert victim.read_bytes() == before and link.is_symlink()
+    assert not (game_file.parent / "x.parquet").exists()
+    # A link that leads to a file named for what is written is followed, as before.
+    link.unlink()
+    link.symlink_to(f"target{link.suffix}")
+    written = pdn(command, str(game_file), *given, "--isolated", cwd=game_file.parent)
+    assert written.returncode in (0, 1), written.stderr
+    assert (game_file.parent / f"target{link.suffix}").stat().st_size > 0
+
+
 def test_a_split_file_is_not_the_file_standard_input_comes_from(tmp_path: Path) -> None:
     out = tmp_path / "by-event"
     out.mkdir()
